@@ -1,0 +1,90 @@
+// Builds Tandem's bundles: the extension (node/cjs), the webview (browser/iife, Preact),
+// the demo agent (a standalone node script), and a plain transpile of src/test/bench into
+// out/ for the test runners. Flags: --production (minify, no sourcemaps), --watch.
+import * as esbuild from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+// ACP schema validators are generated as code at build time (ajv standalone), never at activation.
+execFileSync(process.execPath, ['scripts/gen-validators.mjs'], { stdio: 'inherit' });
+
+const common = {
+  bundle: true,
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  metafile: true,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const bundles = [
+  {
+    ...common,
+    entryPoints: { extension: 'src/extension.ts', 'demo-agent': 'src/demo/agent.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
+  {
+    ...common,
+    entryPoints: { webview: 'src/webview/main.tsx' },
+    outdir: 'dist',
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome120',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    loader: { '.ttf': 'file' },
+  },
+];
+
+function listTs(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...listTs(p));
+    else if (/\.tsx?$/.test(name) && !name.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+
+// Tests run on plain transpiled files (no bundling) so node --test and the VS Code test
+// host load the same modules the bundles are made of.
+const testTranspile = {
+  entryPoints: ['src', 'test', 'bench'].flatMap((d) => listTs(d)),
+  outdir: 'out',
+  outbase: '.',
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: 'inline',
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  logLevel: 'warning',
+};
+
+async function writeMeta(results) {
+  const meta = { inputs: {}, outputs: {} };
+  for (const r of results) {
+    Object.assign(meta.inputs, r.metafile.inputs);
+    Object.assign(meta.outputs, r.metafile.outputs);
+  }
+  mkdirSync('dist', { recursive: true });
+  writeFileSync('dist/meta.json', JSON.stringify(meta));
+}
+
+if (watch) {
+  const ctxs = await Promise.all([...bundles, testTranspile].map((o) => esbuild.context(o)));
+  await Promise.all(ctxs.map((c) => c.watch()));
+  console.log('[tandem] watching for changes…');
+} else {
+  const results = await Promise.all(bundles.map((o) => esbuild.build(o)));
+  await writeMeta(results);
+  if (!production) await esbuild.build(testTranspile);
+}
