@@ -8,6 +8,8 @@ import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+// --tests-only: just the out/ transpile (quick inner loop for unit tests).
+const testsOnly = process.argv.includes('--tests-only');
 
 // ACP schema validators are generated as code at build time (ajv standalone), never at activation.
 execFileSync(process.execPath, ['scripts/gen-validators.mjs'], { stdio: 'inherit' });
@@ -83,6 +85,8 @@ if (watch) {
   const ctxs = await Promise.all([...bundles, testTranspile].map((o) => esbuild.context(o)));
   await Promise.all(ctxs.map((c) => c.watch()));
   console.log('[tandem] watching for changes…');
+} else if (testsOnly) {
+  await esbuild.build(testTranspile);
 } else {
   const results = await Promise.all(bundles.map((o) => esbuild.build(o)));
   await writeMeta(results);
