@@ -1,0 +1,275 @@
+// The session store: a pure reducer from SessionAction to SessionState, plus the patches
+// that describe the change for the webview. No vscode, no DOM, no clock, no I/O.
+import type { ContentBlock, SessionUpdate, ToolCall, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import { PMap, PVec } from '../common/persistent';
+import type {
+  ItemView, NoticeView, Patch, SessionMeta, SessionSnapshot, ToolCallView, TurnView,
+} from '../shared/sessionModel';
+import type { SessionAction } from './actions';
+
+export interface TurnState {
+  readonly header: Omit<TurnView, 'items'>;
+  readonly items: PVec<ItemView>;
+}
+
+export interface SessionState {
+  readonly meta: SessionMeta;
+  readonly turns: PVec<TurnState>;
+  readonly toolCalls: PMap<ToolCallView>;
+  readonly notices: PVec<NoticeView>;
+}
+
+export interface ReduceResult { state: SessionState; patches: Patch[] }
+
+export function createSessionState(sessionId: string): SessionState {
+  return {
+    meta: { sessionId, status: 'idle', plan: [], commands: [], modes: [], configOptions: [] },
+    turns: PVec.empty(),
+    toolCalls: PMap.empty(),
+    notices: PVec.empty(),
+  };
+}
+
+export function reduce(state: SessionState, action: SessionAction): ReduceResult {
+  switch (action.type) {
+    case 'update': return applyUpdate(state, action.update, action.at);
+    case 'started':
+      return setMeta(state, {
+        status: 'idle',
+        ...(action.modes ? { modes: action.modes } : {}),
+        ...(action.currentModeId ? { currentModeId: action.currentModeId } : {}),
+        ...(action.configOptions ? { configOptions: action.configOptions } : {}),
+      });
+    case 'promptStarted': {
+      const r = newTurn(state, action.at);
+      const user: ItemView = { kind: 'user', blocks: action.prompt };
+      const withUser = pushItem(r.state, user);
+      const meta = setMeta(withUser.state, { status: 'working', error: undefined });
+      return { state: meta.state, patches: [...r.patches, ...withUser.patches, ...meta.patches] };
+    }
+    case 'promptEnded':
+      return endTurn(state, { endedAt: action.at, stopReason: action.stopReason }, { status: 'idle' });
+    case 'promptFailed':
+      return endTurn(state, { endedAt: action.at, error: action.error }, { status: 'idle' });
+    case 'disconnected':
+      return endTurn(state, state.meta.status === 'working' ? { endedAt: action.at, error: action.error } : undefined,
+        { status: 'disconnected', error: action.error });
+    case 'modeChanged': return setMeta(state, { currentModeId: action.currentModeId });
+    case 'configOptionsChanged': return setMeta(state, { configOptions: action.configOptions });
+  }
+  return { state, patches: [] };
+}
+
+/** Reduces many actions; the patches of all of them, in order. */
+export function reduceAll(state: SessionState, actions: readonly SessionAction[]): ReduceResult {
+  const patches: Patch[] = [];
+  for (const a of actions) {
+    const r = reduce(state, a);
+    state = r.state;
+    for (const p of r.patches) patches.push(p);
+  }
+  return { state, patches };
+}
+
+function applyUpdate(state: SessionState, u: SessionUpdate, at: number): ReduceResult {
+  switch (u.sessionUpdate) {
+    case 'user_message_chunk': return appendChunk(state, 'user', u.content, u.messageId ?? undefined, at);
+    case 'agent_message_chunk': return appendChunk(state, 'agent', u.content, u.messageId ?? undefined, at);
+    case 'agent_thought_chunk': return appendChunk(state, 'thought', u.content, u.messageId ?? undefined, at);
+    case 'tool_call': return upsertToolCall(state, u, at, true);
+    case 'tool_call_update': return upsertToolCall(state, u, at, false);
+    case 'plan': return setMeta(state, { plan: u.entries });
+    case 'available_commands_update': return setMeta(state, { commands: u.availableCommands });
+    case 'current_mode_update': return setMeta(state, { currentModeId: u.currentModeId });
+    case 'config_option_update': return setMeta(state, { configOptions: u.configOptions });
+    case 'session_info_update': {
+      const m: Partial<SessionMeta> = {};
+      // null clears, absent leaves as is (ACP's partial-update convention).
+      if (u.title !== undefined) m.title = u.title ?? undefined;
+      if (u.updatedAt !== undefined) m.updatedAt = u.updatedAt ?? undefined;
+      return setMeta(state, m);
+    }
+    case 'usage_update': return setMeta(state, { usage: { used: u.used, size: u.size, cost: u.cost ?? undefined } });
+    case 'notice': {
+      const notice: NoticeView = { severity: u.severity, title: u.title, at, ...(u.description ? { description: u.description } : {}) };
+      return { state: { ...state, notices: state.notices.push(notice) }, patches: [{ op: 'notice', notice }] };
+    }
+    case 'compaction_update': return upsertCompaction(state, u.compactionId, at, (c) => ({
+      ...c, status: u.status,
+      ...(u.summary ? { summary: u.summary.map(blockText).join('') } : {}),
+      ...(u.error ? { error: u.error } : {}),
+    }));
+    case 'compaction_summary_chunk': return upsertCompaction(state, u.compactionId, at, (c) => ({
+      ...c, summary: c.summary + blockText(u.content),
+    }));
+  }
+  // Unknown kinds were filtered by validation; stay total anyway.
+  return { state, patches: [] };
+}
+
+function setMeta(state: SessionState, m: Partial<SessionMeta>): ReduceResult {
+  return { state: { ...state, meta: { ...state.meta, ...m } }, patches: [{ op: 'meta', meta: m }] };
+}
+
+function newTurn(state: SessionState, at: number): ReduceResult {
+  const header = { index: state.turns.length, startedAt: at };
+  const turn: TurnState = { header, items: PVec.empty() };
+  return { state: { ...state, turns: state.turns.push(turn) }, patches: [{ op: 'turn', turn: header }] };
+}
+
+/** The turn updates land in; one is opened when the agent speaks before any prompt (e.g. load replay). */
+function currentTurn(state: SessionState, at: number): { state: SessionState; patches: Patch[] } {
+  return state.turns.length ? { state, patches: [] } : newTurn(state, at);
+}
+
+function endTurn(state: SessionState, h: Partial<Omit<TurnView, 'items' | 'index'>> | undefined, m: Partial<SessionMeta>): ReduceResult {
+  const patches: Patch[] = [];
+  const last = state.turns.last();
+  if (h && last) {
+    const header = { ...last.header, ...h };
+    state = { ...state, turns: state.turns.set(header.index, { ...last, header }) };
+    patches.push({ op: 'turn', turn: header });
+  }
+  const r = setMeta(state, m);
+  patches.push(...r.patches);
+  return { state: r.state, patches };
+}
+
+function pushItem(state: SessionState, item: ItemView): ReduceResult {
+  const ti = state.turns.length - 1;
+  const turn = state.turns.get(ti)!;
+  const index = turn.items.length;
+  const turns = state.turns.set(ti, { ...turn, items: turn.items.push(item) });
+  return { state: { ...state, turns }, patches: [{ op: 'item', turn: ti, index, item }] };
+}
+
+function replaceItem(state: SessionState, ti: number, index: number, item: ItemView): SessionState {
+  const turn = state.turns.get(ti)!;
+  return { ...state, turns: state.turns.set(ti, { ...turn, items: turn.items.set(index, item) }) };
+}
+
+function appendChunk(state: SessionState, kind: 'user' | 'agent' | 'thought', block: ContentBlock, messageId: string | undefined, at: number): ReduceResult {
+  const patches: Patch[] = [];
+  // A user message after the agent has spoken starts a new turn (session/load replays history).
+  const lastTurn = state.turns.last();
+  if (kind === 'user' && lastTurn && hasAgentOutput(lastTurn)) {
+    const r = newTurn(state, at);
+    state = r.state; patches.push(...r.patches);
+  } else {
+    const r = currentTurn(state, at);
+    state = r.state; patches.push(...r.patches);
+  }
+  const ti = state.turns.length - 1;
+  const turn = state.turns.get(ti)!;
+  const index = turn.items.length - 1;
+  const last = turn.items.get(index);
+  const continues = last && last.kind === kind && 'blocks' in last
+    && (messageId === undefined || last.messageId === undefined || last.messageId === messageId);
+  if (!continues) {
+    const r = pushItem(state, { kind, blocks: [block], ...(messageId ? { messageId } : {}) });
+    patches.push(...r.patches);
+    return { state: r.state, patches };
+  }
+  const blocks = last.blocks;
+  const lastBlock = blocks[blocks.length - 1];
+  if (block.type === 'text' && lastBlock?.type === 'text') {
+    const nb = blocks.slice();
+    nb[nb.length - 1] = { ...lastBlock, text: lastBlock.text + block.text };
+    state = replaceItem(state, ti, index, { ...last, blocks: nb });
+    patches.push({ op: 'append', turn: ti, index, block: nb.length - 1, text: block.text });
+    return { state, patches };
+  }
+  const item: ItemView = { ...last, blocks: [...blocks, block] };
+  state = replaceItem(state, ti, index, item);
+  patches.push({ op: 'item', turn: ti, index, item });
+  return { state, patches };
+}
+
+function hasAgentOutput(turn: TurnState): boolean {
+  const last = turn.items.last();
+  return !!last && last.kind !== 'user';
+}
+
+function upsertToolCall(state: SessionState, u: ToolCall | ToolCallUpdate, at: number, full: boolean): ReduceResult {
+  const patches: Patch[] = [];
+  const prev = state.toolCalls.get(u.toolCallId);
+  let call: ToolCallView;
+  if (!prev) {
+    const r = currentTurn(state, at);
+    state = r.state; patches.push(...r.patches);
+    call = {
+      toolCallId: u.toolCallId,
+      title: u.title ?? (full ? '' : 'Tool call'),
+      kind: u.kind ?? 'other',
+      status: u.status ?? 'pending',
+      content: u.content ?? [],
+      locations: u.locations ?? [],
+      turn: state.turns.length - 1,
+      startedAt: at,
+    };
+    if (u.name) call.name = u.name;
+    if (u.rawInput !== undefined) call.rawInput = u.rawInput;
+    if (u.rawOutput !== undefined) call.rawOutput = u.rawOutput;
+    if (u._meta) call.meta = u._meta;
+    const item = pushItem(state, { kind: 'tool', toolCallId: u.toolCallId });
+    state = item.state; patches.push(...item.patches);
+  } else {
+    // A tool_call on a known id is an update; content/locations replace, never append.
+    call = { ...prev };
+    if (u.title != null) call.title = u.title;
+    if (u.name != null) call.name = u.name;
+    if (u.kind != null) call.kind = u.kind;
+    if (u.status != null) call.status = u.status;
+    if (u.content != null) call.content = u.content;
+    if (u.locations != null) call.locations = u.locations;
+    if (u.rawInput !== undefined) call.rawInput = u.rawInput;
+    if (u.rawOutput !== undefined) call.rawOutput = u.rawOutput;
+    if (u._meta) call.meta = { ...prev.meta, ...u._meta };
+  }
+  if ((call.status === 'completed' || call.status === 'failed') && call.endedAt === undefined) call.endedAt = at;
+  if (call.status !== 'completed' && call.status !== 'failed') delete call.endedAt;
+  state = { ...state, toolCalls: state.toolCalls.set(call.toolCallId, call) };
+  patches.push({ op: 'tool', call });
+  return { state, patches };
+}
+
+function upsertCompaction(state: SessionState, compactionId: string, at: number,
+  change: (c: Extract<ItemView, { kind: 'compaction' }>) => Extract<ItemView, { kind: 'compaction' }>): ReduceResult {
+  const patches: Patch[] = [];
+  const r = currentTurn(state, at);
+  state = r.state; patches.push(...r.patches);
+  const ti = state.turns.length - 1;
+  const turn = state.turns.get(ti)!;
+  // Compactions are rare: a scan of the current turn is fine.
+  for (let i = turn.items.length - 1; i >= 0; i--) {
+    const it = turn.items.get(i)!;
+    if (it.kind === 'compaction' && it.compactionId === compactionId) {
+      const item = change(it);
+      patches.push({ op: 'item', turn: ti, index: i, item });
+      return { state: replaceItem(state, ti, i, item), patches };
+    }
+  }
+  const p = pushItem(state, change({ kind: 'compaction', compactionId, status: 'in_progress', summary: '' }));
+  patches.push(...p.patches);
+  return { state: p.state, patches };
+}
+
+function blockText(b: ContentBlock): string {
+  return b.type === 'text' ? b.text : '';
+}
+
+/** Plain JSON for the webview's first render, or a rebuild after reload. */
+export function toSnapshot(state: SessionState): SessionSnapshot {
+  const toolCalls: Record<string, ToolCallView> = {};
+  state.toolCalls.forEach((v, k) => { toolCalls[k] = v; });
+  return {
+    meta: state.meta,
+    turns: state.turns.toArray().map((t) => ({ ...t.header, items: t.items.toArray() })),
+    toolCalls,
+    notices: state.notices.toArray(),
+  };
+}
+
+export function getToolCall(state: SessionState, id: string): ToolCallView | undefined {
+  return state.toolCalls.get(id);
+}

@@ -1,0 +1,177 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import { createSessionState, reduce, reduceAll, toSnapshot, type SessionState } from '../../../src/session/store';
+import type { SessionAction } from '../../../src/session/actions';
+import { applyPatches, coalescePatches, type Patch } from '../../../src/shared/sessionModel';
+
+const up = (update: SessionUpdate, at = 1): SessionAction => ({ type: 'update', update, at });
+const text = (sessionUpdate: 'agent_message_chunk' | 'agent_thought_chunk' | 'user_message_chunk', t: string, messageId?: string) =>
+  up({ sessionUpdate, content: { type: 'text', text: t }, ...(messageId ? { messageId } : {}) } as SessionUpdate);
+
+/** Applies actions one by one, checking the patch mirror matches the state after each step. */
+function run(actions: SessionAction[], s: SessionState = createSessionState('s1')) {
+  const mirror = toSnapshot(s);
+  const all: Patch[] = [];
+  for (const a of actions) {
+    const r = reduce(s, a);
+    s = r.state;
+    all.push(...r.patches);
+    applyPatches(mirror, r.patches);
+    assert.deepEqual(mirror, toSnapshot(s), `mirror diverged after ${JSON.stringify(a).slice(0, 120)}`);
+  }
+  return { state: s, snap: toSnapshot(s), patches: all };
+}
+
+test('streamed text merges into one message, patches are appends', () => {
+  const { snap, patches } = run([
+    { type: 'promptStarted', at: 1, prompt: [{ type: 'text', text: 'hi' }] },
+    text('agent_message_chunk', 'Hel'), text('agent_message_chunk', 'lo'), text('agent_message_chunk', '!'),
+  ]);
+  assert.equal(snap.turns.length, 1);
+  assert.deepEqual(snap.turns[0].items.map((i) => i.kind), ['user', 'agent']);
+  const agent = snap.turns[0].items[1];
+  assert.ok('blocks' in agent);
+  assert.deepEqual(agent.blocks, [{ type: 'text', text: 'Hello!' }]);
+  assert.equal(patches.filter((p) => p.op === 'append').length, 2);
+  assert.equal(snap.meta.status, 'working');
+});
+
+test('thought, then message, then thought: separate items; messageId splits messages', () => {
+  const { snap } = run([
+    text('agent_thought_chunk', 'think'), text('agent_message_chunk', 'a', 'm1'), text('agent_message_chunk', 'b', 'm1'),
+    text('agent_message_chunk', 'c', 'm2'), text('agent_thought_chunk', 'more'),
+  ]);
+  assert.deepEqual(snap.turns[0].items.map((i) => i.kind), ['thought', 'agent', 'agent', 'thought']);
+});
+
+test('tool_call on a known id is an update; content and locations replace', () => {
+  const { snap } = run([
+    up({ sessionUpdate: 'tool_call', toolCallId: 't0', title: 'Read', kind: 'read', status: 'pending', rawInput: {} }),
+    up({ sessionUpdate: 'tool_call', toolCallId: 't0', title: 'Read README.md', kind: 'read', status: 'pending',
+      content: [{ type: 'content', content: { type: 'text', text: 'one' } }], locations: [{ path: '/a', line: 1 }] }),
+    up({ sessionUpdate: 'tool_call_update', toolCallId: 't0', status: 'in_progress',
+      content: [{ type: 'content', content: { type: 'text', text: 'two' } }], locations: [{ path: '/b' }] }, 5),
+    up({ sessionUpdate: 'tool_call_update', toolCallId: 't0', status: 'completed' }, 9),
+  ]);
+  assert.equal(Object.keys(snap.toolCalls).length, 1);
+  assert.equal(snap.turns[0].items.length, 1, 'one tree item for one id');
+  const c = snap.toolCalls.t0;
+  assert.equal(c.title, 'Read README.md');
+  assert.deepEqual(c.content, [{ type: 'content', content: { type: 'text', text: 'two' } }]);
+  assert.deepEqual(c.locations, [{ path: '/b' }]);
+  assert.equal(c.status, 'completed');
+  assert.equal(c.startedAt, 1);
+  assert.equal(c.endedAt, 9);
+});
+
+test('tool_call_update for an unknown id creates a visible call with defaults', () => {
+  const { snap } = run([up({ sessionUpdate: 'tool_call_update', toolCallId: 'x', status: 'in_progress' })]);
+  assert.equal(snap.toolCalls.x.status, 'in_progress');
+  assert.equal(snap.toolCalls.x.kind, 'other');
+  assert.equal(snap.toolCalls.x.title, 'Tool call');
+});
+
+test('meta updates: plan, commands, mode, config, usage, title, notice, compaction', () => {
+  const { snap } = run([
+    { type: 'started', at: 0, modes: [{ id: 'default', name: 'Default' }, { id: 'plan', name: 'Plan' }], currentModeId: 'default' },
+    up({ sessionUpdate: 'plan', entries: [{ content: 'a', priority: 'high', status: 'pending' }] }),
+    up({ sessionUpdate: 'plan', entries: [{ content: 'a', priority: 'high', status: 'completed' }] }),
+    up({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'init', description: 'Init' }] }),
+    up({ sessionUpdate: 'current_mode_update', currentModeId: 'plan' }),
+    up({ sessionUpdate: 'config_option_update', configOptions: [{ id: 'model', name: 'Model', type: 'select', currentValue: 'x', options: [{ value: 'x', name: 'X' }] }] }),
+    up({ sessionUpdate: 'usage_update', used: 10, size: 100, cost: { amount: 0.5, currency: 'USD' } }),
+    up({ sessionUpdate: 'session_info_update', title: 'Fix bug' }),
+    up({ sessionUpdate: 'notice', severity: 'warning', title: 'Rate limited' }),
+    up({ sessionUpdate: 'compaction_update', compactionId: 'c1', status: 'in_progress' }),
+    up({ sessionUpdate: 'compaction_summary_chunk', compactionId: 'c1', content: { type: 'text', text: 'sum' } }),
+    up({ sessionUpdate: 'compaction_update', compactionId: 'c1', status: 'completed' }),
+  ]);
+  assert.deepEqual(snap.meta.plan, [{ content: 'a', priority: 'high', status: 'completed' }]);
+  assert.equal(snap.meta.commands[0].name, 'init');
+  assert.equal(snap.meta.currentModeId, 'plan');
+  assert.equal(snap.meta.modes.length, 2);
+  assert.equal(snap.meta.configOptions[0].id, 'model');
+  assert.deepEqual(snap.meta.usage, { used: 10, size: 100, cost: { amount: 0.5, currency: 'USD' } });
+  assert.equal(snap.meta.title, 'Fix bug');
+  assert.equal(snap.notices[0].title, 'Rate limited');
+  const comp = snap.turns[0].items.find((i) => i.kind === 'compaction');
+  assert.deepEqual(comp, { kind: 'compaction', compactionId: 'c1', status: 'completed', summary: 'sum' });
+});
+
+test('prompt lifecycle: ended, failed, disconnected', () => {
+  const { snap } = run([
+    { type: 'promptStarted', at: 1, prompt: [{ type: 'text', text: 'a' }] },
+    { type: 'promptEnded', at: 2, stopReason: 'cancelled' },
+    { type: 'promptStarted', at: 3, prompt: [{ type: 'text', text: 'b' }] },
+    { type: 'promptFailed', at: 4, error: 'boom' },
+    { type: 'promptStarted', at: 5, prompt: [{ type: 'text', text: 'c' }] },
+    { type: 'disconnected', at: 6, error: 'Agent exited' },
+  ]);
+  assert.equal(snap.turns.length, 3);
+  assert.equal(snap.turns[0].stopReason, 'cancelled');
+  assert.equal(snap.turns[1].error, 'boom');
+  assert.equal(snap.turns[2].error, 'Agent exited');
+  assert.equal(snap.meta.status, 'disconnected');
+  assert.equal(snap.meta.error, 'Agent exited');
+});
+
+test('load replay: user chunks after agent output open new turns', () => {
+  const { snap } = run([
+    text('user_message_chunk', 'q1'), text('agent_message_chunk', 'a1'),
+    text('user_message_chunk', 'q2'), text('user_message_chunk', ' more'), text('agent_message_chunk', 'a2'),
+  ]);
+  assert.equal(snap.turns.length, 2);
+  const u2 = snap.turns[1].items[0];
+  assert.ok('blocks' in u2 && u2.blocks[0].type === 'text' && u2.blocks[0].text === 'q2 more');
+});
+
+test('reducer is pure: the old state is unchanged by later actions', () => {
+  const s0 = reduceAll(createSessionState('s'), [text('agent_message_chunk', 'a')]).state;
+  const before = JSON.stringify(toSnapshot(s0));
+  reduce(s0, text('agent_message_chunk', 'b'));
+  reduce(s0, up({ sessionUpdate: 'tool_call', toolCallId: 'q', title: 'x' }));
+  assert.equal(JSON.stringify(toSnapshot(s0)), before);
+});
+
+test('coalesced patches give the same mirror', () => {
+  const actions: SessionAction[] = [{ type: 'promptStarted', at: 0, prompt: [{ type: 'text', text: 'go' }] }];
+  for (let i = 0; i < 50; i++) {
+    actions.push(text('agent_message_chunk', `w${i} `));
+    if (i % 5 === 0) actions.push(up({ sessionUpdate: 'tool_call', toolCallId: `t${i}`, title: `call ${i}`, kind: 'execute' }));
+    if (i % 5 === 2) actions.push(up({ sessionUpdate: 'tool_call_update', toolCallId: `t${i - 2}`, status: 'completed' }));
+  }
+  const s0 = createSessionState('s');
+  const r = reduceAll(s0, actions);
+  const mirror = toSnapshot(s0);
+  const merged = coalescePatches(r.patches);
+  assert.ok(merged.length < r.patches.length);
+  applyPatches(mirror, merged);
+  assert.deepEqual(mirror, toSnapshot(r.state));
+});
+
+test('recorded transcripts reduce without loss (real agent traffic)', () => {
+  const dir = join(__dirname, '../../../../test/fixtures/acp-transcripts');
+  let files: string[] = [];
+  try { files = readdirSync(dir).filter((f) => f.endsWith('.jsonl')); } catch { /* copied by a later step */ }
+  const shared = join(__dirname, '../../../../../shared/fixtures/acp-transcripts');
+  if (!files.length) files = readdirSync(shared).map((f) => join(shared, f)); else files = files.map((f) => join(dir, f));
+  assert.ok(files.length >= 6);
+  for (const f of files) {
+    const actions: SessionAction[] = [];
+    const ids = new Set<string>();
+    for (const line of readFileSync(f, 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      const { msg, ms } = JSON.parse(line);
+      if (msg.method === 'session/update') {
+        actions.push(up(msg.params.update, ms));
+        if (msg.params.update.toolCallId) ids.add(msg.params.update.toolCallId);
+      }
+    }
+    const { snap } = run(actions);
+    assert.deepEqual(new Set(Object.keys(snap.toolCalls)), ids, f);
+    for (const c of Object.values(snap.toolCalls)) assert.ok(c.status, `${f}: ${c.toolCallId} has a status`);
+  }
+});
