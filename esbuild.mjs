@@ -3,7 +3,7 @@
 // out/ for the test runners. Flags: --production (minify, no sourcemaps), --watch.
 import * as esbuild from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -71,6 +71,12 @@ const testTranspile = {
   logLevel: 'warning',
 };
 
+// Codicons ship beside the webview bundle (the CSP allows fonts from the extension only).
+function copyAssets() {
+  mkdirSync('dist', { recursive: true });
+  for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/${f}`);
+}
+
 async function writeMeta(results) {
   const meta = { inputs: {}, outputs: {} };
   for (const r of results) {
@@ -81,6 +87,7 @@ async function writeMeta(results) {
   writeFileSync('dist/meta.json', JSON.stringify(meta));
 }
 
+copyAssets();
 if (watch) {
   const ctxs = await Promise.all([...bundles, testTranspile].map((o) => esbuild.context(o)));
   await Promise.all(ctxs.map((c) => c.watch()));

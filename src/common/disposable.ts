@@ -29,10 +29,10 @@ export class DisposableStore implements IDisposable {
 }
 
 export abstract class Disposable implements IDisposable {
-  private readonly store = new DisposableStore();
-  protected get isDisposed(): boolean { return this.store.isDisposed; }
-  protected _register<T extends IDisposable>(d: T): T { return this.store.add(d); }
-  dispose(): void { this.store.dispose(); }
+  private readonly _disposables = new DisposableStore();
+  protected get isDisposed(): boolean { return this._disposables.isDisposed; }
+  protected _register<T extends IDisposable>(d: T): T { return this._disposables.add(d); }
+  dispose(): void { this._disposables.dispose(); }
 }
 
 function safeDispose(d: IDisposable): void {

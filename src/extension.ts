@@ -1,0 +1,50 @@
+// Composition root: build the objects, wire them, register disposables. No logic here.
+import * as vscode from 'vscode';
+import { Controller } from './vscode/controller';
+import { createLog } from './vscode/logging';
+import { SessionViewProvider } from './vscode/sessionView';
+import { AgentStatusBar } from './vscode/statusBar';
+
+let controller: Controller | undefined;
+
+export function activate(context: vscode.ExtensionContext) {
+  const { channel, logger, traffic } = createLog();
+  context.subscriptions.push(channel);
+  const showLog = () => channel.show(true);
+
+  const ctl = controller = new Controller({ context, logger, traffic, showLog });
+  context.subscriptions.push(ctl);
+
+  const view = new SessionViewProvider(context.extensionUri, logger, () => ctl.snapshot());
+  context.subscriptions.push(view, vscode.window.registerWebviewViewProvider(SessionViewProvider.viewType, view));
+
+  const status = new AgentStatusBar();
+  context.subscriptions.push(status);
+
+  context.subscriptions.push(
+    asVs(ctl.onDidChange((m) => {
+      if (m.type === 'patch') view.pushPatches(m.sessionId, m.patches);
+      else view.postMessage(m);
+      status.update(ctl.agent, ctl.current?.session?.state.meta.status === 'working');
+    })),
+    asVs(ctl.onDidReplace(() => view.refresh())),
+    // The agent starts when the user first opens the view, not at activation.
+    asVs(view.onDidResolve(() => { void ctl.ensureStarted(); })),
+    asVs(view.onIntent((intent) => {
+      ctl.handle(intent).catch((err) => logger.error(`Handling ${intent.type} failed: ${err instanceof Error ? err.stack ?? err.message : err}`));
+    })),
+    vscode.commands.registerCommand('tandem.newSession', async () => { view.show(); await ctl.newSession(); }),
+    vscode.commands.registerCommand('tandem.cancelTurn', () => ctl.current?.cancel()),
+    vscode.commands.registerCommand('tandem.restartAgent', async () => { view.show(); await ctl.restart(); }),
+    vscode.commands.registerCommand('tandem.showLog', showLog),
+  );
+
+  return { controller: ctl };
+}
+
+export async function deactivate(): Promise<void> {
+  // Wait for the agent's process group to be gone so no orphan outlives the window.
+  await controller?.stop();
+}
+
+function asVs(d: { dispose(): void }): vscode.Disposable { return new vscode.Disposable(() => d.dispose()); }

@@ -1,0 +1,32 @@
+import { Emitter } from '../common/event';
+import type { Patch, SessionSnapshot } from '../shared/sessionModel';
+import type { SessionAction } from './actions';
+import { createSessionState, reduce, toSnapshot, type SessionState } from './store';
+
+export interface SessionChange { sessionId: string; patches: Patch[] }
+
+/** Holds one session's state; every dispatch runs the pure reducer and announces its patches. */
+export class SessionStore {
+  private current: SessionState;
+  private readonly changed = new Emitter<SessionChange>();
+  readonly onDidChange = this.changed.event;
+
+  constructor(readonly sessionId: string, private readonly now: () => number = Date.now) {
+    this.current = createSessionState(sessionId);
+  }
+
+  get state(): SessionState { return this.current; }
+
+  dispatch(action: SessionAction): void {
+    const r = reduce(this.current, action);
+    this.current = r.state;
+    if (r.patches.length) this.changed.fire({ sessionId: this.sessionId, patches: r.patches });
+  }
+
+  /** Stamps the current time on an action without one (the reducer itself never reads a clock). */
+  timestamp(): number { return this.now(); }
+
+  snapshot(): SessionSnapshot { return toSnapshot(this.current); }
+
+  dispose(): void { this.changed.dispose(); }
+}

@@ -1,0 +1,130 @@
+// The sidebar webview. The host owns state: on `ready` it sends a snapshot, then patches,
+// batched per frame. A hidden or reloaded view is rebuilt from a fresh snapshot.
+import * as vscode from 'vscode';
+import { randomBytes } from 'node:crypto';
+import { Disposable } from '../common/disposable';
+import { Emitter } from '../common/event';
+import type { Logger } from '../common/logger';
+import { parseIntent, type HostMessage, type Intent } from '../shared/protocol';
+import { coalescePatches, type Patch } from '../shared/sessionModel';
+
+/** One frame at 60 Hz: how long patches gather before crossing to the webview. */
+const FLUSH_MS = 16;
+
+export class SessionViewProvider extends Disposable implements vscode.WebviewViewProvider {
+  static readonly viewType = 'tandem.sessionView';
+
+  private view?: vscode.WebviewView;
+  private ready = false;
+  private pending: { sessionId: string; patches: Patch[] } | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly intents = this._register(new Emitter<Intent>());
+  readonly onIntent = this.intents.event;
+  private readonly resolved = this._register(new Emitter<void>());
+  /** Fires when the view is first shown (or shown again after being disposed). */
+  readonly onDidResolve = this.resolved.event;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly logger: Logger,
+    private readonly snapshot: () => Extract<HostMessage, { type: 'snapshot' }>,
+  ) { super(); }
+
+  get isVisible(): boolean { return !!this.view?.visible; }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    this.ready = false;
+    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
+    view.webview.options = { enableScripts: true, localResourceRoots: [dist, vscode.Uri.joinPath(this.extensionUri, 'media')] };
+    view.webview.html = this.html(view.webview);
+    const subs = [
+      view.webview.onDidReceiveMessage((raw) => this.receive(raw)),
+      view.onDidDispose(() => {
+        if (this.view === view) { this.view = undefined; this.ready = false; }
+        subs.forEach((s) => s.dispose());
+      }),
+    ];
+    this.resolved.fire();
+  }
+
+  /** Queues patches; they go out together on the next flush. Dropped while not ready: the snapshot covers them. */
+  pushPatches(sessionId: string, patches: Patch[]): void {
+    if (!this.ready) return;
+    if (this.pending && this.pending.sessionId !== sessionId) this.flush();
+    if (!this.pending) this.pending = { sessionId, patches: [] };
+    for (const p of patches) this.pending.patches.push(p);
+    this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
+  }
+
+  /** Sends a full snapshot now (session replaced, agent restarted). */
+  refresh(): void {
+    this.pending = undefined;
+    if (this.ready) this.post(this.snapshot());
+  }
+
+  postMessage(msg: HostMessage): void {
+    if (this.ready) { this.flush(); this.post(msg); }
+  }
+
+  show(): void {
+    void vscode.commands.executeCommand(`${SessionViewProvider.viewType}.focus`);
+  }
+
+  private flush(): void {
+    if (this.timer) { clearTimeout(this.timer); this.timer = undefined; }
+    const p = this.pending;
+    this.pending = undefined;
+    if (p && p.patches.length && this.ready) this.post({ type: 'patch', sessionId: p.sessionId, patches: coalescePatches(p.patches) });
+  }
+
+  private post(msg: HostMessage): void {
+    void this.view?.webview.postMessage(msg).then(undefined, (err) => this.logger.warn(`webview post failed: ${err}`));
+  }
+
+  private receive(raw: unknown): void {
+    const intent = parseIntent(raw);
+    if (typeof intent === 'string') {
+      this.logger.warn(`Ignored an invalid message from the Tandem view: ${intent}`);
+      return;
+    }
+    if (intent.type === 'ready') {
+      this.ready = true;
+      this.refresh();
+      return;
+    }
+    this.intents.fire(intent);
+  }
+
+  private html(webview: vscode.Webview): string {
+    const nonce = randomBytes(18).toString('base64');
+    const asset = (p: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, p)).toString();
+    const csp = [
+      `default-src 'none'`,
+      `script-src 'nonce-${nonce}'`,
+      `style-src ${webview.cspSource}`,
+      `font-src ${webview.cspSource}`,
+      `img-src ${webview.cspSource} data:`,
+    ].join('; ');
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${asset('dist/codicon.css')}">
+<link rel="stylesheet" href="${asset('media/webview.css')}">
+<title>Tandem</title>
+</head>
+<body>
+<div id="root"></div>
+<script nonce="${nonce}" src="${asset('dist/webview.js')}"></script>
+</body>
+</html>`;
+  }
+
+  override dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    super.dispose();
+  }
+}
