@@ -82,10 +82,12 @@ export class AgentClient extends Disposable {
       this.setView({ state: 'ready', message: undefined });
     } catch (err) {
       if (this.isDisposed) return;
-      const exited = this.proc?.exited;
-      const message = exited ? exited.message : `Could not start ${agent.name}: ${errorText(err)}`;
+      // The output closes a moment before the exit is known: wait for it, its message says more.
+      const exit = this.conn?.isClosed ? await this.waitForExit() : undefined;
+      if (exit) return; // onExit has reported it.
+      const message = `Could not start ${agent.name}: ${errorText(err)}`;
       logger.error(message);
-      this.setView({ state: exited ? 'exited' : 'error', message });
+      this.setView({ state: 'error', message });
       this.proc?.dispose();
     }
   }
@@ -119,7 +121,7 @@ export class AgentClient extends Disposable {
       store.dispatch({ type: 'promptEnded', at: this.now, stopReason: res.stopReason });
     } catch (err) {
       // A lost agent is reported once, by onExit, for every session.
-      if (conn.isClosed) return;
+      if (conn.isClosed && await this.waitForExit()) return;
       store.dispatch({ type: 'promptFailed', at: this.now, error: errorText(err) });
     }
   }
@@ -147,6 +149,18 @@ export class AgentClient extends Disposable {
     this.store?.dispatch({ type: 'disconnected', at: this.now, error: exit.message });
     this.opts.logger.error(exit.message);
     this.setView({ state: exit.error ? 'error' : 'exited', message: exit.message });
+  }
+
+  /** Resolves with the exit once onExit has handled it, or undefined if the process outlives `ms`. */
+  private waitForExit(ms = 1500): Promise<AgentExit | undefined> {
+    const proc = this.proc;
+    if (!proc) return Promise.resolve(undefined);
+    if (proc.exited) return Promise.resolve(proc.exited);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => { sub.dispose(); resolve(undefined); }, ms);
+      // Registered after onExit's listener, so the session is already marked when this runs.
+      const sub = proc.onDidExit((e) => { clearTimeout(timer); sub.dispose(); resolve(e); });
+    });
   }
 
   private requireConnection(): AcpConnection {

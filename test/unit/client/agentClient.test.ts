@@ -1,0 +1,125 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AgentClient } from '../../../src/client/agentClient';
+import { MemoryLogger } from '../../../src/common/logger';
+import type { AgentScript } from '../../../src/demo/scriptTypes';
+import type { AgentView } from '../../../src/shared/protocol';
+import { processAlive } from '../../../src/acp/agentProcess';
+
+const AGENT = join(__dirname, '../../fixtures/agents/scripted-agent.js');
+const dir = mkdtempSync(join(tmpdir(), 'tandem-client-'));
+let n = 0;
+
+function client(script: AgentScript, command = process.execPath) {
+  const file = join(dir, `script-${n++}.json`);
+  writeFileSync(file, JSON.stringify(script));
+  const logger = new MemoryLogger();
+  const c = new AgentClient({ agent: { name: 'Scripted', command, args: [AGENT, file] }, cwd: dir, logger, clientInfo: { name: 'tandem-test', version: '0' } });
+  const states: AgentView[] = [];
+  c.onDidChangeAgent((a) => states.push(a));
+  return { c, logger, states };
+}
+
+function until(pred: () => boolean, ms = 5000): Promise<void> {
+  const t0 = Date.now();
+  return new Promise((resolve, reject) => {
+    const tick = () => pred() ? resolve() : Date.now() - t0 > ms ? reject(new Error('timed out')) : setTimeout(tick, 5);
+    tick();
+  });
+}
+
+test('start, prompt, streamed reply, end_turn', async () => {
+  const { c } = client({ prompts: [{ steps: [{ stream: 'Hello from the agent', chunk: 5 }, { update: { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'ls', kind: 'execute', status: 'completed' } }] }] });
+  await c.start();
+  assert.equal(c.agent.state, 'ready');
+  await c.prompt('hi');
+  const s = c.session!.snapshot();
+  const agentItem = s.turns[0].items.find((i) => i.kind === 'agent');
+  assert.ok(agentItem && 'blocks' in agentItem);
+  assert.deepEqual(agentItem.blocks, [{ type: 'text', text: 'Hello from the agent' }]);
+  assert.equal(s.turns[0].stopReason, 'end_turn');
+  assert.equal(s.toolCalls.t1.status, 'completed');
+  assert.equal(s.meta.status, 'idle');
+  await c.shutdown();
+});
+
+test('agent killed mid-turn: session shows the error within 1 s, with stderr, and no process is left', async () => {
+  const { c } = client({ prompts: [{ steps: [{ stream: 'working' }, { stderr: 'fatal: model exploded' }, { sleep: 100 }, { crash: { signal: 'SIGKILL' } }] }] });
+  await c.start();
+  const pid = (c as unknown as { proc: { pid: number } }).proc.pid;
+  const t0 = Date.now();
+  await c.prompt('go');
+  const elapsed = Date.now() - t0;
+  const s = c.session!.snapshot();
+  assert.equal(s.meta.status, 'disconnected');
+  assert.match(s.meta.error ?? '', /SIGKILL/);
+  assert.match(s.meta.error ?? '', /model exploded/);
+  assert.match(s.turns[0].error ?? '', /SIGKILL/);
+  assert.equal(c.agent.state, 'exited');
+  assert.ok(elapsed < 1000 + 100, `error shown after ${elapsed} ms`);
+  assert.equal(processAlive(pid), false);
+  await c.shutdown();
+});
+
+test('agent exits during initialize: exited state with its last output', async () => {
+  const { c } = client({ initialize: { steps: [{ stderr: 'cannot load config' }, { exit: 3 }] } });
+  await c.start();
+  assert.equal(c.agent.state, 'exited');
+  assert.match(c.agent.message ?? '', /code 3/);
+  assert.match(c.agent.message ?? '', /cannot load config/);
+  assert.equal(c.session, undefined);
+  await c.shutdown();
+});
+
+test('command not found: actionable error, no crash', async () => {
+  const { c } = client({}, '/nonexistent/agent-binary');
+  await c.start();
+  assert.equal(c.agent.state, 'error');
+  assert.match(c.agent.message ?? '', /not found|ENOENT/i);
+  assert.match(c.agent.message ?? '', /nonexistent\/agent-binary/);
+  await c.shutdown();
+});
+
+test('cancel ends the turn with stop reason cancelled', async () => {
+  const { c } = client({ prompts: [{ steps: [{ stream: 'thinking…' }, { hang: true }] }] });
+  await c.start();
+  const done = c.prompt('long job');
+  await until(() => c.session!.snapshot().turns[0]?.items.some((i) => i.kind === 'agent') ?? false);
+  c.cancel();
+  await done;
+  assert.equal(c.session!.snapshot().turns[0].stopReason, 'cancelled');
+  await c.shutdown();
+});
+
+test('a prompt answered with a JSON-RPC error lands in the turn; the session goes on', async () => {
+  const { c } = client({ prompts: [{ steps: [{ fail: { code: -32603, message: 'model overloaded' } }] }, { steps: [{ stream: 'ok now' }] }] });
+  await c.start();
+  await c.prompt('one');
+  await c.prompt('two');
+  const s = c.session!.snapshot();
+  assert.match(s.turns[0].error ?? '', /model overloaded/);
+  assert.equal(s.turns[1].stopReason, 'end_turn');
+  await c.shutdown();
+});
+
+test('protocol version mismatch is a clear error', async () => {
+  const { c } = client({ initialize: { protocolVersion: 2 } });
+  await c.start();
+  assert.equal(c.agent.state, 'error');
+  assert.match(c.agent.message ?? '', /protocol version 2/);
+  await c.shutdown();
+});
+
+test('new session replaces the old one; updates racing session/new are kept', async () => {
+  const { c } = client({ newSession: { after: [{ update: { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'init', description: 'Init' }] } }] } });
+  await c.start();
+  await until(() => (c.session?.snapshot().meta.commands.length ?? 0) > 0);
+  const first = c.session!.sessionId;
+  await c.newSession();
+  assert.notEqual(c.session!.sessionId, first);
+  await until(() => (c.session?.snapshot().meta.commands.length ?? 0) > 0);
+  await c.shutdown();
+});
