@@ -1,10 +1,10 @@
 // One agent connection: the process, its ACP connection and the sessions on it. This object is
 // the connection-lifetime disposal scope: restarting the agent disposes it and builds a new one.
-import type { InitializeResponse, SessionNotification } from '@agentclientprotocol/sdk';
+import type { ClientCapabilities, InitializeResponse, SessionNotification } from '@agentclientprotocol/sdk';
 import { spawnAgent, type AgentExit, type AgentProcess } from '../acp/agentProcess';
 import { AcpConnection } from '../acp/connection';
 import { AGENT_METHODS, CLIENT_METHODS } from '../acp/methods';
-import { Disposable } from '../common/disposable';
+import { Disposable, type IDisposable } from '../common/disposable';
 import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
 import type { AgentView } from '../shared/protocol';
@@ -13,7 +13,28 @@ import type { AgentConfig } from './agentConfig';
 
 export const PROTOCOL_VERSION = 1;
 
+/** What a client feature (fs, terminals, permissions, …) may use of the connection it serves. */
+export interface FeatureContext {
+  readonly connection: AcpConnection;
+  readonly logger: Logger;
+  /** Workspace folder the sessions run in. */
+  readonly cwd: string;
+  /** The store of a session on this connection, if it is open. */
+  session(sessionId: string): SessionStore | undefined;
+  readonly agentName: string;
+}
+
+/**
+ * A capability the client implements: it advertises itself in `initialize` and registers its
+ * request handlers on each new connection (disposed with that connection's scope).
+ */
+export interface ClientFeature {
+  capabilities(caps: ClientCapabilities): void;
+  attach(ctx: FeatureContext): IDisposable;
+}
+
 export interface AgentClientOptions {
+  features?: readonly ClientFeature[];
   agent: AgentConfig;
   /** Workspace folder: the session's cwd and the process's default cwd. */
   cwd: string;
@@ -66,11 +87,20 @@ export class AgentClient extends Disposable {
       }));
       this._register(proc.onDidExit((exit) => this.onExit(exit)));
       this._register(conn.onNotification(CLIENT_METHODS.session_update, (p) => this.onUpdate(p)));
+      // Advertise only what a registered feature implements.
+      const clientCapabilities: ClientCapabilities = { fs: { readTextFile: false, writeTextFile: false }, terminal: false };
+      const ctx: FeatureContext = {
+        connection: conn, logger, cwd: this.opts.cwd, agentName: agent.name,
+        session: (id) => (this.store?.sessionId === id ? this.store : undefined),
+      };
+      for (const f of this.opts.features ?? []) {
+        f.capabilities(clientCapabilities);
+        this._register(f.attach(ctx));
+      }
       conn.listen();
       const init = this.init = await conn.sendRequest(AGENT_METHODS.initialize, {
         protocolVersion: PROTOCOL_VERSION,
-        // Only what is implemented so far: no client fs or terminal yet.
-        clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+        clientCapabilities,
         clientInfo: this.opts.clientInfo,
       });
       if (init.protocolVersion !== PROTOCOL_VERSION) {
