@@ -1,6 +1,6 @@
 // One agent connection: the process, its ACP connection and the sessions on it. This object is
 // the connection-lifetime disposal scope: restarting the agent disposes it and builds a new one.
-import type { ClientCapabilities, InitializeResponse, SessionNotification } from '@agentclientprotocol/sdk';
+import type { ClientCapabilities, ContentBlock, InitializeResponse, SessionNotification } from '@agentclientprotocol/sdk';
 import { spawnAgent, type AgentExit, type AgentProcess } from '../acp/agentProcess';
 import { AcpConnection } from '../acp/connection';
 import { AGENT_METHODS, CLIENT_METHODS } from '../acp/methods';
@@ -139,12 +139,12 @@ export class AgentClient extends Disposable {
   }
 
   /** Sends a prompt and records the turn; resolves when the turn ends. Errors land in the turn. */
-  async prompt(text: string): Promise<void> {
+  async prompt(content: string | ContentBlock[]): Promise<void> {
     const store = this.store;
     const conn = this.conn;
     if (!store || !conn || conn.isClosed) return;
     if (store.state.meta.status === 'working') return;
-    const prompt = [{ type: 'text' as const, text }];
+    const prompt: ContentBlock[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
     store.dispatch({ type: 'promptStarted', at: this.now, prompt });
     try {
       const res = await conn.sendRequest(AGENT_METHODS.session_prompt, { sessionId: store.sessionId, prompt });
@@ -154,6 +154,25 @@ export class AgentClient extends Disposable {
       if (conn.isClosed && await this.waitForExit()) return;
       store.dispatch({ type: 'promptFailed', at: this.now, error: errorText(err) });
     }
+  }
+
+  /** session/set_mode; the store follows the agent's answer (and any current_mode_update). */
+  async setMode(modeId: string): Promise<void> {
+    const store = this.store;
+    if (!store) return;
+    await this.requireConnection().sendRequest(AGENT_METHODS.session_set_mode, { sessionId: store.sessionId, modeId });
+    store.dispatch({ type: 'modeChanged', at: this.now, currentModeId: modeId });
+  }
+
+  /** session/set_config_option; the agent answers with the full, possibly changed, option list. */
+  async setConfigOption(configId: string, value: string | boolean): Promise<void> {
+    const store = this.store;
+    if (!store) return;
+    const params = typeof value === 'boolean'
+      ? { sessionId: store.sessionId, configId, type: 'boolean' as const, value }
+      : { sessionId: store.sessionId, configId, value };
+    const res = await this.requireConnection().sendRequest(AGENT_METHODS.session_set_config_option, params);
+    store.dispatch({ type: 'configOptionsChanged', at: this.now, configOptions: res.configOptions });
   }
 
   cancel(): void {
