@@ -1,0 +1,350 @@
+// Spawns an ACP agent in its own process group with stdio pipes, keeps a bounded tail of its
+// stderr (also forwarded to the logger), reports its exit once with a human message, and kills
+// the whole group (SIGTERM, then SIGKILL after a grace) so no CLI child is left behind.
+// No vscode here (DESIGN.md: src/acp is plain Node).
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { IDisposable } from '../common/disposable';
+import { Emitter, type Event } from '../common/event';
+import { nullLogger, type Logger } from '../common/logger';
+
+export interface AgentExit {
+  /** Exit code, or null when killed by a signal or never started. */
+  code: number | null;
+  /** Signal name (e.g. "SIGTERM") when the process was killed by a signal. */
+  signal: string | null;
+  /** Set when the process could not be started (spawn error): a short technical reason. */
+  error?: string;
+  /** Human text for the user, including the last stderr lines when there are any. */
+  message: string;
+}
+
+export interface AgentProcess extends IDisposable {
+  readonly pid: number | undefined;
+  readonly stdin: NodeJS.WritableStream;
+  readonly stdout: NodeJS.ReadableStream;
+  /**
+   * Fires once, as soon as the agent exits, crashes or fails to start. A listener added after
+   * that is called on the next microtask with the same value (no exit is ever missed).
+   */
+  readonly onDidExit: Event<AgentExit>;
+  readonly exited: AgentExit | undefined;
+  /** The last `lines` (default 20) complete stderr lines, plus a pending partial line. */
+  stderrTail(lines?: number): string[];
+  /** SIGTERM the whole process group, SIGKILL after the grace; resolves when the group is gone. */
+  kill(): Promise<void>;
+  /** Kill without waiting. */
+  dispose(): void;
+}
+
+export interface SpawnAgentOptions {
+  command: string;
+  args?: readonly string[];
+  /** Merged over process.env; an `undefined` value removes the variable. */
+  env?: Readonly<Record<string, string | undefined>>;
+  cwd?: string;
+  logger?: Logger;
+  /** Display name used in log lines and messages; default: the command's base name. */
+  name?: string;
+  /** Time between SIGTERM and SIGKILL. Default 2000 ms. */
+  killGraceMs?: number;
+  /** Bound of the stderr ring buffer in bytes. Default 64 KiB. */
+  stderrTailBytes?: number;
+}
+
+const DEFAULT_GRACE_MS = 2000;
+const DEFAULT_TAIL_BYTES = 64 * 1024;
+const MAX_LINE_CHARS = 4096;
+const TAIL_LINES_IN_MESSAGE = 20;
+/** How long the exit event waits for the last stderr bytes before firing. */
+const STDERR_SETTLE_MS = 50;
+const POLL_MS = 25;
+
+const isWindows = process.platform === 'win32';
+
+export function spawnAgent(options: SpawnAgentOptions): AgentProcess {
+  return new AgentProcessImpl(options);
+}
+
+/** Quote one argument for display only (never passed to a shell). */
+export function formatCommandLine(command: string, args: readonly string[] = []): string {
+  return [command, ...args].map((a) => (a === '' || /[\s"'$`\\]/.test(a) ? JSON.stringify(a) : a)).join(' ');
+}
+
+class StderrRing {
+  private lines: string[] = [];
+  private bytes = 0;
+  private partial = '';
+
+  constructor(private readonly maxBytes: number, private readonly onLine: (line: string) => void) {}
+
+  push(chunk: string): void {
+    const text = this.partial + chunk;
+    const parts = text.split(/\r?\n/);
+    this.partial = parts.pop() ?? '';
+    if (this.partial.length > MAX_LINE_CHARS) {
+      // A runaway line without newline: emit what we have so memory stays bounded.
+      parts.push(this.partial);
+      this.partial = '';
+    }
+    for (const p of parts) this.add(p);
+  }
+
+  flush(): void {
+    if (this.partial) { this.add(this.partial); this.partial = ''; }
+  }
+
+  tail(n: number): string[] {
+    const out = n <= 0 ? [] : this.lines.slice(-n);
+    if (this.partial && n > 0) { out.push(clip(this.partial)); if (out.length > n) out.shift(); }
+    return out;
+  }
+
+  private add(raw: string): void {
+    const line = clip(raw);
+    this.onLine(line);
+    this.lines.push(line);
+    this.bytes += line.length + 1;
+    while (this.bytes > this.maxBytes && this.lines.length > 1) this.bytes -= this.lines.shift()!.length + 1;
+  }
+}
+
+function clip(line: string): string {
+  return line.length > MAX_LINE_CHARS ? line.slice(0, MAX_LINE_CHARS) + '…' : line;
+}
+
+const looksBad = /\b(error|fatal|panic|exception|traceback|uncaught|unhandled|failed)\b/i;
+
+class AgentProcessImpl implements AgentProcess {
+  readonly pid: number | undefined;
+  readonly stdin: NodeJS.WritableStream;
+  readonly stdout: NodeJS.ReadableStream;
+  private readonly child: ChildProcess;
+  private readonly name: string;
+  private readonly logger: Logger;
+  private readonly grace: number;
+  private readonly ring: StderrRing;
+  private readonly exitEmitter = new Emitter<AgentExit>();
+  private exit: AgentExit | undefined;
+  private leaderGone = false;
+  private exitPending = false;
+  private killing: Promise<void> | undefined;
+
+  readonly onDidExit: Event<AgentExit> = (listener) => {
+    if (this.exit) {
+      const e = this.exit;
+      let live = true;
+      queueMicrotask(() => { if (live) listener(e); });
+      return { dispose: () => { live = false; } };
+    }
+    return this.exitEmitter.event(listener);
+  };
+
+  constructor(private readonly opts: SpawnAgentOptions) {
+    this.name = opts.name ?? basename(opts.command);
+    this.logger = opts.logger ?? nullLogger;
+    this.grace = opts.killGraceMs ?? DEFAULT_GRACE_MS;
+    this.ring = new StderrRing(opts.stderrTailBytes ?? DEFAULT_TAIL_BYTES, (line) => {
+      if (looksBad.test(line)) this.logger.warn(`[${this.name}] ${line}`);
+      else this.logger.info(`[${this.name}] ${line}`);
+    });
+
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    for (const [k, v] of Object.entries(opts.env ?? {})) {
+      if (v === undefined) delete env[k]; else env[k] = v;
+    }
+
+    this.child = spawn(opts.command, [...(opts.args ?? [])], {
+      cwd: opts.cwd,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: !isWindows,
+      windowsHide: true,
+    });
+    this.pid = this.child.pid;
+    this.stdin = this.child.stdin!;
+    this.stdout = this.child.stdout!;
+    this.logger.info(`[${this.name}] started: ${formatCommandLine(opts.command, opts.args)}${this.pid !== undefined ? ` (pid ${this.pid})` : ''}`);
+
+    // Writing to a dead agent gives EPIPE / ERR_STREAM_DESTROYED: expected, never fatal.
+    this.child.stdin!.on('error', (err: NodeJS.ErrnoException) => {
+      this.logger.debug(`[${this.name}] stdin: ${err.code ?? err.message}`);
+    });
+    this.child.stdout!.on('error', (err) => this.logger.debug(`[${this.name}] stdout: ${err.message}`));
+    this.child.stderr!.setEncoding('utf8');
+    this.child.stderr!.on('data', (d: string) => this.ring.push(d));
+    this.child.stderr!.on('end', () => this.ring.flush());
+    this.child.stderr!.on('error', () => { /* ignore */ });
+
+    this.child.on('error', (err: NodeJS.ErrnoException) => {
+      if (this.pid === undefined) {
+        // Spawn failure: no process ever ran.
+        this.leaderGone = true;
+        this.finish({ code: null, signal: null, error: `${err.code ?? 'ERROR'}: ${err.message}`, message: this.spawnErrorMessage(err) });
+      } else {
+        this.logger.warn(`[${this.name}] process error: ${err.message}`);
+      }
+    });
+    this.child.on('exit', (code, signal) => {
+      this.leaderGone = true;
+      if (this.exit || this.exitPending) return;
+      this.exitPending = true;
+      // Give the last stderr bytes a moment to arrive so the message can show them.
+      const stderr = this.child.stderr!;
+      let fired = false;
+      const fire = () => {
+        if (fired) return;
+        fired = true;
+        clearTimeout(timer);
+        this.ring.flush();
+        this.finish({ code, signal, message: this.exitMessage(code, signal) });
+        if (!this.killing) this.reapGroup();
+      };
+      const timer = setTimeout(fire, STDERR_SETTLE_MS);
+      if (stderr.readableEnded) fire(); else stderr.once('end', fire);
+    });
+  }
+
+  get exited(): AgentExit | undefined { return this.exit; }
+
+  stderrTail(lines = TAIL_LINES_IN_MESSAGE): string[] {
+    return this.ring.tail(lines);
+  }
+
+  kill(): Promise<void> {
+    if (!this.killing) this.killing = this.doKill();
+    return this.killing;
+  }
+
+  dispose(): void {
+    this.kill().catch((err) => this.logger.warn(`[${this.name}] kill failed: ${String(err)}`));
+  }
+
+  private finish(exit: AgentExit): void {
+    if (this.exit) return;
+    this.exit = exit;
+    if (exit.error) this.logger.error(exit.message);
+    else if (exit.code === 0 || this.killing) this.logger.info(`[${this.name}] ${firstLine(exit.message)}`);
+    else this.logger.warn(exit.message);
+    this.exitEmitter.fire(exit);
+    this.exitEmitter.dispose();
+  }
+
+  private spawnErrorMessage(err: NodeJS.ErrnoException): string {
+    const ran = formatCommandLine(this.opts.command, this.opts.args);
+    if (err.code === 'ENOENT') {
+      if (this.opts.cwd && !existsSync(this.opts.cwd)) {
+        return `Could not start agent "${this.name}": the working directory ${this.opts.cwd} does not exist.\nCommand: ${ran}`;
+      }
+      return `Could not start agent "${this.name}": command "${this.opts.command}" was not found on PATH.\n` +
+        `Command: ${ran}\nInstall the agent, or set the full path to its executable in the agent settings.`;
+    }
+    if (err.code === 'EACCES') {
+      return `Could not start agent "${this.name}": "${this.opts.command}" is not executable (permission denied).\nCommand: ${ran}`;
+    }
+    return `Could not start agent "${this.name}": ${err.message}\nCommand: ${ran}`;
+  }
+
+  private exitMessage(code: number | null, signal: NodeJS.Signals | null): string {
+    const head = signal
+      ? `Agent "${this.name}" was stopped by signal ${signal}.`
+      : `Agent "${this.name}" exited with code ${code}.`;
+    const tail = this.ring.tail(TAIL_LINES_IN_MESSAGE);
+    return tail.length ? `${head}\nLast output:\n${tail.join('\n')}` : head;
+  }
+
+  /** Signal the agent's group (POSIX) or tree (Windows); false when nothing was there. */
+  private signalGroup(signal: NodeJS.Signals): boolean {
+    const pid = this.pid;
+    if (pid === undefined) return false;
+    if (isWindows) {
+      if (this.leaderGone) return false;
+      if (signal === 'SIGKILL') execFile('taskkill', ['/pid', String(pid), '/T', '/F'], () => { /* best effort */ });
+      else this.child.kill(signal);
+      return true;
+    }
+    try { process.kill(-pid, signal); return true; } catch { /* group gone */ }
+    if (!this.leaderGone) { try { this.child.kill(signal); return true; } catch { /* gone */ } }
+    return false;
+  }
+
+  private gone(): boolean {
+    if (!this.leaderGone) return false;
+    if (isWindows || this.pid === undefined) return true;
+    return !groupAlive(this.pid);
+  }
+
+  private async waitGone(ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    while (!this.gone()) {
+      if (Date.now() >= deadline) return false;
+      await delay(POLL_MS);
+    }
+    return true;
+  }
+
+  private async doKill(): Promise<void> {
+    if (this.pid === undefined) return; // never started
+    if (this.gone()) return;
+    // Closing stdin first lets a well-behaved agent exit on EOF.
+    try { this.child.stdin?.end(); } catch { /* ignore */ }
+    this.signalGroup('SIGTERM');
+    if (await this.waitGone(this.grace)) return;
+    this.logger.warn(`[${this.name}] did not stop within ${this.grace} ms of SIGTERM; sending SIGKILL`);
+    this.signalGroup('SIGKILL');
+    await this.waitGone(Math.max(1000, this.grace));
+    // The leader's 'exit' normally arrives first; make sure listeners are not left waiting.
+    if (!this.leaderGone) this.logger.warn(`[${this.name}] process ${this.pid} still present after SIGKILL`);
+  }
+
+  /** After an unexpected exit, stop whatever the agent left in its group. */
+  private reapGroup(): void {
+    if (isWindows || this.pid === undefined || !groupAlive(this.pid)) return;
+    this.logger.info(`[${this.name}] stopping processes the agent left behind`);
+    this.kill().catch(() => { /* ignore */ });
+  }
+}
+
+function firstLine(s: string): string {
+  const i = s.indexOf('\n');
+  return i < 0 ? s : s.slice(0, i);
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/**
+ * True when a live (non-zombie) process is in process group `pgid`. On Linux this reads /proc,
+ * because zombies (left when PID 1 does not reap orphans, common in containers) still answer
+ * kill(-pgid, 0). Elsewhere kill(-pgid, 0) is the check.
+ */
+export function groupAlive(pgid: number): boolean {
+  try { process.kill(-pgid, 0); } catch { return false; }
+  if (process.platform !== 'linux') return true;
+  let entries: string[];
+  try { entries = readdirSync('/proc'); } catch { return true; }
+  for (const e of entries) {
+    if (!/^\d+$/.test(e)) continue;
+    const st = procStat(Number(e));
+    if (st && st.pgrp === pgid && st.state !== 'Z' && st.state !== 'X') return true;
+  }
+  return false;
+}
+
+/** True when `pid` is a live (non-zombie) process. */
+export function processAlive(pid: number): boolean {
+  try { process.kill(pid, 0); } catch { return false; }
+  if (process.platform !== 'linux') return true;
+  const st = procStat(pid);
+  return !st || (st.state !== 'Z' && st.state !== 'X');
+}
+
+function procStat(pid: number): { state: string; pgrp: number } | undefined {
+  try {
+    const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const rest = s.slice(s.lastIndexOf(')') + 2).split(' ');
+    return { state: rest[0], pgrp: Number(rest[2]) };
+  } catch { return undefined; }
+}

@@ -1,0 +1,263 @@
+// Transcript replayer: plays a recorded ACP transcript (test/fixtures/acp-transcripts/*.jsonl,
+// lines `{"ms","dir":"c->a"|"a->c","msg"}`) back AS THE AGENT over NDJSON streams.
+//
+// - Each client request is matched to the next recorded `c->a` request with the same method;
+//   the recorded `a->c` messages that followed it are then sent in order, up to the next
+//   recorded client request. The recorded answer goes out with the client's actual id.
+// - Recorded agent→client requests are sent with fresh ids and the replay waits for the
+//   client's reply before going on. String ids in the reply that differ from the recording
+//   (e.g. `terminalId`) are remembered and substituted in everything sent afterwards.
+// - The recorded sessionId is replaced by the one the client uses; the recorded cwd of
+//   `session/new` (e.g. /home/user/project) is rebased onto the client's cwd in every string.
+// - `session/cancel` during a prompt answers that prompt `cancelled` and skips the rest of it.
+// No vscode, no SDK: plain JSON lines.
+
+type Id = number | string;
+interface RpcMessage { jsonrpc?: string; id?: Id | null; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { code: number; message: string; data?: unknown } }
+export interface TranscriptRecord { ms: number; dir: 'c->a' | 'a->c'; msg: RpcMessage }
+
+export interface ReplayIO {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  stderr?: NodeJS.WritableStream;
+  exit?: (code: number) => void;
+}
+
+export interface ReplayOptions {
+  /** Multiplies the recorded gaps between agent messages; 0 (default) sends at once. */
+  timeScale?: number;
+  /** Exit(0) when the input ends. Default true. */
+  exitOnInputEnd?: boolean;
+}
+
+export function parseTranscript(text: string): TranscriptRecord[] {
+  return text.split(/\r?\n/).filter((l) => l.trim()).map((l) => JSON.parse(l) as TranscriptRecord);
+}
+
+const isRequest = (m: RpcMessage) => m.method !== undefined && m.id !== undefined && m.id !== null;
+const isResponse = (m: RpcMessage) => m.method === undefined && m.id !== undefined;
+
+interface Incoming { id: Id; method: string; params: Record<string, unknown> }
+
+export class TranscriptReplayer {
+  private pos = 0;
+  private buffer = '';
+  private nextId = 0;
+  private readonly pending = new Map<Id, (m: RpcMessage) => void>();
+  private readonly queue: Incoming[] = [];
+  private busy = false;
+  /** Exact-string substitutions (recorded → actual): sessionIds, terminalIds, … */
+  private readonly values = new Map<string, string>();
+  private recordedCwd: string | undefined;
+  private actualCwd: string | undefined;
+  /** The prompt being played: its recorded id and a cancel flag. */
+  private current: { recordedId: Id; method: string; cancelled: boolean; wake?: () => void } | undefined;
+  private lastMs: number | undefined;
+
+  constructor(private readonly records: TranscriptRecord[], private readonly io: ReplayIO, private readonly options: ReplayOptions = {}) {}
+
+  start(): this {
+    const { input, output } = this.io;
+    output.on('error', () => this.exit(0));
+    input.setEncoding('utf8');
+    input.on('data', (d: string) => {
+      this.buffer += d;
+      let nl: number;
+      while ((nl = this.buffer.indexOf('\n')) >= 0) {
+        const line = this.buffer.slice(0, nl);
+        this.buffer = this.buffer.slice(nl + 1);
+        if (line.trim()) this.onLine(line);
+      }
+    });
+    input.on('end', () => { if (this.options.exitOnInputEnd !== false) this.exit(0); });
+    return this;
+  }
+
+  private onLine(line: string): void {
+    let msg: RpcMessage;
+    try { msg = JSON.parse(line) as RpcMessage; } catch {
+      this.send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+      return;
+    }
+    if (isResponse(msg)) {
+      const r = this.pending.get(msg.id!);
+      if (r) { this.pending.delete(msg.id!); r(msg); } else this.log(`answer to unknown request ${String(msg.id)}`);
+      return;
+    }
+    if (!isRequest(msg)) {
+      if (msg.method === 'session/cancel' && this.current && !this.current.cancelled) {
+        this.current.cancelled = true;
+        this.current.wake?.();
+      }
+      return;
+    }
+    this.queue.push({ id: msg.id!, method: msg.method!, params: msg.params ?? {} });
+    void this.pump();
+  }
+
+  private async pump(): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      while (this.queue.length) await this.serve(this.queue.shift()!);
+    } finally { this.busy = false; }
+  }
+
+  private async serve(req: Incoming): Promise<void> {
+    // Find the next recorded client request with this method.
+    let at = -1;
+    for (let i = this.pos; i < this.records.length; i++) {
+      const r = this.records[i];
+      if (r.dir === 'c->a' && isRequest(r.msg) && r.msg.method === req.method) { at = i; break; }
+    }
+    if (at < 0) {
+      this.log(`${req.method} is not in the rest of the transcript`);
+      this.send({ jsonrpc: '2.0', id: req.id, error: { code: -32603, message: `Replay: ${req.method} was not recorded at this point` } });
+      return;
+    }
+    for (let i = this.pos; i < at; i++) {
+      const r = this.records[i];
+      if (r.dir === 'c->a' && isRequest(r.msg)) this.log(`skipping recorded ${r.msg.method} the client did not send`);
+    }
+    const recorded = this.records[at].msg;
+    this.learnRequest(recorded, req);
+    this.pos = at + 1;
+    this.lastMs = this.records[at].ms;
+    const cur = { recordedId: recorded.id!, method: req.method, cancelled: false } as NonNullable<TranscriptReplayer['current']>;
+    this.current = cur;
+    let answered = false;
+    try {
+      while (this.pos < this.records.length) {
+        const rec = this.records[this.pos];
+        const m = rec.msg;
+        if (rec.dir === 'c->a') {
+          if (isRequest(m)) break; // the client's next move
+          this.pos++; // stray recorded client answers/notifications
+          continue;
+        }
+        if (cur.cancelled) {
+          if (isResponse(m) && m.id === cur.recordedId) { this.pos++; break; }
+          this.pos++;
+          continue;
+        }
+        await this.pace(rec.ms, cur);
+        if (cur.cancelled) continue;
+        this.pos++;
+        if (isResponse(m)) {
+          if (m.id === cur.recordedId) {
+            this.send(this.rewrite({ ...m, id: req.id }));
+            answered = true;
+            if (!this.moreFollowsBeforeNextRequest()) break;
+          } else {
+            this.log(`dropping recorded answer to request ${String(m.id)} (not current)`);
+          }
+        } else if (isRequest(m)) {
+          const recordedAnswer = this.findRecordedAnswer(m.id!);
+          const id = this.nextId++;
+          const out = this.rewrite({ ...m, id });
+          const reply = await this.request(id, out, cur);
+          if (reply && recordedAnswer) this.learnAnswer(recordedAnswer.result, reply.result);
+        } else {
+          this.send(this.rewrite(m));
+        }
+      }
+      if (!answered) {
+        if (cur.cancelled) this.send({ jsonrpc: '2.0', id: req.id, result: { stopReason: 'cancelled' } });
+        else this.send({ jsonrpc: '2.0', id: req.id, error: { code: -32603, message: 'Replay: the transcript has no answer to this request' } });
+      }
+    } finally {
+      if (this.current === cur) this.current = undefined;
+    }
+  }
+
+  /** After the answer, recorded agent messages that precede the next client request still belong here. */
+  private moreFollowsBeforeNextRequest(): boolean {
+    const r = this.records[this.pos];
+    return r !== undefined && r.dir === 'a->c';
+  }
+
+  private findRecordedAnswer(recordedId: Id): RpcMessage | undefined {
+    for (let i = this.pos; i < this.records.length; i++) {
+      const r = this.records[i];
+      if (r.dir === 'c->a' && isResponse(r.msg) && r.msg.id === recordedId) return r.msg;
+    }
+    return undefined;
+  }
+
+  private learnRequest(recorded: RpcMessage, actual: Incoming): void {
+    const rp = recorded.params ?? {};
+    if (typeof rp.sessionId === 'string' && typeof actual.params.sessionId === 'string') this.values.set(rp.sessionId, actual.params.sessionId);
+    if (actual.method === 'session/new' || actual.method === 'session/load') {
+      if (typeof rp.cwd === 'string') this.recordedCwd = rp.cwd.replace(/\/+$/, '');
+      if (typeof actual.params.cwd === 'string') this.actualCwd = actual.params.cwd.replace(/\/+$/, '');
+    }
+  }
+
+  /** Remember string ids whose actual value differs from the recording (terminalId, …). */
+  private learnAnswer(recorded: unknown, actual: unknown): void {
+    if (!recorded || !actual || typeof recorded !== 'object' || typeof actual !== 'object') return;
+    for (const [k, v] of Object.entries(recorded as Record<string, unknown>)) {
+      const a = (actual as Record<string, unknown>)[k];
+      if (typeof v === 'string' && typeof a === 'string' && /id$/i.test(k) && v !== a) this.values.set(v, a);
+      else if (v && typeof v === 'object') this.learnAnswer(v, a);
+    }
+  }
+
+  private rewrite(m: RpcMessage): RpcMessage {
+    return this.rewriteValue(m) as RpcMessage;
+  }
+
+  private rewriteValue(v: unknown): unknown {
+    if (typeof v === 'string') {
+      const exact = this.values.get(v);
+      if (exact !== undefined) return exact;
+      if (this.recordedCwd && this.actualCwd && this.recordedCwd !== this.actualCwd && v.includes(this.recordedCwd)) {
+        return v.split(this.recordedCwd).join(this.actualCwd);
+      }
+      return v;
+    }
+    if (Array.isArray(v)) return v.map((x) => this.rewriteValue(x));
+    if (v && typeof v === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) out[k] = k === 'jsonrpc' ? x : this.rewriteValue(x);
+      return out;
+    }
+    return v;
+  }
+
+  private request(id: Id, msg: RpcMessage, cur: NonNullable<TranscriptReplayer['current']>): Promise<RpcMessage | undefined> {
+    return new Promise((resolve) => {
+      this.pending.set(id, (m) => { cur.wake = undefined; resolve(m); });
+      // On cancel stop waiting; a late answer is then logged and dropped.
+      cur.wake = () => { this.pending.delete(id); resolve(undefined); };
+      this.send(msg);
+    });
+  }
+
+  private async pace(ms: number, cur: NonNullable<TranscriptReplayer['current']>): Promise<void> {
+    const scale = this.options.timeScale ?? 0;
+    const gap = this.lastMs === undefined ? 0 : Math.max(0, ms - this.lastMs);
+    this.lastMs = ms;
+    if (scale <= 0 || gap === 0) return;
+    await new Promise<void>((r) => {
+      const t = setTimeout(() => { cur.wake = undefined; r(); }, gap * scale);
+      cur.wake = () => { clearTimeout(t); r(); };
+    });
+  }
+
+  private send(msg: RpcMessage): void {
+    this.io.output.write(JSON.stringify(msg) + '\n');
+  }
+
+  private log(text: string): void {
+    (this.io.stderr ?? process.stderr).write(`[replay] ${text}\n`);
+  }
+
+  private exit(code: number): void {
+    (this.io.exit ?? ((c: number) => process.exit(c)))(code);
+  }
+}
+
+export function runReplay(records: TranscriptRecord[], io: ReplayIO, options?: ReplayOptions): TranscriptReplayer {
+  return new TranscriptReplayer(records, io, options).start();
+}

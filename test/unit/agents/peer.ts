@@ -1,0 +1,98 @@
+// Test-side NDJSON client: spawns an agent script and speaks plain JSON-RPC lines to it
+// (deliberately not our client code, so these tests check the fixtures on their own).
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { join } from 'node:path';
+
+export const repoRoot = join(__dirname, '../../../..');
+export const outRoot = join(__dirname, '../../..');
+export const scriptedAgentJs = join(outRoot, 'test/fixtures/agents/scripted-agent.js');
+export const replayAgentJs = join(outRoot, 'test/fixtures/agents/replay-agent.js');
+export const demoAgentJs = join(outRoot, 'src/demo/agent.js');
+export const transcriptsDir = join(repoRoot, 'test/fixtures/acp-transcripts');
+
+export interface Msg { jsonrpc?: string; id?: number | string | null; method?: string; params?: any; result?: any; error?: any }
+
+export class Peer {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly received: Msg[] = [];
+  readonly rawLines: string[] = [];
+  stderr = '';
+  exitCode: number | null | undefined;
+  exitSignal: string | null | undefined;
+  private buf = '';
+  private nextId = 1;
+  private waiters: Array<() => void> = [];
+  /** Answers agent→client requests; return undefined to leave a request unanswered. */
+  onRequest: (m: Msg) => unknown | Promise<unknown> = () => ({});
+
+  constructor(args: string[], env: Record<string, string> = {}, cwd?: string) {
+    this.child = spawn(process.execPath, args, { env: { ...process.env, ...env }, cwd, stdio: 'pipe' });
+    this.child.stdout.setEncoding('utf8');
+    this.child.stdout.on('data', (d: string) => {
+      this.buf += d;
+      let nl: number;
+      while ((nl = this.buf.indexOf('\n')) >= 0) {
+        const line = this.buf.slice(0, nl);
+        this.buf = this.buf.slice(nl + 1);
+        this.rawLines.push(line);
+        let m: Msg | undefined;
+        try { m = JSON.parse(line) as Msg; } catch { m = undefined; }
+        if (m) this.onMessage(m);
+        this.wake();
+      }
+    });
+    this.child.stderr.setEncoding('utf8');
+    this.child.stderr.on('data', (d: string) => { this.stderr += d; });
+    this.child.stdin.on('error', () => { /* agent gone */ });
+    this.child.on('exit', (code, signal) => { this.exitCode = code; this.exitSignal = signal; this.wake(); });
+  }
+
+  private onMessage(m: Msg): void {
+    this.received.push(m);
+    if (m.method !== undefined && m.id !== undefined && m.id !== null) {
+      void Promise.resolve(this.onRequest(m)).then((result) => {
+        if (result !== undefined) this.send({ jsonrpc: '2.0', id: m.id, result });
+      });
+    }
+  }
+
+  private wake(): void { const w = this.waiters; this.waiters = []; w.forEach((f) => f()); }
+
+  send(m: Msg): void { this.child.stdin.write(JSON.stringify(m) + '\n'); }
+
+  notify(method: string, params: unknown): void { this.send({ jsonrpc: '2.0', method, params }); }
+
+  async request(method: string, params: unknown, timeoutMs = 5000): Promise<Msg> {
+    const id = this.nextId++;
+    this.send({ jsonrpc: '2.0', id, method, params });
+    return this.waitFor((m) => m.id === id && m.method === undefined, timeoutMs, `answer to ${method}`);
+  }
+
+  /** Waits for a received message matching `pred` (searching everything received so far). */
+  async waitFor(pred: (m: Msg) => boolean, timeoutMs = 5000, what = 'message'): Promise<Msg> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const hit = this.received.find(pred);
+      if (hit) return hit;
+      if (this.exitCode !== undefined) throw new Error(`agent exited (${this.exitCode ?? this.exitSignal}) while waiting for ${what}; stderr: ${this.stderr}`);
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out waiting for ${what}; stderr: ${this.stderr}`);
+      await new Promise<void>((r) => { const t = setTimeout(r, left); this.waiters.push(() => { clearTimeout(t); r(); }); });
+    }
+  }
+
+  async waitExit(timeoutMs = 5000): Promise<{ code: number | null; signal: string | null }> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.exitCode === undefined) {
+      if (Date.now() > deadline) throw new Error('agent did not exit');
+      await new Promise<void>((r) => { const t = setTimeout(r, 50); this.waiters.push(() => { clearTimeout(t); r(); }); });
+    }
+    return { code: this.exitCode, signal: this.exitSignal ?? null };
+  }
+
+  updates(kind?: string): any[] {
+    return this.received.filter((m) => m.method === 'session/update' && (!kind || m.params?.update?.sessionUpdate === kind)).map((m) => m.params.update);
+  }
+
+  kill(): void { if (this.exitCode === undefined) this.child.kill('SIGKILL'); }
+}
