@@ -1,4 +1,5 @@
 import type { ContentBlock, SessionConfigOption, SessionMode, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
+import type { PermissionDecisionView, PermissionRequestView, TerminalView } from '../shared/sessionModel';
 
 /**
  * Everything that can change a session: the agent's session/update notifications plus the
@@ -12,4 +13,11 @@ export type SessionAction =
   | { type: 'promptFailed'; at: number; error: string }
   | { type: 'disconnected'; at: number; error: string }
   | { type: 'modeChanged'; at: number; currentModeId: string }
-  | { type: 'configOptionsChanged'; at: number; configOptions: SessionConfigOption[] };
+  | { type: 'configOptionsChanged'; at: number; configOptions: SessionConfigOption[] }
+  /** A terminal appeared or its header changed (command, exit, release). Output goes by terminalOutput. */
+  | { type: 'terminal'; at: number; terminal: Omit<TerminalView, 'output' | 'truncated'> & { truncated?: boolean } }
+  | { type: 'terminalOutput'; at: number; terminalId: string; data: string }
+  /** A session/request_permission waits for the user (queued in arrival order). */
+  | { type: 'permissionRequested'; at: number; request: PermissionRequestView }
+  /** It was answered (by the user, a rule, a remembered decision) or cancelled. */
+  | { type: 'permissionResolved'; at: number; requestId: string; decision: PermissionDecisionView };

@@ -2,8 +2,10 @@
 // that describe the change for the webview. No vscode, no DOM, no clock, no I/O.
 import type { ContentBlock, SessionUpdate, ToolCall, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import { PMap, PVec } from '../common/persistent';
-import type {
-  ItemView, NoticeView, Patch, SessionMeta, SessionSnapshot, ToolCallView, TurnView,
+import {
+  appendBounded,
+  type ItemView, type NoticeView, type Patch, type PermissionRequestView, type SessionMeta, type SessionSnapshot,
+  type TerminalView, type ToolCallView, type TurnView,
 } from '../shared/sessionModel';
 import type { SessionAction } from './actions';
 
@@ -17,6 +19,8 @@ export interface SessionState {
   readonly turns: PVec<TurnState>;
   readonly toolCalls: PMap<ToolCallView>;
   readonly notices: PVec<NoticeView>;
+  readonly terminals: PMap<TerminalView>;
+  readonly permissions: readonly PermissionRequestView[];
 }
 
 export interface ReduceResult { state: SessionState; patches: Patch[] }
@@ -27,6 +31,8 @@ export function createSessionState(sessionId: string): SessionState {
     turns: PVec.empty(),
     toolCalls: PMap.empty(),
     notices: PVec.empty(),
+    terminals: PMap.empty(),
+    permissions: [],
   };
 }
 
@@ -56,6 +62,41 @@ export function reduce(state: SessionState, action: SessionAction): ReduceResult
         { status: 'disconnected', error: action.error });
     case 'modeChanged': return setMeta(state, { currentModeId: action.currentModeId });
     case 'configOptionsChanged': return setMeta(state, { configOptions: action.configOptions });
+    case 'terminal': {
+      const prev = state.terminals.get(action.terminal.terminalId);
+      const terminal: TerminalView = { output: '', truncated: false, ...prev, ...action.terminal };
+      if (prev?.truncated) terminal.truncated = true;
+      const { output: _o, ...header } = terminal;
+      return { state: { ...state, terminals: state.terminals.set(terminal.terminalId, terminal) }, patches: [{ op: 'terminal', terminal: header }] };
+    }
+    case 'terminalOutput': {
+      const prev = state.terminals.get(action.terminalId);
+      if (!prev || !action.data) return { state, patches: [] };
+      const { text, dropped } = appendBounded(prev.output, action.data);
+      const terminal = { ...prev, output: text, truncated: prev.truncated || dropped };
+      return {
+        state: { ...state, terminals: state.terminals.set(prev.terminalId, terminal) },
+        patches: [{ op: 'terminalOutput', terminalId: prev.terminalId, data: action.data }],
+      };
+    }
+    case 'permissionRequested': {
+      const permissions = [...state.permissions, action.request];
+      return { state: { ...state, permissions }, patches: [{ op: 'permissions', permissions }] };
+    }
+    case 'permissionResolved': {
+      const req = state.permissions.find((p) => p.requestId === action.requestId);
+      if (!req) return { state, patches: [] };
+      const permissions = state.permissions.filter((p) => p.requestId !== action.requestId);
+      const patches: Patch[] = [{ op: 'permissions', permissions }];
+      state = { ...state, permissions };
+      const call = state.toolCalls.get(req.toolCallId);
+      if (call) {
+        const updated = { ...call, permission: action.decision };
+        state = { ...state, toolCalls: state.toolCalls.set(call.toolCallId, updated) };
+        patches.push({ op: 'tool', call: updated });
+      }
+      return { state, patches };
+    }
   }
   return { state, patches: [] };
 }
@@ -267,7 +308,15 @@ export function toSnapshot(state: SessionState): SessionSnapshot {
     turns: state.turns.toArray().map((t) => ({ ...t.header, items: t.items.toArray() })),
     toolCalls,
     notices: state.notices.toArray(),
+    terminals: mapToRecord(state.terminals),
+    permissions: state.permissions.slice(),
   };
+}
+
+function mapToRecord<V>(m: PMap<V>): Record<string, V> {
+  const out: Record<string, V> = {};
+  m.forEach((v, k) => { out[k] = v; });
+  return out;
 }
 
 export function getToolCall(state: SessionState, id: string): ToolCallView | undefined {

@@ -1,11 +1,11 @@
 // The session as the UI sees it: plain JSON, shared by the host (snapshots, patches) and the
 // webview (its mirror). ACP types are imported as types only, so nothing of the SDK ships.
 import type {
-  AvailableCommand, ContentBlock, Cost, PlanEntry, SessionConfigOption, SessionMode, StopReason,
-  ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind,
+  AvailableCommand, ContentBlock, Cost, PermissionOption, PlanEntry, SessionConfigOption, SessionMode, StopReason,
+  ToolCallContent, ToolCallLocation, ToolCallStatus, ToolCallUpdate, ToolKind,
 } from '@agentclientprotocol/sdk';
 
-export type { ContentBlock, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind, PlanEntry, StopReason };
+export type { ContentBlock, PermissionOption, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind, PlanEntry, StopReason };
 
 export type SessionStatus = 'idle' | 'working' | 'disconnected';
 
@@ -25,6 +25,53 @@ export interface ToolCallView {
   startedAt: number;
   /** Set when the call reaches completed or failed. */
   endedAt?: number;
+  /** How the last permission request about this call was decided (audit, shown in the call). */
+  permission?: PermissionDecisionView;
+}
+
+/** A command's output, from a client terminal (terminal/create) or an agent-side one (_meta.terminal_*). */
+export interface TerminalView {
+  terminalId: string;
+  /** Command line as shown to the user. */
+  command?: string;
+  cwd?: string;
+  /** The tail of the output, at most TERMINAL_VIEW_MAX_CHARS. */
+  output: string;
+  /** Output was dropped at the front (the view's cap or the agent's outputByteLimit). */
+  truncated: boolean;
+  exitCode?: number | null;
+  signal?: string | null;
+  /** True once the process ended (exit code or signal known, or it was killed/released). */
+  exited: boolean;
+  /** Released by the agent: no more output will come, the view keeps what it has. */
+  released?: boolean;
+}
+
+/** The view keeps this much of a terminal's output (the tail): enough to read, bounded in memory. */
+export const TERMINAL_VIEW_MAX_CHARS = 256 * 1024;
+
+export type PermissionDecider = 'user' | 'rule' | 'remembered' | 'cancelled';
+
+export interface PermissionDecisionView {
+  outcome: 'selected' | 'cancelled';
+  optionId?: string;
+  optionName?: string;
+  optionKind?: PermissionOption['kind'];
+  by: PermissionDecider;
+  /** The rule that matched (for by: rule | remembered), in words. */
+  rule?: string;
+  at: number;
+}
+
+/** A session/request_permission waiting for the user, in arrival order. */
+export interface PermissionRequestView {
+  /** Tandem's own id for the pending request (the JSON-RPC id is the agent's business). */
+  requestId: string;
+  toolCallId: string;
+  /** The call as the request describes it (gemini-cli sends no tool_call before asking). */
+  toolCall: ToolCallUpdate;
+  options: PermissionOption[];
+  at: number;
 }
 
 export type ItemView =
@@ -64,6 +111,9 @@ export interface SessionSnapshot {
   turns: TurnView[];
   toolCalls: Record<string, ToolCallView>;
   notices: NoticeView[];
+  terminals: Record<string, TerminalView>;
+  /** Pending permission requests, oldest first. */
+  permissions: PermissionRequestView[];
 }
 
 /** Fine-grained changes: text streaming appends, it never resends a whole message. */
@@ -73,14 +123,19 @@ export type Patch =
   | { op: 'item'; turn: number; index: number; item: ItemView }
   | { op: 'append'; turn: number; index: number; block: number; text: string }
   | { op: 'tool'; call: ToolCallView }
-  | { op: 'notice'; notice: NoticeView };
+  | { op: 'notice'; notice: NoticeView }
+  /** Upsert a terminal's header fields (everything but output), or create it. */
+  | { op: 'terminal'; terminal: Omit<TerminalView, 'output'> & { output?: string } }
+  /** Output appended to a terminal; `truncated` set when the front was dropped to stay bounded. */
+  | { op: 'terminalOutput'; terminalId: string; data: string }
+  | { op: 'permissions'; permissions: PermissionRequestView[] };
 
 /**
  * Applies patches to a mutable snapshot (the webview's mirror). Returns what changed so a
  * view can re-render only those parts. Unknown ops are ignored, never thrown on.
  */
 export function applyPatches(s: SessionSnapshot, patches: readonly Patch[]): Changed {
-  const changed: Changed = { meta: false, turns: new Set(), tools: new Set(), notices: false };
+  const changed: Changed = { meta: false, turns: new Set(), tools: new Set(), notices: false, terminals: new Set(), permissions: false };
   for (const p of patches) {
     switch (p.op) {
       case 'meta':
@@ -119,12 +174,43 @@ export function applyPatches(s: SessionSnapshot, patches: readonly Patch[]): Cha
         s.notices.push(p.notice);
         changed.notices = true;
         break;
+      case 'terminal': {
+        const prev = s.terminals[p.terminal.terminalId];
+        s.terminals[p.terminal.terminalId] = { ...prev, ...p.terminal, output: p.terminal.output ?? prev?.output ?? '' };
+        changed.terminals.add(p.terminal.terminalId);
+        break;
+      }
+      case 'terminalOutput': {
+        const t = s.terminals[p.terminalId];
+        if (!t) break;
+        const { text, dropped } = appendBounded(t.output, p.data);
+        s.terminals[p.terminalId] = { ...t, output: text, truncated: t.truncated || dropped };
+        changed.terminals.add(p.terminalId);
+        break;
+      }
+      case 'permissions':
+        s.permissions = p.permissions;
+        changed.permissions = true;
+        break;
     }
   }
   return changed;
 }
 
-export interface Changed { meta: boolean; turns: Set<number>; tools: Set<string>; notices: boolean }
+export interface Changed {
+  meta: boolean; turns: Set<number>; tools: Set<string>; notices: boolean; terminals: Set<string>; permissions: boolean;
+}
+
+/** Appends and keeps the last TERMINAL_VIEW_MAX_CHARS; the reducer and the mirror share it. */
+export function appendBounded(output: string, data: string): { text: string; dropped: boolean } {
+  const text = output + data;
+  if (text.length <= TERMINAL_VIEW_MAX_CHARS) return { text, dropped: false };
+  let cut = text.length - TERMINAL_VIEW_MAX_CHARS;
+  // Never split a surrogate pair.
+  const c = text.charCodeAt(cut);
+  if (c >= 0xdc00 && c <= 0xdfff) cut++;
+  return { text: text.slice(cut), dropped: true };
+}
 
 /**
  * Merges a batch before it crosses to the webview: consecutive appends to one block become
@@ -142,6 +228,8 @@ export function coalescePatches(patches: readonly Patch[]): Patch[] {
       // Safe to replace in place: a tool upsert never depends on patches between the two.
       if (at !== undefined) out[at] = p;
       else { toolAt.set(p.call.toolCallId, out.length); out.push(p); }
+    } else if (p.op === 'terminalOutput' && prev?.op === 'terminalOutput' && prev.terminalId === p.terminalId) {
+      out[out.length - 1] = { ...prev, data: prev.data + p.data };
     } else if (p.op === 'meta' && prev?.op === 'meta') {
       out[out.length - 1] = { op: 'meta', meta: { ...prev.meta, ...p.meta } };
     } else out.push(p);
@@ -155,5 +243,7 @@ export function emptySnapshot(sessionId: string): SessionSnapshot {
     turns: [],
     toolCalls: {},
     notices: [],
+    terminals: {},
+    permissions: [],
   };
 }

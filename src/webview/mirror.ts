@@ -61,6 +61,8 @@ export class Mirror {
     for (const i of changed.turns) if (s.turns[i]) s.turns[i] = { ...s.turns[i] };
     const session: SessionSnapshot = { ...s, turns: changed.turns.size ? s.turns.slice() : s.turns };
     if (changed.meta) session.meta = { ...s.meta };
+    if (changed.terminals.size) session.terminals = { ...s.terminals };
+    if (changed.permissions) session.permissions = s.permissions.slice();
     this.vm = { ...this.vm, session, version: this.vm.version + 1 };
     this.emit();
   }

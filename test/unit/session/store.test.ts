@@ -175,3 +175,42 @@ test('recorded transcripts reduce without loss (real agent traffic)', () => {
     for (const c of Object.values(snap.toolCalls)) assert.ok(c.status, `${f}: ${c.toolCallId} has a status`);
   }
 });
+
+test('terminals: header upsert, bounded output, truncation flag, exit', async () => {
+  const { TERMINAL_VIEW_MAX_CHARS } = await import('../../../src/shared/sessionModel');
+  const big = 'x'.repeat(TERMINAL_VIEW_MAX_CHARS - 10);
+  const { snap, patches } = run([
+    { type: 'terminal', at: 1, terminal: { terminalId: 'term1', command: 'npm test', exited: false } },
+    { type: 'terminalOutput', at: 2, terminalId: 'term1', data: 'hello\n' },
+    { type: 'terminalOutput', at: 3, terminalId: 'term1', data: big },
+    { type: 'terminalOutput', at: 4, terminalId: 'term1', data: 'tail😀end' },
+    { type: 'terminalOutput', at: 4, terminalId: 'unknown', data: 'dropped' },
+    { type: 'terminal', at: 5, terminal: { terminalId: 'term1', exited: true, exitCode: 0, signal: null } },
+  ]);
+  const t = snap.terminals.term1;
+  assert.equal(t.output.length <= TERMINAL_VIEW_MAX_CHARS, true);
+  assert.ok(t.output.endsWith('tail😀end'));
+  assert.equal(t.truncated, true);
+  assert.equal(t.exited, true);
+  assert.equal(t.exitCode, 0);
+  assert.equal(t.command, 'npm test');
+  assert.equal(snap.terminals.unknown, undefined);
+  assert.equal(patches.filter((p) => p.op === 'terminalOutput').length, 3);
+});
+
+test('permissions queue in order; resolution is recorded on the tool call', () => {
+  const req = (id: string, toolCallId: string) => ({
+    requestId: id, toolCallId, at: 1, toolCall: { toolCallId, title: `run ${id}` },
+    options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' as const }, { optionId: 'no', name: 'Reject', kind: 'reject_once' as const }],
+  });
+  const { snap } = run([
+    up({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Bash', kind: 'execute' }),
+    { type: 'permissionRequested', at: 1, request: req('p1', 'c1') },
+    { type: 'permissionRequested', at: 2, request: req('p2', 'c-no-prior-call') },
+    { type: 'permissionResolved', at: 3, requestId: 'p1', decision: { outcome: 'selected', optionId: 'allow', optionName: 'Allow', optionKind: 'allow_once', by: 'rule', rule: 'reads in workspace', at: 3 } },
+    { type: 'permissionResolved', at: 3, requestId: 'nope', decision: { outcome: 'cancelled', by: 'cancelled', at: 3 } },
+  ]);
+  assert.deepEqual(snap.permissions.map((p) => p.requestId), ['p2']);
+  assert.equal(snap.toolCalls.c1.permission?.by, 'rule');
+  assert.equal(snap.toolCalls.c1.permission?.rule, 'reads in workspace');
+});
