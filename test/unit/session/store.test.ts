@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { createSessionState, reduce, reduceAll, toSnapshot, type SessionState } from '../../../src/session/store';
 import type { SessionAction } from '../../../src/session/actions';
-import { applyPatches, coalescePatches, type Patch } from '../../../src/shared/sessionModel';
+import { applyPatches, coalescePatches, TERMINAL_VIEW_MAX_CHARS, type Patch } from '../../../src/shared/sessionModel';
 
 const up = (update: SessionUpdate, at = 1): SessionAction => ({ type: 'update', update, at });
 const text = (sessionUpdate: 'agent_message_chunk' | 'agent_thought_chunk' | 'user_message_chunk', t: string, messageId?: string) =>
@@ -176,8 +176,8 @@ test('recorded transcripts reduce without loss (real agent traffic)', () => {
   }
 });
 
-test('terminals: header upsert, bounded output, truncation flag, exit', async () => {
-  const { TERMINAL_VIEW_MAX_CHARS } = await import('../../../src/shared/sessionModel');
+test('terminals: header upsert, bounded output, truncation flag, exit', () => {
+
   const big = 'x'.repeat(TERMINAL_VIEW_MAX_CHARS - 10);
   const { snap, patches } = run([
     { type: 'terminal', at: 1, terminal: { terminalId: 'term1', command: 'npm test', exited: false } },
