@@ -231,8 +231,19 @@ function hasAgentOutput(turn: TurnState): boolean {
   return !!last && last.kind !== 'user';
 }
 
+/** Agent-side terminal streaming keys in a tool call's _meta (claude-agent-acp, codex-acp). */
+const TERMINAL_META = ['terminal_info', 'terminal_output', 'terminal_exit'] as const;
+
 function upsertToolCall(state: SessionState, u: ToolCall | ToolCallUpdate, at: number, full: boolean): ReduceResult {
   const patches: Patch[] = [];
+  let meta = u._meta ?? undefined;
+  let terminal: ReduceResult | undefined;
+  if (meta && TERMINAL_META.some((k) => k in meta!)) {
+    terminal = agentTerminal(state, meta, u, at);
+    state = terminal.state;
+    meta = Object.fromEntries(Object.entries(meta).filter(([k]) => !(TERMINAL_META as readonly string[]).includes(k)));
+    if (!Object.keys(meta).length) meta = undefined;
+  }
   const prev = state.toolCalls.get(u.toolCallId);
   let call: ToolCallView;
   if (!prev) {
@@ -251,7 +262,7 @@ function upsertToolCall(state: SessionState, u: ToolCall | ToolCallUpdate, at: n
     if (u.name) call.name = u.name;
     if (u.rawInput !== undefined) call.rawInput = u.rawInput;
     if (u.rawOutput !== undefined) call.rawOutput = u.rawOutput;
-    if (u._meta) call.meta = u._meta;
+    if (meta) call.meta = meta;
     const item = pushItem(state, { kind: 'tool', toolCallId: u.toolCallId });
     state = item.state; patches.push(...item.patches);
   } else {
@@ -265,12 +276,49 @@ function upsertToolCall(state: SessionState, u: ToolCall | ToolCallUpdate, at: n
     if (u.locations != null) call.locations = u.locations;
     if (u.rawInput !== undefined) call.rawInput = u.rawInput;
     if (u.rawOutput !== undefined) call.rawOutput = u.rawOutput;
-    if (u._meta) call.meta = { ...prev.meta, ...u._meta };
+    if (meta) call.meta = { ...prev.meta, ...meta };
+  }
+  if (terminal) {
+    const id = terminalIdOf(u._meta!);
+    if (id) call.agentTerminalId = id;
+    patches.push(...terminal.patches);
   }
   if ((call.status === 'completed' || call.status === 'failed') && call.endedAt === undefined) call.endedAt = at;
   if (call.status !== 'completed' && call.status !== 'failed') delete call.endedAt;
   state = { ...state, toolCalls: state.toolCalls.set(call.toolCallId, call) };
   patches.push({ op: 'tool', call });
+  return { state, patches };
+}
+
+function terminalIdOf(meta: Record<string, unknown>): string | undefined {
+  for (const k of TERMINAL_META) {
+    const v = meta[k] as { terminal_id?: unknown } | undefined;
+    if (v && typeof v.terminal_id === 'string') return v.terminal_id;
+  }
+  return undefined;
+}
+
+/** Turns `_meta.terminal_info / terminal_output / terminal_exit` into the same terminal state a client terminal has. */
+function agentTerminal(state: SessionState, meta: Record<string, unknown>, u: ToolCall | ToolCallUpdate, at: number): ReduceResult {
+  const id = terminalIdOf(meta);
+  if (!id) return { state, patches: [] };
+  const patches: Patch[] = [];
+  const step = (a: SessionAction) => { const r = reduce(state, a); state = r.state; patches.push(...r.patches); };
+  if (!state.terminals.get(id)) {
+    const input = u.rawInput as { command?: unknown } | undefined;
+    const command = typeof input?.command === 'string' ? input.command : undefined;
+    step({ type: 'terminal', at, terminal: { terminalId: id, exited: false, ...(command ? { command } : {}) } });
+  }
+  const out = meta.terminal_output as { data?: unknown } | undefined;
+  if (out && typeof out.data === 'string') step({ type: 'terminalOutput', at, terminalId: id, data: out.data });
+  const exit = meta.terminal_exit as { exit_code?: unknown; signal?: unknown } | undefined;
+  if (exit) {
+    step({ type: 'terminal', at, terminal: {
+      terminalId: id, exited: true,
+      exitCode: typeof exit.exit_code === 'number' ? exit.exit_code : null,
+      signal: typeof exit.signal === 'string' ? exit.signal : null,
+    } });
+  }
   return { state, patches };
 }
 

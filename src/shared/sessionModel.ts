@@ -27,6 +27,11 @@ export interface ToolCallView {
   endedAt?: number;
   /** How the last permission request about this call was decided (audit, shown in the call). */
   permission?: PermissionDecisionView;
+  /**
+   * An agent-side terminal (claude-agent-acp, codex-acp: `_meta.terminal_info`) whose output lives
+   * in `terminals`, rendered like a client terminal even when `content` does not list it.
+   */
+  agentTerminalId?: string;
 }
 
 /** A command's output, from a client terminal (terminal/create) or an agent-side one (_meta.terminal_*). */

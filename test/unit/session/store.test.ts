@@ -214,3 +214,17 @@ test('permissions queue in order; resolution is recorded on the tool call', () =
   assert.equal(snap.toolCalls.c1.permission?.by, 'rule');
   assert.equal(snap.toolCalls.c1.permission?.rule, 'reads in workspace');
 });
+
+test('agent-side terminal output in _meta (claude-agent-acp) becomes a terminal on the call', () => {
+  const { snap } = run([
+    up({ sessionUpdate: 'tool_call', toolCallId: 'b1', title: 'Bash', kind: 'execute', status: 'in_progress', rawInput: { command: 'npm test' },
+      _meta: { claudeCode: { toolName: 'Bash' }, terminal_info: { terminal_id: 'T1' } } }),
+    up({ sessionUpdate: 'tool_call_update', toolCallId: 'b1', _meta: { terminal_output: { terminal_id: 'T1', data: 'ok 1\n' } } }),
+    up({ sessionUpdate: 'tool_call_update', toolCallId: 'b1', _meta: { terminal_output: { terminal_id: 'T1', data: 'ok 2\n' } } }),
+    up({ sessionUpdate: 'tool_call_update', toolCallId: 'b1', status: 'completed', _meta: { terminal_exit: { terminal_id: 'T1', exit_code: 0, signal: null } } }),
+  ]);
+  const call = snap.toolCalls.b1;
+  assert.equal(call.agentTerminalId, 'T1');
+  assert.deepEqual(call.meta, { claudeCode: { toolName: 'Bash' } }, 'terminal keys are not kept in meta');
+  assert.deepEqual({ ...snap.terminals.T1 }, { terminalId: 'T1', command: 'npm test', output: 'ok 1\nok 2\n', truncated: false, exited: true, exitCode: 0, signal: null });
+});
