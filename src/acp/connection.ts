@@ -1,0 +1,329 @@
+// AcpConnection: JSON-RPC over NDJSON with the agent, every incoming message schema-validated.
+//
+// Pipeline (incoming): NdjsonMessageReader → AcpValidator → router → handlers.
+// - Requests (both directions) and responses go through vscode-jsonrpc's MessageConnection
+//   (ids, cancellation tokens, -32601 for unhandled methods, reply plumbing).
+// - Notifications (session/update is the hot path: thousands per turn) are dispatched by the
+//   router itself, synchronously and in arrival order. vscode-jsonrpc would cost one
+//   setImmediate + queue entry + promise per message (it caps out near 130k msg/s before any
+//   work), see bench/protocol.ts.
+// - Ordering is preserved: while a request or response handed to vscode-jsonrpc has not been
+//   dispatched yet (its queue runs on setImmediate), later messages wait in the router's queue;
+//   it drains on a later macrotask, after the promise continuations of that response ran. So
+//   `await sendRequest(session/new)` resumes before the session/update that followed the
+//   response is delivered, exactly as if everything went through vscode-jsonrpc.
+import {
+  CancellationToken,
+  Disposable as RpcDisposable,
+  NotificationType,
+  RequestType,
+  ResponseError,
+  AbstractMessageReader,
+  AbstractMessageWriter,
+} from 'vscode-jsonrpc';
+import type { DataCallback, Message, MessageConnection, MessageReader, MessageWriter, NotificationMessage, RequestMessage, ResponseMessage } from 'vscode-jsonrpc';
+import { createMessageConnection } from 'vscode-jsonrpc/node';
+import { IDisposable, toDisposable } from '../common/disposable';
+import { Emitter, Event } from '../common/event';
+import type { Logger } from '../common/logger';
+import { NdjsonMessageReader, NdjsonMessageWriter } from './ndjson';
+import { AcpValidator, ErrorCodes } from './validation';
+
+export interface AcpConnectionOptions {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  logger: Logger;
+  /** Every JSON-RPC message, for the trace-level traffic view. `in` messages are reported before validation. */
+  traffic?: (direction: 'in' | 'out', message: unknown) => void;
+  maxLineBytes?: number;
+}
+
+/** A failed ACP request: a JSON-RPC error from the agent (code kept, e.g. -32000 auth required), or the connection closing. */
+export class AcpError extends Error {
+  code?: number;
+  data?: unknown;
+  constructor(message: string, code?: number, data?: unknown) {
+    super(message);
+    this.name = 'AcpError';
+    if (code !== undefined) this.code = code;
+    if (data !== undefined) this.data = data;
+  }
+}
+
+type Id = number | string;
+type NotificationHandler = (params: unknown) => void;
+
+/** The reader vscode-jsonrpc listens to: the router hands it the messages it should handle. */
+class HandOffReader extends AbstractMessageReader implements MessageReader {
+  callback: DataCallback | undefined;
+  constructor(private readonly start: () => void) { super(); }
+  listen(callback: DataCallback): RpcDisposable {
+    this.callback = callback;
+    this.start();
+    return RpcDisposable.create(() => { this.callback = undefined; });
+  }
+  deliver(msg: Message): void { this.callback?.(msg); }
+}
+
+/** Wraps the NDJSON writer: tracks outgoing request ids for response validation, reports traffic. */
+class TrackingWriter extends AbstractMessageWriter implements MessageWriter {
+  lastRequestId: Id | undefined;
+  constructor(
+    private readonly inner: NdjsonMessageWriter,
+    private readonly validator: AcpValidator,
+    private readonly traffic: AcpConnectionOptions['traffic'],
+  ) {
+    super();
+    inner.onError((e) => this.fireError(e[0], e[1], e[2]));
+    inner.onClose(() => this.fireClose());
+  }
+  write(msg: Message): Promise<void> {
+    const m = msg as Partial<RequestMessage>;
+    if (typeof m.method === 'string' && m.id !== undefined && m.id !== null) this.lastRequestId = m.id;
+    this.validator.noteOutgoing(msg);
+    if (this.traffic) { try { this.traffic('out', msg); } catch { /* a view must not break the wire */ } }
+    return this.inner.write(msg);
+  }
+  end(): void { this.inner.end(); }
+}
+
+export class AcpConnection implements IDisposable {
+  private readonly logger: Logger;
+  private readonly traffic: AcpConnectionOptions['traffic'];
+  private readonly reader: NdjsonMessageReader;
+  private readonly ndjsonWriter: NdjsonMessageWriter;
+  private readonly writer: TrackingWriter;
+  private readonly validator: AcpValidator;
+  private readonly handOff: HandOffReader;
+  private readonly connection: MessageConnection;
+  private readonly notificationHandlers = new Map<string, NotificationHandler[]>();
+  private readonly loggedUnhandled = new Set<string>();
+  private readonly pending = new Set<{ reject: (e: AcpError) => void }>();
+  private readonly onDidCloseEmitter = new Emitter<string>();
+  readonly onDidClose: Event<string> = this.onDidCloseEmitter.event;
+
+  // Router state: messages handed to vscode-jsonrpc and not yet dispatched by it, and the
+  // messages waiting behind them (a queue with a head index: no O(n) shift).
+  private inFlight = 0;
+  private readonly handedResponses = new Set<Id>();
+  private queue: Message[] = [];
+  private queueHead = 0;
+  private drainScheduled = false;
+
+  private closed = false;
+  private listening = false;
+
+  constructor(opts: AcpConnectionOptions) {
+    this.logger = opts.logger;
+    this.traffic = opts.traffic;
+    this.reader = new NdjsonMessageReader(opts.input, { maxLineBytes: opts.maxLineBytes });
+    this.ndjsonWriter = new NdjsonMessageWriter(opts.output);
+    this.validator = new AcpValidator(this.logger, (msg) => this.writeReply(msg));
+    this.writer = new TrackingWriter(this.ndjsonWriter, this.validator, this.traffic);
+    this.handOff = new HandOffReader(() => this.reader.listen((msg) => this.onIncoming(msg)));
+
+    this.reader.onError((err) => this.logger.error(err.message));
+    this.reader.onClose(() => this.close('The agent closed its output stream'));
+    this.writer.onError(([err]) => this.logger.error(`Writing to the agent failed: ${err.message}`));
+
+    const l = this.logger;
+    this.connection = createMessageConnection(this.handOff, this.writer, {
+      error: (m) => l.error(`[jsonrpc] ${m}`),
+      warn: (m) => l.warn(`[jsonrpc] ${m}`),
+      info: (m) => l.info(`[jsonrpc] ${m}`),
+      log: (m) => l.debug(`[jsonrpc] ${m}`),
+    });
+    this.connection.onError(() => { /* reader/writer errors are logged above */ });
+    // Requests nobody handles: -32601 (and the router learns the request was dispatched).
+    this.connection.onRequest((method: string) => {
+      this.dispatched();
+      throw new ResponseError(ErrorCodes.MethodNotFound, `Method not found: ${method}`);
+    });
+  }
+
+  get isClosed(): boolean { return this.closed; }
+
+  listen(): void {
+    if (this.listening || this.closed) return;
+    this.listening = true;
+    this.connection.listen();
+  }
+
+  sendRequest<P, R>(type: RequestType<P, R, void>, params: P): Promise<R> {
+    if (this.closed) return Promise.reject(new AcpError(`Cannot send ${type.method}: the connection is closed`));
+    let inner: Promise<R>;
+    let id: Id | undefined;
+    try {
+      this.writer.lastRequestId = undefined;
+      inner = this.connection.sendRequest(type.method, params) as Promise<R>;
+      id = this.writer.lastRequestId;
+    } catch (err) {
+      return Promise.reject(toAcpError(err, type.method));
+    }
+    return new Promise<R>((resolve, reject) => {
+      const entry = { reject };
+      this.pending.add(entry);
+      const settled = () => {
+        this.pending.delete(entry);
+        if (id !== undefined && this.handedResponses.delete(id)) this.dispatched();
+      };
+      inner.then(
+        (r) => { settled(); resolve(r); },
+        (e) => { settled(); reject(toAcpError(e, type.method)); },
+      );
+    });
+  }
+
+  sendNotification<P>(type: NotificationType<P>, params: P): void {
+    if (this.closed) { this.logger.warn(`Not sending ${type.method}: the connection is closed`); return; }
+    this.connection.sendNotification(type.method, params).catch((err: unknown) =>
+      this.logger.error(`Sending ${type.method} failed: ${err instanceof Error ? err.message : String(err)}`));
+  }
+
+  onRequest<P, R>(type: RequestType<P, R, void>, handler: (params: P, token: CancellationToken) => R | Promise<R>): IDisposable {
+    const method = type.method;
+    const d = this.connection.onRequest(method, async (params: P, token: CancellationToken) => {
+      this.dispatched();
+      try {
+        return await handler(params, token);
+      } catch (err) {
+        throw toResponseError(err, method, this.logger);
+      }
+    });
+    return toDisposable(() => d.dispose());
+  }
+
+  onNotification<P>(type: NotificationType<P>, handler: (params: P) => void): IDisposable {
+    const list = this.notificationHandlers.get(type.method) ?? [];
+    const h = handler as NotificationHandler;
+    list.push(h);
+    this.notificationHandlers.set(type.method, list);
+    return toDisposable(() => {
+      const cur = this.notificationHandlers.get(type.method);
+      if (!cur) return;
+      const next = cur.filter((x) => x !== h);
+      if (next.length) this.notificationHandlers.set(type.method, next); else this.notificationHandlers.delete(type.method);
+    });
+  }
+
+  /** Fail every pending request with `new AcpError(reason)` at once and stop; used when the agent process exits. */
+  close(reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    const err = new AcpError(reason);
+    for (const p of [...this.pending]) p.reject(err);
+    this.pending.clear();
+    this.queue = [];
+    this.queueHead = 0;
+    this.notificationHandlers.clear();
+    try { this.connection.dispose(); } catch { /* ignore */ }
+    try { this.reader.dispose(); } catch { /* ignore */ }
+    try { this.writer.end(); } catch { /* ignore */ }
+    this.logger.info(`ACP connection closed: ${reason}`);
+    this.onDidCloseEmitter.fire(reason);
+    this.onDidCloseEmitter.dispose();
+  }
+
+  dispose(): void { this.close('Connection disposed'); }
+
+  // ---- incoming routing -------------------------------------------------------------------
+
+  private onIncoming(raw: unknown): void {
+    if (this.closed) return;
+    if (this.traffic) { try { this.traffic('in', raw); } catch { /* a view must not break the wire */ } }
+    const msg = this.validator.inspectIncoming(raw);
+    if (msg === undefined) return;
+    if (this.inFlight > 0 || this.queueHead < this.queue.length) {
+      this.queue.push(msg);
+      return;
+    }
+    this.route(msg);
+  }
+
+  private route(msg: Message): void {
+    const m = msg as Partial<RequestMessage & ResponseMessage>;
+    if (typeof m.method === 'string') {
+      if (m.id === undefined) { this.notify(msg as NotificationMessage); return; }
+      this.inFlight++;
+      this.handOff.deliver(msg);
+      return;
+    }
+    // A response (the validator only lets through responses to ids we sent).
+    this.inFlight++;
+    this.handedResponses.add(m.id as Id);
+    this.handOff.deliver(msg);
+  }
+
+  /** vscode-jsonrpc has dispatched one message we handed it. */
+  private dispatched(): void {
+    if (this.inFlight > 0) this.inFlight--;
+    if (this.inFlight === 0 && this.queueHead < this.queue.length && !this.drainScheduled) {
+      this.drainScheduled = true;
+      // A macrotask: let the continuations of a just-resolved request run first.
+      setImmediate(() => this.drain());
+    }
+  }
+
+  private drain(): void {
+    this.drainScheduled = false;
+    while (!this.closed && this.inFlight === 0 && this.queueHead < this.queue.length) {
+      const msg = this.queue[this.queueHead++];
+      this.route(msg);
+    }
+    if (this.queueHead >= this.queue.length) { this.queue = []; this.queueHead = 0; }
+    else if (this.queueHead > 1024 && this.queueHead * 2 > this.queue.length) { this.queue = this.queue.slice(this.queueHead); this.queueHead = 0; }
+  }
+
+  private notify(msg: NotificationMessage): void {
+    const method = msg.method;
+    if (method === '$/cancel_request') {
+      const requestId = (msg.params as { requestId?: unknown } | undefined)?.requestId;
+      if (typeof requestId === 'number' || typeof requestId === 'string') {
+        // vscode-jsonrpc's own cancellation notification: cancels the handler's token.
+        this.handOff.deliver({ jsonrpc: '2.0', method: '$/cancelRequest', params: { id: requestId } } as NotificationMessage);
+      }
+      this.callHandlers(method, msg.params, false);
+      return;
+    }
+    this.callHandlers(method, msg.params, true);
+  }
+
+  private callHandlers(method: string, params: unknown, logUnhandled: boolean): void {
+    const list = this.notificationHandlers.get(method);
+    if (list === undefined) {
+      if (logUnhandled && !this.loggedUnhandled.has(method)) {
+        this.loggedUnhandled.add(method);
+        this.logger.info(`Ignoring notification ${method} from the agent: no handler (logged once per method)`);
+      }
+      return;
+    }
+    for (let i = 0; i < list.length; i++) {
+      try {
+        list[i](params);
+      } catch (err) {
+        this.logger.error(`Handler for ${method} failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  }
+
+  private writeReply(msg: ResponseMessage): void {
+    if (this.closed) return;
+    this.writer.write(msg).catch((err: unknown) =>
+      this.logger.error(`Writing an error reply failed: ${err instanceof Error ? err.message : String(err)}`));
+  }
+}
+
+function toAcpError(err: unknown, method: string): AcpError {
+  if (err instanceof AcpError) return err;
+  if (err instanceof ResponseError) return new AcpError(err.message, err.code, err.data);
+  if (err instanceof Error) return new AcpError(`${method} failed: ${err.message}`);
+  return new AcpError(`${method} failed: ${String(err)}`);
+}
+
+function toResponseError(err: unknown, method: string, logger: Logger): ResponseError<unknown> {
+  if (err instanceof ResponseError) return err;
+  if (err instanceof AcpError && typeof err.code === 'number') return new ResponseError(err.code, err.message, err.data);
+  const message = err instanceof Error ? err.message : String(err);
+  logger.error(`Handler for ${method} failed: ${message}`);
+  return new ResponseError(ErrorCodes.InternalError, message);
+}
