@@ -1,0 +1,135 @@
+// What the agent changed, per session and turn: a snapshot of each file before the first agent
+// change in that turn, so the user can diff (before ↔ now), keep or revert. Pure bookkeeping:
+// no I/O. Snapshots come from fs/write_text_file (exact bytes read just before the write) and,
+// for agents that write the disk themselves (claude-agent-acp), from the `diff` content of their
+// tool calls: the client reads the file while the call is still pending (exact), or falls back
+// to the diff's oldText when it only sees the call after the fact (marked inexact).
+import { Emitter } from '../common/event';
+
+export type ChangeSource = 'write' | 'diff';
+export type ChangeState = 'pending' | 'kept' | 'reverted';
+
+export interface FileChange {
+  readonly sessionId: string;
+  readonly turn: number;
+  readonly path: string;
+  /** The file before the agent's first change in this turn; null: it did not exist. */
+  readonly before: Uint8Array | null;
+  /** False when the snapshot was rebuilt from a diff's oldText rather than read from the file. */
+  readonly exact: boolean;
+  readonly source: ChangeSource;
+  /** Tool calls that touched the file in this turn (diff content), if known. */
+  readonly toolCallIds: readonly string[];
+  readonly state: ChangeState;
+  /** Changed on disk by the agent (for diff-sourced entries: the call completed). */
+  readonly applied: boolean;
+}
+
+export interface TurnChanges {
+  readonly sessionId: string;
+  readonly turn: number;
+  readonly files: readonly FileChange[];
+}
+
+type Key = string;
+const key = (sessionId: string, turn: number): Key => `${sessionId}\u0000${turn}`;
+
+export class ChangeTracker {
+  private readonly turns = new Map<Key, Map<string, FileChange>>();
+  private readonly order: Key[] = [];
+  private readonly changed = new Emitter<{ sessionId: string; turn: number }>();
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly maxTurns = 50) {}
+
+  /** True when no snapshot of `path` exists yet for this turn (the caller should take one). */
+  needsSnapshot(sessionId: string, turn: number, path: string): boolean {
+    return !this.turns.get(key(sessionId, turn))?.has(path);
+  }
+
+  /**
+   * Records the state of `path` before the agent's first change in the turn. The first snapshot
+   * wins; a later exact one replaces an inexact one that was not applied yet.
+   */
+  snapshot(sessionId: string, turn: number, path: string, before: Uint8Array | null, opts: { source: ChangeSource; exact?: boolean; toolCallId?: string; applied?: boolean }): FileChange {
+    const k = key(sessionId, turn);
+    let files = this.turns.get(k);
+    if (!files) {
+      files = new Map();
+      this.turns.set(k, files);
+      this.order.push(k);
+      while (this.order.length > this.maxTurns) this.turns.delete(this.order.shift()!);
+    }
+    const prev = files.get(path);
+    const exact = opts.exact ?? true;
+    if (prev && !(exact && !prev.exact && !prev.applied)) {
+      const next = this.withCall({ ...prev, applied: prev.applied || !!opts.applied }, opts.toolCallId);
+      files.set(path, next);
+      if (next !== prev) this.changed.fire({ sessionId, turn });
+      return next;
+    }
+    const entry: FileChange = this.withCall({
+      sessionId, turn, path, before: before ? copy(before) : null, exact, source: opts.source,
+      toolCallIds: prev?.toolCallIds ?? [], state: 'pending', applied: !!opts.applied || !!prev?.applied,
+    }, opts.toolCallId);
+    files.set(path, entry);
+    this.changed.fire({ sessionId, turn });
+    return entry;
+  }
+
+  /** The agent changed the file (a write succeeded, a diff call completed). */
+  markApplied(sessionId: string, turn: number, path: string): void {
+    const files = this.turns.get(key(sessionId, turn));
+    const prev = files?.get(path);
+    if (!files || !prev || (prev.applied && prev.state === 'pending')) return;
+    // A change after keep/revert makes the file pending again (the snapshot stays the first one).
+    files.set(path, { ...prev, applied: true, state: 'pending' });
+    this.changed.fire({ sessionId, turn });
+  }
+
+  /** Drops an entry whose change never happened (the write failed, the call was rejected). */
+  forget(sessionId: string, turn: number, path: string): void {
+    const files = this.turns.get(key(sessionId, turn));
+    const prev = files?.get(path);
+    if (!files || !prev || prev.applied) return;
+    files.delete(path);
+    this.changed.fire({ sessionId, turn });
+  }
+
+  setState(sessionId: string, turn: number, path: string, state: ChangeState): void {
+    const files = this.turns.get(key(sessionId, turn));
+    const prev = files?.get(path);
+    if (!files || !prev || prev.state === state) return;
+    files.set(path, { ...prev, state });
+    this.changed.fire({ sessionId, turn });
+  }
+
+  get(sessionId: string, turn: number, path: string): FileChange | undefined {
+    return this.turns.get(key(sessionId, turn))?.get(path);
+  }
+
+  /** The applied changes of one turn, in the order the files were first touched. */
+  changes(sessionId: string, turn: number): FileChange[] {
+    return [...(this.turns.get(key(sessionId, turn))?.values() ?? [])].filter((f) => f.applied);
+  }
+
+  /** Every turn with applied changes, newest first. */
+  allTurns(sessionId?: string): TurnChanges[] {
+    const out: TurnChanges[] = [];
+    for (let i = this.order.length - 1; i >= 0; i--) {
+      const files = [...(this.turns.get(this.order[i])?.values() ?? [])].filter((f) => f.applied);
+      if (!files.length || (sessionId !== undefined && files[0].sessionId !== sessionId)) continue;
+      out.push({ sessionId: files[0].sessionId, turn: files[0].turn, files });
+    }
+    return out;
+  }
+
+  dispose(): void { this.changed.dispose(); }
+
+  private withCall(f: FileChange, toolCallId: string | undefined): FileChange {
+    if (!toolCallId || f.toolCallIds.includes(toolCallId)) return f;
+    return { ...f, toolCallIds: [...f.toolCallIds, toolCallId] };
+  }
+}
+
+function copy(b: Uint8Array): Uint8Array { return new Uint8Array(b); }

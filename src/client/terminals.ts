@@ -1,0 +1,328 @@
+// terminal/create, output, wait_for_exit, kill, release: commands run in their own process
+// group; the tail of the output is kept (outputByteLimit, UTF-8 boundary) for the agent and
+// streamed live, coalesced, into the session store (the tool-call view renders it). No vscode.
+import { spawn } from 'node:child_process';
+import * as nodePath from 'node:path';
+import { existsSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import type {
+  ClientCapabilities, CreateTerminalRequest, CreateTerminalResponse, KillTerminalRequest, KillTerminalResponse,
+  ReleaseTerminalRequest, ReleaseTerminalResponse, TerminalExitStatus, TerminalOutputRequest, TerminalOutputResponse,
+  WaitForTerminalExitRequest, WaitForTerminalExitResponse,
+} from '@agentclientprotocol/sdk';
+import { AcpError } from '../acp/connection';
+import { formatCommandLine, groupAlive } from '../acp/agentProcess';
+import { CLIENT_METHODS } from '../acp/methods';
+import { ErrorCodes } from '../acp/validation';
+import { DisposableStore, toDisposable, type IDisposable } from '../common/disposable';
+import { Emitter } from '../common/event';
+import type { Logger } from '../common/logger';
+import { TERMINAL_VIEW_MAX_CHARS } from '../shared/sessionModel';
+import type { SessionStore } from '../session/sessionStore';
+import type { ClientFeature, FeatureContext } from './agentClient';
+import { OutputBuffer } from './outputBuffer';
+import type { ProcessPort, SpawnedProcess, SpawnOptions } from './ports';
+
+/** Output limit when the agent sets none. */
+export const DEFAULT_OUTPUT_BYTE_LIMIT = 1024 * 1024;
+/** Live output reaches the store at most this often (the view renders per frame anyway). */
+export const LIVE_FLUSH_MS = 50;
+
+export interface TerminalsOptions {
+  processes?: ProcessPort;
+  /** SIGTERM → SIGKILL grace. Default 2000 ms. */
+  killGraceMs?: number;
+  flushMs?: number;
+}
+
+export class TerminalsFeature implements ClientFeature {
+  constructor(private readonly opts: TerminalsOptions = {}) {}
+
+  capabilities(caps: ClientCapabilities): void {
+    caps.terminal = true;
+    // Agent-side terminals (claude-agent-acp, codex-acp) stream their output in tool-call _meta.
+    caps._meta = { ...(caps._meta ?? {}), terminal_output: true };
+  }
+
+  attach(ctx: FeatureContext): IDisposable {
+    const manager = new TerminalManager({ ...this.opts, cwd: ctx.cwd, logger: ctx.logger, session: (id) => ctx.session(id) });
+    const d = new DisposableStore();
+    const c = ctx.connection;
+    d.add(c.onRequest(CLIENT_METHODS.terminal_create, (p) => manager.create(p)));
+    d.add(c.onRequest(CLIENT_METHODS.terminal_output, (p) => manager.output(p)));
+    d.add(c.onRequest(CLIENT_METHODS.terminal_wait_for_exit, (p) => manager.waitForExit(p)));
+    d.add(c.onRequest(CLIENT_METHODS.terminal_kill, (p) => manager.kill(p)));
+    d.add(c.onRequest(CLIENT_METHODS.terminal_release, (p) => manager.release(p)));
+    d.add(manager);
+    return d;
+  }
+}
+
+export interface TerminalManagerOptions extends TerminalsOptions {
+  cwd: string;
+  logger: Logger;
+  session(sessionId: string): SessionStore | undefined;
+}
+
+interface Term {
+  id: string;
+  sessionId: string;
+  proc: SpawnedProcess;
+  buffer: OutputBuffer;
+  decoder: StringDecoder;
+  pendingLive: string;
+  pendingDropped: boolean;
+  flushTimer?: NodeJS.Timeout;
+  exit?: TerminalExitStatus;
+  exited: Promise<TerminalExitStatus>;
+  killing?: Promise<void>;
+  subs: IDisposable[];
+}
+
+export class TerminalManager implements IDisposable {
+  private readonly terms = new Map<string, Term>();
+  private seq = 0;
+  private readonly processes: ProcessPort;
+  private readonly grace: number;
+  private readonly flushMs: number;
+  private disposed = false;
+  private readonly exitEmitter = new Emitter<string>();
+  /** A terminal's process ended (its id). */
+  readonly onDidExit = this.exitEmitter.event;
+
+  constructor(private readonly opts: TerminalManagerOptions) {
+    this.processes = opts.processes ?? nodeProcessPort;
+    this.grace = opts.killGraceMs ?? 2000;
+    this.flushMs = opts.flushMs ?? LIVE_FLUSH_MS;
+  }
+
+  get size(): number { return this.terms.size; }
+
+  async create(p: CreateTerminalRequest): Promise<CreateTerminalResponse> {
+    if (this.disposed) throw new AcpError('The client is shutting down', ErrorCodes.InternalError);
+    if (typeof p.command !== 'string' || !p.command) throw new AcpError('command is required', ErrorCodes.InvalidParams);
+    const cwd = p.cwd ? nodePath.resolve(this.opts.cwd, p.cwd) : this.opts.cwd;
+    const env: Record<string, string> = {};
+    for (const v of p.env ?? []) env[v.name] = v.value;
+    const args = p.args && p.args.length ? p.args : undefined;
+    const limit = p.outputByteLimit ?? DEFAULT_OUTPUT_BYTE_LIMIT;
+    const id = `term-${++this.seq}`;
+    let proc: SpawnedProcess;
+    try {
+      proc = this.processes.spawn({ command: p.command, args, cwd, env });
+    } catch (err) {
+      throw new AcpError(`Could not run ${p.command}: ${err instanceof Error ? err.message : String(err)}`, ErrorCodes.InternalError);
+    }
+    let resolveExit!: (s: TerminalExitStatus) => void;
+    const t: Term = {
+      id, sessionId: p.sessionId, proc, buffer: new OutputBuffer(limit), decoder: new StringDecoder('utf8'),
+      pendingLive: '', pendingDropped: false, exited: new Promise((r) => { resolveExit = r; }), subs: [],
+    };
+    this.terms.set(id, t);
+    const display = args ? formatCommandLine(p.command, args) : p.command;
+    this.dispatch(t, { type: 'terminal', at: Date.now(), terminal: { terminalId: id, command: display, cwd, exited: false } });
+    t.subs.push(proc.onData((chunk) => this.onData(t, chunk)));
+    t.subs.push(proc.onExit(({ code, signal }) => {
+      t.exit = { exitCode: code, signal };
+      const tail = t.decoder.end();
+      if (tail) t.pendingLive += tail;
+      this.flush(t);
+      this.dispatch(t, { type: 'terminal', at: Date.now(), terminal: { terminalId: id, exited: true, exitCode: code, signal } });
+      resolveExit(t.exit);
+      this.exitEmitter.fire(id);
+    }));
+    this.opts.logger.info(`[terminal ${id}] ${display} (cwd ${cwd}, pid ${proc.pid ?? '?'})`);
+    return { terminalId: id };
+  }
+
+  async output(p: TerminalOutputRequest): Promise<TerminalOutputResponse> {
+    const t = this.get(p.terminalId);
+    const { output, truncated } = t.buffer.read(!!t.exit);
+    return { output, truncated, exitStatus: t.exit ?? null };
+  }
+
+  async waitForExit(p: WaitForTerminalExitRequest): Promise<WaitForTerminalExitResponse> {
+    const t = this.get(p.terminalId);
+    const s = await t.exited;
+    return { exitCode: s.exitCode ?? null, signal: s.signal ?? null };
+  }
+
+  /** Kills the command (its whole group); the terminal stays valid for output and wait. */
+  async kill(p: KillTerminalRequest): Promise<KillTerminalResponse> {
+    const t = this.get(p.terminalId);
+    await this.killTerm(t);
+    return {};
+  }
+
+  /** Kills a running command and frees the terminal; its output stays in the session's view. */
+  async release(p: ReleaseTerminalRequest): Promise<ReleaseTerminalResponse> {
+    const t = this.get(p.terminalId);
+    this.terms.delete(t.id);
+    if (!t.exit) void this.killTerm(t);
+    this.flush(t);
+    this.dispatch(t, { type: 'terminal', at: Date.now(), terminal: { terminalId: t.id, exited: true, released: true, ...(t.exit ? {} : { exitCode: null }) } });
+    void t.exited.then(() => { for (const s of t.subs) s.dispose(); });
+    return {};
+  }
+
+  private get(id: string): Term {
+    const t = this.terms.get(id);
+    if (!t) throw new AcpError(`Unknown terminal ${id} (never created, or already released)`, ErrorCodes.InvalidParams);
+    return t;
+  }
+
+  private killTerm(t: Term): Promise<void> {
+    if (!t.killing) t.killing = this.doKill(t);
+    return t.killing;
+  }
+
+  private async doKill(t: Term): Promise<void> {
+    const gone = () => !!t.exit && !t.proc.groupAlive();
+    if (gone()) return;
+    t.proc.signalGroup('SIGTERM');
+    if (await waitUntil(gone, this.grace)) return;
+    this.opts.logger.warn(`[terminal ${t.id}] still running ${this.grace} ms after SIGTERM: SIGKILL`);
+    t.proc.signalGroup('SIGKILL');
+    await waitUntil(gone, Math.max(1000, this.grace));
+  }
+
+  private onData(t: Term, chunk: Buffer): void {
+    t.buffer.push(chunk);
+    const text = t.decoder.write(chunk);
+    if (!text) return;
+    t.pendingLive += text;
+    // The view keeps only the tail: never hold more than it would show.
+    if (t.pendingLive.length > TERMINAL_VIEW_MAX_CHARS * 2) {
+      t.pendingLive = t.pendingLive.slice(t.pendingLive.length - TERMINAL_VIEW_MAX_CHARS);
+      t.pendingDropped = true;
+    }
+    if (!t.flushTimer) t.flushTimer = setTimeout(() => { t.flushTimer = undefined; this.flush(t); }, this.flushMs);
+  }
+
+  private flush(t: Term): void {
+    if (t.flushTimer) { clearTimeout(t.flushTimer); t.flushTimer = undefined; }
+    if (t.pendingDropped) {
+      t.pendingDropped = false;
+      this.dispatch(t, { type: 'terminal', at: Date.now(), terminal: { terminalId: t.id, exited: !!t.exit, truncated: true } });
+    }
+    if (!t.pendingLive) return;
+    let data = t.pendingLive;
+    t.pendingLive = '';
+    if (data.length > TERMINAL_VIEW_MAX_CHARS) {
+      let cut = data.length - TERMINAL_VIEW_MAX_CHARS;
+      const c = data.charCodeAt(cut);
+      if (c >= 0xdc00 && c <= 0xdfff) cut++;
+      data = data.slice(cut);
+    }
+    this.dispatch(t, { type: 'terminalOutput', at: Date.now(), terminalId: t.id, data });
+  }
+
+  private dispatch(t: Term, action: Parameters<SessionStore['dispatch']>[0]): void {
+    try { this.opts.session(t.sessionId)?.dispatch(action); } catch (err) {
+      this.opts.logger.warn(`[terminal ${t.id}] store update failed: ${err instanceof Error ? err.message : err}`);
+    }
+  }
+
+  /** The connection ends: kill every command still running. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const t of this.terms.values()) {
+      if (!t.exit) void this.killTerm(t);
+      void t.exited.then(() => { for (const s of t.subs) s.dispose(); });
+    }
+    this.terms.clear();
+    this.exitEmitter.dispose();
+  }
+}
+
+function waitUntil(cond: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  return new Promise((resolve) => {
+    const tick = () => {
+      if (cond()) { resolve(true); return; }
+      if (Date.now() >= deadline) { resolve(false); return; }
+      setTimeout(tick, 20);
+    };
+    tick();
+  });
+}
+
+const isWindows = process.platform === 'win32';
+
+/** The shell a command line runs in: bash when present (agents write bash), else sh. */
+export function shellFor(): { file: string; args: (line: string) => string[] } {
+  if (isWindows) return { file: process.env.ComSpec || 'cmd.exe', args: (l) => ['/d', '/s', '/c', l] };
+  const bash = ['/bin/bash', '/usr/bin/bash'].find((p) => existsSync(p));
+  return { file: bash ?? '/bin/sh', args: (l) => ['-c', l] };
+}
+
+/** How long after the exit the output pipes may take to drain (a background child may hold them). */
+const DRAIN_AFTER_EXIT_MS = 250;
+
+/** Real processes (node:child_process), each in its own process group. */
+export const nodeProcessPort: ProcessPort = {
+  spawn(opts: SpawnOptions): SpawnedProcess {
+    let file = opts.command;
+    let argv: string[] = [...(opts.args ?? [])];
+    if (!opts.args) { const sh = shellFor(); file = sh.file; argv = sh.args(opts.command); }
+    const child = spawn(file, argv, {
+      cwd: opts.cwd,
+      env: { ...process.env, ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: !isWindows,
+      windowsHide: true,
+    });
+    const pid = child.pid;
+    const data = new Emitter<Buffer>();
+    const exit = new Emitter<{ code: number | null; signal: string | null }>();
+    let exited: { code: number | null; signal: string | null } | undefined;
+    let open = 2;
+    let leaderGone = false;
+    let status: { code: number | null; signal: string | null } | undefined;
+    const fire = () => {
+      if (exited || !status) return;
+      exited = status;
+      exit.fire(status);
+    };
+    const onClose = () => { if (--open <= 0) fire(); };
+    for (const s of [child.stdout!, child.stderr!]) {
+      s.on('data', (b: Buffer) => data.fire(b));
+      s.on('close', onClose);
+      s.on('error', () => { /* ignore */ });
+    }
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      if (pid === undefined) {
+        leaderGone = true;
+        const msg = Buffer.from(`${err.code === 'ENOENT' ? `command not found: ${opts.command}` : err.message}\n`);
+        setImmediate(() => { data.fire(msg); status = { code: 127, signal: null }; open = 0; fire(); });
+      }
+    });
+    child.on('exit', (code, signal) => {
+      leaderGone = true;
+      status = { code, signal };
+      if (open <= 0) fire();
+      else setTimeout(fire, DRAIN_AFTER_EXIT_MS);
+    });
+    return {
+      pid,
+      onData: (l) => data.event(l),
+      onExit: (l) => {
+        if (exited) { const e = exited; queueMicrotask(() => l(e)); return toDisposable(() => {}); }
+        return exit.event(l);
+      },
+      signalGroup(signal) {
+        if (pid === undefined) return false;
+        if (isWindows) { try { return child.kill(signal); } catch { return false; } }
+        try { process.kill(-pid, signal); return true; } catch { /* group gone */ }
+        if (!leaderGone) { try { return child.kill(signal); } catch { /* gone */ } }
+        return false;
+      },
+      groupAlive() {
+        if (pid === undefined) return false;
+        if (isWindows) return !leaderGone;
+        return groupAlive(pid);
+      },
+    };
+  },
+};

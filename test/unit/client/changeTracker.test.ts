@@ -1,0 +1,65 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ChangeTracker } from '../../../src/client/changeTracker';
+
+const b = (s: string) => new TextEncoder().encode(s);
+
+test('first snapshot of a turn wins; later turns get their own', () => {
+  const t = new ChangeTracker();
+  t.snapshot('s', 0, '/a', b('one'), { source: 'write' });
+  t.markApplied('s', 0, '/a');
+  t.snapshot('s', 0, '/a', b('two'), { source: 'write' });
+  assert.equal(new TextDecoder().decode(t.get('s', 0, '/a')!.before!), 'one');
+  assert.equal(t.needsSnapshot('s', 0, '/a'), false);
+  assert.equal(t.needsSnapshot('s', 1, '/a'), true);
+  t.snapshot('s', 1, '/a', b('two'), { source: 'write' });
+  t.markApplied('s', 1, '/a');
+  assert.deepEqual(t.allTurns('s').map((x) => x.turn), [1, 0]);
+});
+
+test('only applied changes are listed; forget drops an unapplied one', () => {
+  const t = new ChangeTracker();
+  t.snapshot('s', 0, '/a', null, { source: 'diff' });
+  assert.equal(t.changes('s', 0).length, 0);
+  t.forget('s', 0, '/a');
+  assert.equal(t.get('s', 0, '/a'), undefined);
+  t.snapshot('s', 0, '/b', null, { source: 'diff', applied: true });
+  t.forget('s', 0, '/b');
+  assert.equal(t.changes('s', 0).length, 1, 'an applied change is never forgotten');
+});
+
+test('an exact snapshot replaces an inexact one only before it was applied', () => {
+  const t = new ChangeTracker();
+  t.snapshot('s', 0, '/a', b('frag'), { source: 'diff', exact: false });
+  t.snapshot('s', 0, '/a', b('whole file'), { source: 'diff', exact: true, toolCallId: 'x' });
+  assert.equal(t.get('s', 0, '/a')!.exact, true);
+  assert.deepEqual(t.get('s', 0, '/a')!.toolCallIds, ['x']);
+  t.snapshot('s', 0, '/c', b('old'), { source: 'diff', exact: false, applied: true });
+  t.snapshot('s', 0, '/c', b('newer'), { source: 'diff', exact: true });
+  assert.equal(new TextDecoder().decode(t.get('s', 0, '/c')!.before!), 'old');
+});
+
+test('keep / revert state; a new change makes the file pending again; events fire', () => {
+  const t = new ChangeTracker();
+  let events = 0;
+  t.onDidChange(() => events++);
+  t.snapshot('s', 0, '/a', b('x'), { source: 'write' });
+  t.markApplied('s', 0, '/a');
+  t.setState('s', 0, '/a', 'reverted');
+  assert.equal(t.get('s', 0, '/a')!.state, 'reverted');
+  t.markApplied('s', 0, '/a');
+  assert.equal(t.get('s', 0, '/a')!.state, 'pending');
+  assert.ok(events >= 4);
+});
+
+test('the snapshot is a copy, and old turns are dropped past the cap', () => {
+  const t = new ChangeTracker(2);
+  const bytes = b('abc');
+  t.snapshot('s', 0, '/a', bytes, { source: 'write', applied: true });
+  bytes[0] = 0x7a;
+  assert.equal(new TextDecoder().decode(t.get('s', 0, '/a')!.before!), 'abc');
+  t.snapshot('s', 1, '/a', bytes, { source: 'write', applied: true });
+  t.snapshot('s', 2, '/a', bytes, { source: 'write', applied: true });
+  assert.equal(t.get('s', 0, '/a'), undefined);
+  assert.equal(t.allTurns().length, 2);
+});
