@@ -1,58 +1,80 @@
 // Small persistent (immutable, structurally shared) collections for the session reducer.
-// A 10,000-tool-call session must not copy O(n) per update: a vector update copies one
-// 32-slot chunk plus the chunk index; a map update copies a 32-way root, one 32-way node
-// and a small leaf.
+// A 10,000-tool-call session must not copy O(n) per update: a vector append copies a 32-slot
+// tail; a map update copies a 32-way root, one 32-way node and a small leaf.
 
 const BITS = 5;
 const WIDTH = 1 << BITS;
 const MASK = WIDTH - 1;
 
-/** Persistent vector: append and set by index. */
+/**
+ * Persistent vector: append and set by index. Items live in full 32-slot chunks, grouped in
+ * blocks of 32 chunks, plus a `tail` of up to 32 items. Streaming touches the end, so the
+ * common case (append, or replace the last item) copies only the tail.
+ */
 export class PVec<T> {
-  private constructor(private readonly chunks: readonly (readonly T[])[], readonly length: number) {}
+  private constructor(
+    private readonly blocks: readonly (readonly (readonly T[])[])[],
+    /** Number of items in `blocks` (always a multiple of WIDTH). */
+    private readonly headLength: number,
+    private readonly tail: readonly T[],
+  ) {}
 
-  static empty<T>(): PVec<T> { return new PVec<T>([], 0); }
+  static empty<T>(): PVec<T> { return new PVec<T>([], 0, []); }
 
   static from<T>(items: readonly T[]): PVec<T> {
-    const chunks: T[][] = [];
-    for (let i = 0; i < items.length; i += WIDTH) chunks.push(items.slice(i, i + WIDTH));
-    return new PVec<T>(chunks, items.length);
+    let v = PVec.empty<T>();
+    for (const x of items) v = v.push(x);
+    return v;
   }
+
+  get length(): number { return this.headLength + this.tail.length; }
 
   get(i: number): T | undefined {
     if (i < 0 || i >= this.length) return undefined;
-    return this.chunks[i >>> BITS][i & MASK];
+    if (i >= this.headLength) return this.tail[i - this.headLength];
+    return this.blocks[i >>> (2 * BITS)][(i >>> BITS) & MASK][i & MASK];
   }
 
   last(): T | undefined { return this.get(this.length - 1); }
 
   push(item: T): PVec<T> {
-    const ci = this.length >>> BITS;
-    const chunks = this.chunks.slice();
-    chunks[ci] = ci < this.chunks.length ? [...this.chunks[ci], item] : [item];
-    return new PVec(chunks, this.length + 1);
+    if (this.tail.length < WIDTH) return new PVec(this.blocks, this.headLength, [...this.tail, item]);
+    // The tail is full: it becomes a chunk of the head.
+    const bi = this.headLength >>> (2 * BITS);
+    const blocks = this.blocks.slice();
+    blocks[bi] = bi < this.blocks.length ? [...this.blocks[bi], this.tail] : [this.tail];
+    return new PVec(blocks, this.headLength + WIDTH, [item]);
   }
 
   set(i: number, item: T): PVec<T> {
     if (i === this.length) return this.push(item);
     if (i < 0 || i > this.length) throw new RangeError(`PVec.set index ${i} out of range 0..${this.length}`);
-    const ci = i >>> BITS;
-    const chunk = this.chunks[ci].slice();
+    if (i >= this.headLength) {
+      const tail = this.tail.slice();
+      tail[i - this.headLength] = item;
+      return new PVec(this.blocks, this.headLength, tail);
+    }
+    const bi = i >>> (2 * BITS);
+    const ci = (i >>> BITS) & MASK;
+    const chunk = this.blocks[bi][ci].slice();
     chunk[i & MASK] = item;
-    const chunks = this.chunks.slice();
-    chunks[ci] = chunk;
-    return new PVec(chunks, this.length);
+    const block = this.blocks[bi].slice();
+    block[ci] = chunk;
+    const blocks = this.blocks.slice();
+    blocks[bi] = block;
+    return new PVec(blocks, this.headLength, this.tail);
   }
 
   toArray(): T[] {
     const out: T[] = [];
-    for (const c of this.chunks) for (const x of c) out.push(x);
+    this.forEach((x) => { out.push(x); });
     return out;
   }
 
   forEach(fn: (item: T, index: number) => void): void {
     let i = 0;
-    for (const c of this.chunks) for (const x of c) fn(x, i++);
+    for (const b of this.blocks) for (const c of b) for (const x of c) fn(x, i++);
+    for (const x of this.tail) fn(x, i++);
   }
 }
 

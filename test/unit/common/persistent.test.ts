@@ -31,3 +31,21 @@ test('PMap set/get/size with shared structure and collisions', () => {
   m.forEach(() => n++);
   assert.equal(n, 5000);
 });
+
+test('PVec across tail, chunk and block boundaries', () => {
+  const N = 32 * 32 * 3 + 77;
+  let v = PVec.empty<number>();
+  for (let i = 0; i < N; i++) v = v.push(i);
+  const old = v;
+  for (const i of [0, 31, 32, 1023, 1024, 1025, 3071, 3072, N - 1]) {
+    v = v.set(i, -i - 1);
+    assert.equal(v.get(i), -i - 1);
+    assert.equal(old.get(i), i);
+  }
+  assert.equal(v.length, N);
+  const arr = v.toArray();
+  assert.equal(arr.length, N);
+  assert.equal(arr[1024], -1025);
+  assert.equal(arr[500], 500);
+  assert.equal(v.last(), -N);
+});
