@@ -38,7 +38,10 @@ const bundles = [
     entryPoints: { webview: 'src/webview/main.tsx' },
     outdir: 'dist',
     platform: 'browser',
-    format: 'iife',
+    // ESM + splitting: the terminal renderer is a separate chunk loaded only when a terminal shows.
+    format: 'esm',
+    splitting: true,
+    chunkNames: 'webview-chunks/[name]-[hash]',
     target: 'chrome120',
     jsx: 'automatic',
     jsxImportSource: 'preact',

@@ -1,19 +1,25 @@
 // Glue between VS Code, the agent connection and the view. Owns the connection scope: a
 // restart disposes the AgentClient (killing its process group) and builds a new one.
 import * as vscode from 'vscode';
-import { AgentClient } from '../client/agentClient';
+import { AgentClient, type ClientFeature } from '../client/agentClient';
 import type { AgentConfig } from '../client/agentConfig';
 import { Disposable, DisposableStore } from '../common/disposable';
 import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
 import type { AgentView, HostMessage, Intent } from '../shared/protocol';
 import { readSettings } from './settings';
+import { DiffDocuments } from './diffDocuments';
+import { searchFiles } from './fileSearch';
+import { buildPrompt, currentSelection } from './promptContent';
+import { getToolCall } from '../session/store';
 
 export interface ControllerDeps {
   context: vscode.ExtensionContext;
   logger: Logger;
   traffic: (dir: 'in' | 'out', msg: unknown) => void;
   showLog: () => void;
+  /** Client features (fs, terminals, …) for each new agent connection. */
+  features?: () => readonly ClientFeature[];
 }
 
 export class Controller extends Disposable {
@@ -27,8 +33,17 @@ export class Controller extends Disposable {
   /** The session was replaced or the agent restarted: views need a new snapshot. */
   readonly onDidReplace = this.replaced.event;
 
+  private readonly diffs: DiffDocuments;
+
   constructor(private readonly deps: ControllerDeps) {
     super();
+    const diffs = DiffDocuments.register((id, i) => {
+      const state = this.client?.session?.state;
+      const c = state && getToolCall(state, id)?.content[i];
+      return c?.type === 'diff' ? { path: c.path, oldText: c.oldText ?? null, newText: c.newText } : undefined;
+    });
+    this.diffs = diffs.provider;
+    this._register(toDisposable(diffs.disposable));
     this._register(toDisposable(vscode.workspace.onDidGrantWorkspaceTrust(() => {
       if (this.agentView.state === 'untrusted') void this.start();
     })));
@@ -38,7 +53,10 @@ export class Controller extends Disposable {
   get current(): AgentClient | undefined { return this.client; }
 
   snapshot(): Extract<HostMessage, { type: 'snapshot' }> {
-    return { type: 'snapshot', agent: this.agentView, session: this.client?.session?.snapshot() ?? null };
+    return {
+      type: 'snapshot', agent: this.agentView, session: this.client?.session?.snapshot() ?? null,
+      workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+    };
   }
 
   /** Starts the configured agent unless one is running or starting. */
@@ -69,7 +87,7 @@ export class Controller extends Disposable {
   private launch(agent: AgentConfig, cwd: string, maxLineBytes: number): void {
     const scope = this.scope = new DisposableStore();
     const client = this.client = scope.add(new AgentClient({
-      agent, cwd, logger: this.deps.logger, traffic: this.deps.traffic, maxLineBytes,
+      agent, cwd, logger: this.deps.logger, traffic: this.deps.traffic, maxLineBytes, features: this.deps.features?.(),
       clientInfo: { name: 'tandem', title: 'Tandem', version: String(this.deps.context.extension.packageJSON.version) },
     }));
     scope.add(client.onDidChangeAgent((a) => this.setAgent(a)));
@@ -93,10 +111,28 @@ export class Controller extends Disposable {
 
   async handle(intent: Intent): Promise<void> {
     switch (intent.type) {
-      case 'prompt':
+      case 'prompt': {
         await this.ensureStarted();
-        await this.client?.prompt(intent.text);
+        const caps = this.client?.initializeResult?.agentCapabilities?.promptCapabilities ?? undefined;
+        await this.client?.prompt(intent.attachments?.length ? await buildPrompt(intent.text, intent.attachments, caps) : intent.text);
         break;
+      }
+      case 'openDiff':
+        if (!await this.diffs.open(intent.toolCallId, intent.index)) void vscode.window.showWarningMessage('Tandem: that diff is no longer in the session.');
+        break;
+      case 'searchFiles':
+        this.changed.fire({ type: 'fileResults', requestId: intent.requestId, files: await searchFiles(intent.query) });
+        break;
+      case 'attachSelection': {
+        const sel = currentSelection();
+        this.changed.fire(sel ? { type: 'attachment', attachment: sel.attachment, preview: sel.preview } : { type: 'attachment' });
+        if (!sel) void vscode.window.showInformationMessage('Tandem: select some text in an editor to attach it.');
+        break;
+      }
+      case 'setMode': await this.client?.setMode(intent.modeId); break;
+      case 'setConfigOption': await this.client?.setConfigOption(intent.configId, intent.value); break;
+      case 'copyText': await vscode.env.clipboard.writeText(intent.text); break;
+      case 'openExternal': await vscode.env.openExternal(vscode.Uri.parse(intent.url, true)); break;
       case 'cancel': this.client?.cancel(); break;
       case 'newSession': await this.newSession(); break;
       case 'restartAgent': await this.restart(); break;
@@ -122,6 +158,8 @@ export class Controller extends Disposable {
   }
 
   private setAgent(a: AgentView): void {
+    const caps = this.client?.initializeResult?.agentCapabilities?.promptCapabilities;
+    if (caps && !a.promptCapabilities) a = { ...a, promptCapabilities: { image: !!caps.image, audio: !!caps.audio, embeddedContext: !!caps.embeddedContext } };
     this.agentView = a;
     this.changed.fire({ type: 'agent', agent: a });
   }

@@ -101,7 +101,9 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
     const asset = (p: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, p)).toString();
     const csp = [
       `default-src 'none'`,
-      `script-src 'nonce-${nonce}'`,
+      // The bundle is an ES module; its lazily loaded chunks (the terminal renderer) come from
+      // the extension's dist folder, hence cspSource. Never unsafe-inline / unsafe-eval.
+      `script-src 'nonce-${nonce}' ${webview.cspSource}`,
       `style-src ${webview.cspSource}`,
       `font-src ${webview.cspSource}`,
       `img-src ${webview.cspSource} data:`,
@@ -118,7 +120,7 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
 </head>
 <body>
 <div id="root"></div>
-<script nonce="${nonce}" src="${asset('dist/webview.js')}"></script>
+<script type="module" nonce="${nonce}" src="${asset('dist/webview.js')}"></script>
 </body>
 </html>`;
   }

@@ -2,19 +2,68 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { HostMessage } from '../shared/protocol';
 import { App } from './components/App';
+import { clearMarkdownCache } from './components/Markdown';
 import { Mirror, type ViewModel } from './mirror';
+import { setWorkspaceRoots } from './toolTitle';
 import { post } from './vscodeApi';
 
 const mirror = new Mirror();
+const onHostMessage = (l: (m: HostMessage) => void) => mirror.onMessage(l);
 
 function Root() {
   const [vm, setVm] = useState<ViewModel>(mirror.current);
   useEffect(() => mirror.subscribe(setVm), []);
-  return <App vm={vm} />;
+  return <App vm={vm} onHostMessage={onHostMessage} />;
 }
 
 window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
-  if (e.data && typeof e.data === 'object' && 'type' in e.data) mirror.receive(e.data);
+  const m = e.data;
+  if (!m || typeof m !== 'object' || !('type' in m)) return;
+  if (m.type === 'snapshot') {
+    clearMarkdownCache();
+    if (m.workspaceRoots) setWorkspaceRoots(m.workspaceRoots);
+  }
+  mirror.receive(m);
+});
+
+// Polite announcements (tool calls finishing, turns ending), throttled so a flood of
+// completions is one sentence, not a thousand.
+const live = document.createElement('div');
+live.className = 'sr-only';
+live.setAttribute('role', 'status');
+live.setAttribute('aria-live', 'polite');
+live.setAttribute('data-testid', 'announcer');
+document.body.appendChild(live);
+let lastAnnounce = 0;
+let queued: string | undefined;
+mirror.onAnnounce((text) => {
+  const now = Date.now();
+  if (now - lastAnnounce > 1000) { live.textContent = text; lastAnnounce = now; return; }
+  if (!queued) setTimeout(() => { live.textContent = queued ?? ''; queued = undefined; lastAnnounce = Date.now(); }, 1000);
+  queued = text;
+});
+
+// Links and code-copy buttons inside rendered markdown (delegated: markdown is HTML strings).
+document.addEventListener('click', (e) => {
+  const t = e.target as HTMLElement | null;
+  const copy = t?.closest<HTMLElement>('[data-copy]');
+  if (copy) {
+    const code = copy.closest('.code-block')?.querySelector('code')?.textContent ?? '';
+    post({ type: 'copyText', text: code });
+    copy.classList.add('copied');
+    setTimeout(() => copy.classList.remove('copied'), 1200);
+    e.preventDefault();
+    return;
+  }
+  const a = t?.closest<HTMLAnchorElement>('.md a[href]');
+  if (!a) return;
+  e.preventDefault();
+  const href = a.getAttribute('href') ?? '';
+  if (/^(https?:|mailto:)/i.test(href)) post({ type: 'openExternal', url: href });
+  else if (href.startsWith('/')) {
+    const m = /^(.*?)(?:#L?(\d+).*)?$/.exec(href)!;
+    post({ type: 'openLocation', path: decodeURIComponent(m[1]), ...(m[2] ? { line: Number(m[2]) } : {}) });
+  }
 });
 
 render(<Root />, document.getElementById('root')!);

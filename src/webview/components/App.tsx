@@ -1,22 +1,26 @@
+import type { HostMessage } from '../../shared/protocol';
 import type { ViewModel } from '../mirror';
 import { post } from '../vscodeApi';
 import { Composer } from './Composer';
+import { Plan } from './Plan';
 import { Transcript } from './Transcript';
 
-export function App({ vm }: { vm: ViewModel }) {
+export function App({ vm, onHostMessage }: { vm: ViewModel; onHostMessage: (l: (m: HostMessage) => void) => () => void }) {
   const { agent, session } = vm;
   const working = session?.meta.status === 'working';
   const banner = agent.state === 'error' || agent.state === 'exited' || agent.state === 'untrusted'
     ? agent.message
     : session?.meta.error;
+  const usage = session?.meta.usage;
   return (
     <div class="app">
       <header class="header">
         <span class={`agent-dot agent-${agent.state}`} aria-hidden="true" />
         <span class="agent-name" data-testid="agent-name">{agent.info?.title ?? agent.name ?? 'No agent'}</span>
         <span class="agent-state" data-testid="agent-state">{stateText(agent.state, working)}</span>
-        {session?.meta.title && <span class="session-title" title={session.meta.title}>{session.meta.title}</span>}
+        {session?.meta.title && <span class="session-title" data-testid="session-title" title={session.meta.title}>· {session.meta.title}</span>}
         <span class="spacer" />
+        {usage && <Usage used={usage.used} size={usage.size} cost={usage.cost ?? undefined} />}
         <button class="icon-button" aria-label="New session" title="New session" onClick={() => post({ type: 'newSession' })}><i class="codicon codicon-add" aria-hidden="true" /></button>
         <button class="icon-button" aria-label="Restart agent" title="Restart agent" onClick={() => post({ type: 'restartAgent' })}><i class="codicon codicon-debug-restart" aria-hidden="true" /></button>
       </header>
@@ -37,9 +41,26 @@ export function App({ vm }: { vm: ViewModel }) {
           <button class="button" onClick={() => post({ type: 'selectAgent' })}>Select an agent</button>
         </div>
       )}
-      {session && <Transcript session={session} />}
-      <Composer working={working} enabled={agent.state === 'ready' && !!session} />
+      {session ? <Transcript session={session} toolsVersion={vm.toolsVersion} working={working} /> : <div class="transcript-wrap" />}
+      {session && <Plan entries={session.meta.plan} working={working} />}
+      <Composer
+        working={working} enabled={agent.state === 'ready' && !!session}
+        commands={session?.meta.commands ?? []} modes={session?.meta.modes ?? []} currentModeId={session?.meta.currentModeId}
+        configOptions={session?.meta.configOptions ?? []} caps={agent.promptCapabilities} onHostMessage={onHostMessage}
+      />
     </div>
+  );
+}
+
+function Usage({ used, size, cost }: { used: number; size: number; cost?: { amount: number; currency: string } }) {
+  const pct = size > 0 ? Math.round((used / size) * 100) : 0;
+  const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(n >= 100_000 ? 0 : 1)}k` : String(n));
+  const money = cost ? (cost.currency === 'USD' ? `$${cost.amount.toFixed(2)}` : `${cost.amount.toFixed(2)} ${cost.currency}`) : '';
+  return (
+    <span class="usage muted" data-testid="usage" title={`Context: ${used.toLocaleString()} of ${size.toLocaleString()} tokens${money ? ` · cost ${money}` : ''}`}>
+      <span class="usage-bar" aria-hidden="true"><span class={`usage-fill${pct > 85 ? ' high' : ''}`} style={{ width: `${Math.min(100, pct)}%` }} /></span>
+      {k(used)}/{k(size)}{money && ` · ${money}`}
+    </span>
   );
 }
 

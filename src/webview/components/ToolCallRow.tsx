@@ -1,24 +1,151 @@
-import type { ToolCallView } from '../../shared/sessionModel';
+// One tool call in the tree: kind icon, title, status (spinner while running), duration and
+// locations; expanded, its content (text, images, resources, diffs, terminals, unknown as
+// JSON), raw input/output as JSON, and how its permission was decided.
+import { memo } from 'preact/compat';
+import { useState } from 'preact/hooks';
+import type { TerminalView, ToolCallContent, ToolCallView } from '../../shared/sessionModel';
+import { niceTitle, relPath } from '../toolTitle';
+import { post } from '../vscodeApi';
+import { ContentBlockView } from './ContentBlocks';
+import { DiffView } from './DiffView';
+import { Json } from './Json';
+import { TerminalBox } from './TerminalBox';
 
-const KIND_ICON: Record<string, string> = {
+export const KIND_ICON: Record<string, string> = {
   read: 'eye', edit: 'edit', delete: 'trash', move: 'arrow-swap', search: 'search', execute: 'terminal',
   think: 'lightbulb', fetch: 'globe', switch_mode: 'symbol-event', other: 'tools',
 };
+export const KIND_LABEL: Record<string, string> = {
+  read: 'Read', edit: 'Edit', delete: 'Delete', move: 'Move', search: 'Search', execute: 'Execute',
+  think: 'Think', fetch: 'Fetch', switch_mode: 'Switch mode', other: 'Other',
+};
 
-const STATUS: Record<string, { icon: string; label: string }> = {
+export const STATUS: Record<string, { icon: string; label: string }> = {
   pending: { icon: 'circle-large-outline', label: 'Pending' },
   in_progress: { icon: 'loading codicon-modifier-spin', label: 'Running' },
   completed: { icon: 'pass', label: 'Completed' },
   failed: { icon: 'error', label: 'Failed' },
 };
 
-export function ToolCallRow({ call }: { call: ToolCallView }) {
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+  const m = Math.floor(ms / 60_000);
+  return `${m} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+/** Terminal ids a call shows: its terminal content plus an agent-side terminal. */
+export function terminalIds(call: ToolCallView): string[] {
+  const ids = call.content.filter((c) => c.type === 'terminal').map((c) => (c as { terminalId: string }).terminalId);
+  if (call.agentTerminalId && !ids.includes(call.agentTerminalId)) ids.push(call.agentTerminalId);
+  return ids;
+}
+
+export function hasDetails(call: ToolCallView): boolean {
+  return call.content.length > 0 || call.rawInput !== undefined || call.rawOutput !== undefined || !!call.agentTerminalId || !!call.permission;
+}
+
+interface Props {
+  call: ToolCallView;
+  expanded: boolean;
+  focused: boolean;
+  terminals: Record<string, TerminalView>;
+  onToggle: (id: string) => void;
+  onFocus: () => void;
+}
+
+export const ToolCallRow = memo(function ToolCallRow({ call, expanded, focused, terminals, onToggle, onFocus }: Props) {
   const status = STATUS[call.status] ?? STATUS.pending;
+  const t = niceTitle(call);
+  const expandable = hasDetails(call);
+  const duration = call.endedAt !== undefined ? formatDuration(call.endedAt - call.startedAt) : '';
+  const label = `${KIND_LABEL[call.kind] ?? 'Tool'}: ${t.verb ? `${t.verb} ${t.subject}` : t.subject}, ${status.label}${duration ? `, ${duration}` : ''}`;
   return (
-    <div class={`tool tool-${call.status}`} data-testid="tool-call" data-status={call.status} data-kind={call.kind} data-id={call.toolCallId}>
-      <i class={`codicon codicon-${KIND_ICON[call.kind] ?? 'tools'} tool-kind`} title={call.kind} aria-hidden="true" />
-      <span class="tool-title">{call.title || call.name || 'Tool call'}</span>
-      <i class={`codicon codicon-${status.icon} tool-status`} role="img" aria-label={status.label} title={status.label} />
+    <div
+      class={`tool tool-${call.status}${expanded ? ' expanded' : ''}`}
+      role="treeitem" aria-level={2} aria-expanded={expandable ? expanded : undefined} aria-label={label}
+      tabIndex={focused ? 0 : -1} data-focus-target=""
+      data-testid="tool-call" data-status={call.status} data-kind={call.kind} data-id={call.toolCallId}
+      onFocus={onFocus}
+    >
+      <div class="tool-head" onClick={() => expandable && onToggle(call.toolCallId)} title={call.title}>
+        <i class={`codicon codicon-chevron-${expanded ? 'down' : 'right'} twisty${expandable ? '' : ' invisible'}`} aria-hidden="true" />
+        <i class={`codicon codicon-${KIND_ICON[call.kind] ?? 'tools'} tool-kind`} title={KIND_LABEL[call.kind] ?? call.kind} aria-hidden="true" />
+        <span class="tool-title" data-testid="tool-title">
+          {t.verb && <span class="tool-verb">{t.verb} </span>}
+          <span class="tool-subject">{t.subject}</span>
+          {t.detail && <span class="tool-detail"> {t.detail}</span>}
+        </span>
+        {call.locations.length > 0 && !expanded && (
+          <button type="button" class="link-button tool-loc" tabIndex={-1} title={call.locations[0].path}
+            onClick={(e) => { e.stopPropagation(); openLoc(call.locations[0]); }}>
+            {shortLoc(call.locations[0])}
+          </button>
+        )}
+        {duration && <span class="tool-duration" data-testid="tool-duration">{duration}</span>}
+        <i class={`codicon codicon-${status.icon} tool-status`} role="img" aria-label={status.label} title={status.label} />
+      </div>
+      {expanded && expandable && <ToolDetails call={call} terminals={terminals} />}
     </div>
   );
+}, (a, b) => a.call === b.call && a.expanded === b.expanded && a.focused === b.focused
+  && (!a.expanded || a.terminals === b.terminals) && (a.expanded || !a.call.agentTerminalId || a.terminals === b.terminals));
+
+function shortLoc(l: { path: string; line?: number | null }): string {
+  const name = relPath(l.path).split('/').pop() ?? l.path;
+  return l.line ? `${name}:${l.line}` : name;
+}
+
+function openLoc(l: { path: string; line?: number | null }) {
+  post({ type: 'openLocation', path: l.path, ...(l.line && l.line > 0 ? { line: l.line } : {}) });
+}
+
+function ToolDetails({ call, terminals }: { call: ToolCallView; terminals: Record<string, TerminalView> }) {
+  const [raw, setRaw] = useState<'' | 'input' | 'output'>('');
+  const shownTerms = new Set<string>();
+  const p = call.permission;
+  return (
+    <div class="tool-details" role="group" onClick={(e) => e.stopPropagation()}>
+      {call.locations.length > 0 && (
+        <div class="tool-locations">
+          {call.locations.map((l, i) => (
+            <button key={i} type="button" class="chip" data-testid="tool-location" title={l.path} onClick={() => openLoc(l)}>
+              <i class="codicon codicon-file" aria-hidden="true" /> {relPath(l.path)}{l.line ? `:${l.line}` : ''}
+            </button>
+          ))}
+        </div>
+      )}
+      {call.content.map((c, i) => {
+        if (c.type === 'terminal') shownTerms.add(c.terminalId);
+        return <ContentView key={i} c={c} i={i} call={call} terminals={terminals} />;
+      })}
+      {call.agentTerminalId && !shownTerms.has(call.agentTerminalId) && (
+        <TerminalBox terminalId={call.agentTerminalId} term={terminals[call.agentTerminalId]} />
+      )}
+      {p && (
+        <div class="tool-permission muted" data-testid="tool-permission">
+          <i class="codicon codicon-shield" aria-hidden="true" /> {p.outcome === 'cancelled' ? 'Permission request cancelled' : `${p.optionName ?? p.optionId ?? 'Answered'}`}
+          {' — '}{p.by === 'user' ? 'by you' : p.by === 'rule' ? `by rule${p.rule ? ` (${p.rule})` : ''}` : p.by === 'remembered' ? 'remembered choice' : 'cancelled'}
+        </div>
+      )}
+      {(call.rawInput !== undefined || call.rawOutput !== undefined) && (
+        <div class="tool-raw">
+          {call.rawInput !== undefined && <button type="button" class={`link-button${raw === 'input' ? ' active' : ''}`} aria-pressed={raw === 'input'} onClick={() => setRaw(raw === 'input' ? '' : 'input')}>Raw input</button>}
+          {call.rawOutput !== undefined && <button type="button" class={`link-button${raw === 'output' ? ' active' : ''}`} aria-pressed={raw === 'output'} onClick={() => setRaw(raw === 'output' ? '' : 'output')}>Raw output</button>}
+        </div>
+      )}
+      {raw === 'input' && <Json value={call.rawInput} />}
+      {raw === 'output' && <Json value={call.rawOutput} />}
+    </div>
+  );
+}
+
+function ContentView({ c, i, call, terminals }: { c: ToolCallContent; i: number; call: ToolCallView; terminals: Record<string, TerminalView> }) {
+  const x = c as ToolCallContent & { type: string };
+  switch (x.type) {
+    case 'content': return <div class="tool-content"><ContentBlockView block={x.content} cacheKey={`tc:${call.toolCallId}:${i}`} /></div>;
+    case 'diff': return <DiffView path={x.path} oldText={x.oldText} newText={x.newText} toolCallId={call.toolCallId} index={i} />;
+    case 'terminal': return <TerminalBox terminalId={x.terminalId} term={terminals[x.terminalId]} />;
+    default: return <Json value={c} label="Unknown content" />;
+  }
 }

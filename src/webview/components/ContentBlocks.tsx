@@ -1,0 +1,61 @@
+// ACP content blocks (messages and tool call content): text as markdown, images, resource
+// links and embedded resources; anything else as formatted JSON, never dropped.
+import type { ContentBlock } from '../../shared/sessionModel';
+import { post } from '../vscodeApi';
+import { Markdown } from './Markdown';
+import { Json } from './Json';
+
+/** Text above this size is shown as plain text (parsing megabytes of markdown would stall). */
+const MAX_MARKDOWN_CHARS = 100_000;
+const IMAGE_MIME = /^image\/(png|jpeg|gif|webp|bmp)$/;
+
+export function ContentBlockView({ block, cacheKey }: { block: ContentBlock; cacheKey: string }) {
+  const b = block as ContentBlock & { type: string };
+  switch (b.type) {
+    case 'text':
+      return b.text.length > MAX_MARKDOWN_CHARS
+        ? <pre class="plain-text">{b.text.slice(0, MAX_MARKDOWN_CHARS)}{`\n… ${b.text.length - MAX_MARKDOWN_CHARS} more characters`}</pre>
+        : <Markdown text={b.text} cacheKey={cacheKey} />;
+    case 'image':
+      return IMAGE_MIME.test(b.mimeType) && /^[A-Za-z0-9+/=\s]+$/.test(b.data.slice(0, 4096))
+        ? <img class="content-image" src={`data:${b.mimeType};base64,${b.data}`} alt={'Image' + (b.uri ? ` ${b.uri}` : '')} data-testid="content-image" />
+        : <div class="resource"><i class="codicon codicon-file-media" aria-hidden="true" /> image ({b.mimeType})</div>;
+    case 'audio':
+      return <div class="resource"><i class="codicon codicon-unmute" aria-hidden="true" /> audio ({b.mimeType})</div>;
+    case 'resource_link':
+      return <ResourceChip uri={b.uri} label={b.title ?? b.name} description={b.description ?? undefined} />;
+    case 'resource': {
+      const r = b.resource as { uri: string; text?: string; blob?: string; mimeType?: string | null };
+      return (
+        <div class="embedded-resource" data-testid="content-resource">
+          <ResourceChip uri={r.uri} label={labelOf(r.uri)} />
+          {typeof r.text === 'string' && <pre class="resource-text">{r.text.length > 20_000 ? r.text.slice(0, 20_000) + '\n…' : r.text}</pre>}
+        </div>
+      );
+    }
+    default:
+      return <Json value={block} label="Unknown content" />;
+  }
+}
+
+function labelOf(uri: string): string {
+  const path = uri.replace(/#.*$/, '');
+  const name = decodeURIComponent(path.split('/').pop() || uri);
+  const frag = /#L(\d+)(?:-(\d+))?$/.exec(uri);
+  return frag ? `${name}:${frag[1]}${frag[2] ? `-${frag[2]}` : ''}` : name;
+}
+
+export function ResourceChip({ uri, label, description }: { uri: string; label: string; description?: string }) {
+  const open = () => {
+    if (/^file:/i.test(uri)) {
+      const u = new URL(uri);
+      const m = /^#?L(\d+)/.exec(u.hash);
+      post({ type: 'openLocation', path: decodeURIComponent(u.pathname), ...(m ? { line: Number(m[1]) } : {}) });
+    } else if (/^(https?:|mailto:)/i.test(uri)) post({ type: 'openExternal', url: uri });
+  };
+  return (
+    <button type="button" class="chip" title={description ?? uri} onClick={open} data-testid="resource-link">
+      <i class="codicon codicon-file" aria-hidden="true" /> {label}
+    </button>
+  );
+}

@@ -1,0 +1,160 @@
+// A virtualized vertical list with rows of unknown, changing height. Only the rows in and
+// near the viewport are in the DOM; heights are measured with one ResizeObserver and cached
+// by row key, unmeasured rows use an estimate. Keeps the tail in view while the user is at
+// the bottom (follow mode); rows growing above the viewport do not move what is on screen.
+import type { JSX, VNode } from 'preact';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+
+export interface VirtualHandle {
+  scrollToIndex(i: number): void;
+  scrollToBottom(): void;
+  /** Index range currently rendered [start, end). */
+  range(): [number, number];
+}
+
+interface Props<R extends { key: string }> extends Omit<JSX.HTMLAttributes<HTMLDivElement>, 'ref'> {
+  rows: R[];
+  estimate: (r: R) => number;
+  renderRow: (r: R, index: number) => VNode;
+  overscan?: number;
+  handle?: { current: VirtualHandle | null };
+  /** Called after each render with the rendered range (keyboard focus uses it). */
+  onRange?: (start: number, end: number) => void;
+}
+
+export function VirtualList<R extends { key: string }>({ rows, estimate, renderRow, overscan = 400, handle, onRange, ...attrs }: Props<R>) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const heights = useRef(new Map<string, number>());
+  const [hv, setHv] = useState(0);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [vh, setVh] = useState(600);
+  const stick = useRef(true);
+  const anchorDelta = useRef(0);
+  const rendered = useRef(new Map<string, number>());
+  const rangeRef = useRef<[number, number]>([0, 0]);
+
+  const offsets = useMemo(() => {
+    const o = new Float64Array(rows.length + 1);
+    const h = heights.current;
+    let y = 0;
+    for (let i = 0; i < rows.length; i++) {
+      o[i] = y;
+      y += h.get(rows[i].key) ?? estimate(rows[i]);
+    }
+    o[rows.length] = y;
+    return o;
+  }, [rows, hv]);
+  const total = offsets[rows.length];
+  const offsetsRef = useRef(offsets);
+  offsetsRef.current = offsets;
+  const rowsRef = useRef(rows);
+  rowsRef.current = rows;
+
+  const top = stick.current ? Math.max(0, total - vh) : scrollTop;
+  const start = Math.max(0, upperBound(offsets, top - overscan, rows.length) - 1);
+  let end = upperBound(offsets, top + vh + overscan, rows.length);
+  end = Math.min(rows.length, Math.max(end, start + 1));
+  rangeRef.current = [start, end];
+
+  const ro = useMemo(() => typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver((entries) => {
+    let changed = false;
+    const el = scroller.current;
+    const st = el?.scrollTop ?? 0;
+    for (const e of entries) {
+      const t = e.target as HTMLElement;
+      const key = t.dataset.key;
+      if (!key || !t.isConnected) continue;
+      const h = e.borderBoxSize?.[0]?.blockSize ?? t.offsetHeight;
+      const old = heights.current.get(key);
+      if (old === h) continue;
+      heights.current.set(key, h);
+      changed = true;
+      // A row above the viewport changed height: shift the scroll position by as much.
+      if (!stick.current) {
+        const i = rendered.current.get(key);
+        if (i !== undefined && offsetsRef.current[i] < st) anchorDelta.current += h - (old ?? estimate(rowsRef.current[i]));
+      }
+    }
+    if (changed) setHv((v) => v + 1);
+  }), []);
+  useEffect(() => () => ro?.disconnect(), [ro]);
+
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const r = new ResizeObserver(() => setVh(el.clientHeight || 600));
+    r.observe(el);
+    setVh(el.clientHeight || 600);
+    return () => r.disconnect();
+  }, []);
+
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    if (stick.current) el.scrollTop = el.scrollHeight;
+    else if (anchorDelta.current) { el.scrollTop += anchorDelta.current; }
+    anchorDelta.current = 0;
+    onRange?.(start, end);
+  });
+
+  if (handle) handle.current = {
+    scrollToIndex(i: number) {
+      const el = scroller.current;
+      if (!el || i < 0 || i >= rows.length) return;
+      const y0 = offsets[i], y1 = offsets[i + 1];
+      if (y0 < el.scrollTop) el.scrollTop = y0;
+      else if (y1 > el.scrollTop + el.clientHeight) el.scrollTop = y1 - el.clientHeight;
+      else return;
+      stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 4;
+      setScrollTop(el.scrollTop);
+    },
+    scrollToBottom() {
+      stick.current = true;
+      setScrollTop(Number.MAX_SAFE_INTEGER);
+    },
+    range: () => rangeRef.current,
+  };
+
+  const onScroll = () => {
+    const el = scroller.current;
+    if (!el) return;
+    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 8;
+    setScrollTop(el.scrollTop);
+  };
+
+  rendered.current = new Map();
+  const items: VNode[] = [];
+  for (let i = start; i < end; i++) {
+    const r = rows[i];
+    rendered.current.set(r.key, i);
+    items.push(<RowBox key={r.key} k={r.key} ro={ro}>{renderRow(r, i)}</RowBox>);
+  }
+  return (
+    <div {...attrs} ref={scroller} onScroll={onScroll}>
+      <div class="vlist-inner" style={{ height: `${total}px` }}>
+        <div class="vlist-window" style={{ transform: `translateY(${offsets[start]}px)` }}>{items}</div>
+      </div>
+    </div>
+  );
+}
+
+function RowBox({ k, ro, children }: { k: string; ro: ResizeObserver | undefined; children: VNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el || !ro) return;
+    ro.observe(el);
+    return () => ro.unobserve(el);
+  }, [ro]);
+  return <div class="vrow" data-key={k} ref={ref}>{children}</div>;
+}
+
+/** First index i in [0, n] with offsets[i] > y. */
+function upperBound(o: Float64Array, y: number, n: number): number {
+  let lo = 0, hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (o[mid] <= y) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,91 @@
+// The transcript as a flat list of rows for the virtualized tree: one row per turn header,
+// message, tool call, notice and turn footer. Rows of a turn are cached on the turn's
+// identity (the mirror gives a changed turn a new identity), so a chunk costs O(rows of that
+// turn), not a rebuild of the whole session.
+import type { ItemView, NoticeView, SessionSnapshot, ToolCallView, TurnView } from '../shared/sessionModel';
+
+export type Row =
+  | { type: 'turn'; key: string; turn: TurnView; collapsed: boolean }
+  | { type: 'item'; key: string; turn: number; index: number; item: Exclude<ItemView, { kind: 'tool' }> }
+  | { type: 'tool'; key: string; turn: number; index: number; toolCallId: string }
+  | { type: 'end'; key: string; turn: TurnView }
+  | { type: 'notice'; key: string; notice: NoticeView; n: number };
+
+export interface Filter { kinds: Set<string>; statuses: Set<string> }
+
+export function filterActive(f: Filter): boolean { return f.kinds.size > 0 || f.statuses.size > 0; }
+
+export function matches(call: ToolCallView | undefined, f: Filter): boolean {
+  if (!call) return false;
+  return (f.kinds.size === 0 || f.kinds.has(call.kind)) && (f.statuses.size === 0 || f.statuses.has(call.status));
+}
+
+/** Whether a turn shows folded: the user's choice, else folded unless it is the last turn. */
+export function isCollapsed(turn: number, last: number, fold: Map<number, boolean>, foldAll: boolean | undefined): boolean {
+  const v = fold.get(turn);
+  if (v !== undefined) return v;
+  if (foldAll !== undefined) return foldAll;
+  return turn !== last;
+}
+
+interface TurnCache { turn: TurnView; collapsed: boolean; filterKey: string; rows: Row[] }
+const cache = new WeakMap<TurnView, TurnCache>();
+
+export function turnCounts(turn: TurnView, calls: Record<string, ToolCallView>): { tools: number; failed: number; running: number } {
+  let tools = 0, failed = 0, running = 0;
+  for (const it of turn.items) {
+    if (it.kind !== 'tool') continue;
+    tools++;
+    const st = calls[it.toolCallId]?.status;
+    if (st === 'failed') failed++;
+    else if (st === 'in_progress' || st === 'pending') running++;
+  }
+  return { tools, failed, running };
+}
+
+export function buildRows(
+  s: SessionSnapshot, fold: Map<number, boolean>, foldAll: boolean | undefined, filter: Filter, filterKey: string,
+): Row[] {
+  const rows: Row[] = [];
+  const last = s.turns.length - 1;
+  const active = filterActive(filter);
+  // Notices go after the turn that was running when they arrived.
+  const noticesByTurn = new Map<number, { notice: NoticeView; n: number }[]>();
+  s.notices.forEach((notice, n) => {
+    let t = -1;
+    for (let i = s.turns.length - 1; i >= 0; i--) if (s.turns[i] && s.turns[i].startedAt <= notice.at) { t = i; break; }
+    const list = noticesByTurn.get(t) ?? [];
+    list.push({ notice, n });
+    noticesByTurn.set(t, list);
+  });
+  for (const x of noticesByTurn.get(-1) ?? []) rows.push({ type: 'notice', key: `n${x.n}`, notice: x.notice, n: x.n });
+  for (let t = 0; t <= last; t++) {
+    const turn = s.turns[t];
+    if (!turn) continue;
+    const collapsed = isCollapsed(t, last, fold, foldAll);
+    const c = cache.get(turn);
+    // filterKey carries the tools version only while a filter is active (rows then depend on statuses).
+    if (c && c.collapsed === collapsed && c.filterKey === filterKey) {
+      for (const r of c.rows) rows.push(r);
+    } else {
+      const own: Row[] = [];
+      own.push({ type: 'turn', key: `t${t}`, turn, collapsed });
+      if (!collapsed) {
+        turn.items.forEach((item, index) => {
+          if (index === 0 && item.kind === 'user') return; // shown in the turn header
+          if (item.kind === 'tool') {
+            if (active && !matches(s.toolCalls[item.toolCallId], filter)) return;
+            own.push({ type: 'tool', key: `c${item.toolCallId}`, turn: t, index, toolCallId: item.toolCallId });
+          } else {
+            own.push({ type: 'item', key: `i${t}.${index}`, turn: t, index, item });
+          }
+        });
+        if ((turn.stopReason && turn.stopReason !== 'end_turn') || turn.error) own.push({ type: 'end', key: `e${t}`, turn });
+      }
+      cache.set(turn, { turn, collapsed, filterKey, rows: own });
+      for (const r of own) rows.push(r);
+    }
+    for (const x of noticesByTurn.get(t) ?? []) rows.push({ type: 'notice', key: `n${x.n}`, notice: x.notice, n: x.n });
+  }
+  return rows;
+}

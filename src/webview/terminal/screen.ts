@@ -1,0 +1,253 @@
+// A small terminal screen for command output: enough of VT100/ANSI for what build tools and
+// shells print to a pipe: SGR colors (16, 256, truecolor), bold/dim/italic/underline/inverse,
+// carriage return (progress bars redraw their line), backspace, tab, erase in line/display,
+// cursor up/down/column moves (multi-line progress bars). OSC (titles, hyperlinks) and other
+// controls are skipped. Bounded: at most `maxLines` lines (oldest dropped) of `maxCols` chars.
+
+export interface Style {
+  fg?: string; bg?: string; bold?: boolean; dim?: boolean; italic?: boolean; underline?: boolean; inverse?: boolean;
+}
+
+export interface Line {
+  chars: string[];
+  styles: number[];
+  /** Bumped on every change: a rendered line is redrawn only when this moved. */
+  v: number;
+  id: number;
+}
+
+const PALETTE = ['black', 'red', 'green', 'yellow', 'blue', 'magenta', 'cyan', 'white'];
+
+export class Screen {
+  lines: Line[] = [];
+  /** Lines dropped from the top so far. */
+  dropped = 0;
+  private row = 0;
+  private col = 0;
+  private style: Style = {};
+  private styleId = 0;
+  readonly styleTable: Style[] = [{}];
+  private styleKeys = new Map<string, number>([['{}', 0]]);
+  private pending = '';
+  private nextId = 1;
+  version = 0;
+
+  constructor(readonly maxLines = 2000, readonly maxCols = 4000) {
+    this.lines.push(this.newLine());
+  }
+
+  private newLine(): Line { return { chars: [], styles: [], v: 0, id: this.nextId++ }; }
+
+  write(data: string): void {
+    if (!data) return;
+    let s = this.pending + data;
+    this.pending = '';
+    this.version++;
+    let i = 0;
+    const n = s.length;
+    while (i < n) {
+      const c = s.charCodeAt(i);
+      if (c === 0x1b) {
+        const end = this.escape(s, i);
+        if (end < 0) { this.pending = s.slice(i); if (this.pending.length > 256) this.pending = ''; break; }
+        i = end;
+        continue;
+      }
+      if (c === 0x0a) { this.lineFeed(); this.col = 0; i++; continue; }
+      if (c === 0x0d) { this.col = 0; i++; continue; }
+      if (c === 0x08) { if (this.col > 0) this.col--; i++; continue; }
+      if (c === 0x09) { const to = Math.min(this.maxCols, (Math.floor(this.col / 8) + 1) * 8); while (this.col < to) this.put(' '); i++; continue; }
+      if (c < 0x20 || c === 0x7f) { i++; continue; }
+      // Plain run: up to the next control character.
+      let j = i + 1;
+      while (j < n) { const d = s.charCodeAt(j); if (d < 0x20 || d === 0x7f) break; j++; }
+      for (const ch of s.slice(i, j)) this.put(ch);
+      i = j;
+    }
+    s = '';
+  }
+
+  private line(): Line {
+    while (this.row >= this.lines.length) this.lines.push(this.newLine());
+    return this.lines[this.row];
+  }
+
+  private put(ch: string): void {
+    if (this.col >= this.maxCols) return;
+    const l = this.line();
+    while (l.chars.length < this.col) { l.chars.push(' '); l.styles.push(0); }
+    l.chars[this.col] = ch;
+    l.styles[this.col] = this.styleId;
+    l.v++;
+    this.col++;
+  }
+
+  private lineFeed(): void {
+    this.row++;
+    if (this.row >= this.lines.length) this.lines.push(this.newLine());
+    const over = this.lines.length - this.maxLines;
+    if (over > 0) {
+      this.lines.splice(0, over);
+      this.dropped += over;
+      this.row -= over;
+    }
+  }
+
+  /** Parses an escape sequence at s[i] (ESC). Returns the index after it, or -1 if incomplete. */
+  private escape(s: string, i: number): number {
+    if (i + 1 >= s.length) return -1;
+    const k = s[i + 1];
+    if (k === '[') {
+      let j = i + 2;
+      while (j < s.length) {
+        const c = s.charCodeAt(j);
+        if (c >= 0x40 && c <= 0x7e) break;
+        j++;
+      }
+      if (j >= s.length) return -1;
+      this.csi(s.slice(i + 2, j), s[j]);
+      return j + 1;
+    }
+    if (k === ']') {
+      // OSC … BEL or ESC \
+      for (let j = i + 2; j < s.length; j++) {
+        if (s.charCodeAt(j) === 0x07) return j + 1;
+        if (s.charCodeAt(j) === 0x1b && s[j + 1] === '\\') return j + 2;
+      }
+      return -1;
+    }
+    if (k === '(' || k === ')') return i + 3 <= s.length ? i + 3 : -1;
+    return i + 2;
+  }
+
+  private csi(params: string, final: string): void {
+    const priv = params.startsWith('?');
+    const nums = (priv ? params.slice(1) : params).split(';').map((x) => (x === '' ? NaN : Number(x)));
+    const n1 = Number.isFinite(nums[0]) && nums[0] > 0 ? nums[0] : 1;
+    if (priv) return;
+    switch (final) {
+      case 'm': this.sgr(params === '' ? [0] : params.split(/[;:]/).map((x) => Number(x) || 0)); break;
+      case 'K': {
+        const l = this.line();
+        const mode = nums[0] || 0;
+        if (mode === 0) { l.chars.length = Math.min(l.chars.length, this.col); l.styles.length = l.chars.length; }
+        else if (mode === 1) for (let c = 0; c < Math.min(this.col + 1, l.chars.length); c++) l.chars[c] = ' ';
+        else { l.chars = []; l.styles = []; }
+        l.v++;
+        break;
+      }
+      case 'J': {
+        const mode = nums[0] || 0;
+        if (mode === 2 || mode === 3) {
+          for (const l of this.lines) { l.chars = []; l.styles = []; l.v++; }
+        } else if (mode === 0) {
+          const l = this.line();
+          l.chars.length = Math.min(l.chars.length, this.col); l.styles.length = l.chars.length; l.v++;
+          this.lines.length = this.row + 1;
+        }
+        break;
+      }
+      case 'A': this.row = Math.max(0, this.row - n1); break;
+      case 'B': this.row += n1; this.line(); break;
+      case 'C': this.col = Math.min(this.maxCols, this.col + n1); break;
+      case 'D': this.col = Math.max(0, this.col - n1); break;
+      case 'E': this.row += n1; this.col = 0; this.line(); break;
+      case 'F': this.row = Math.max(0, this.row - n1); this.col = 0; break;
+      case 'G': this.col = Math.min(this.maxCols, n1 - 1); break;
+      case 'H': case 'f': {
+        // Absolute positions are relative to the visible screen; we treat the last 24 lines as it.
+        const top = Math.max(0, this.lines.length - 24);
+        this.row = top + ((Number.isFinite(nums[0]) && nums[0] > 0 ? nums[0] : 1) - 1);
+        this.col = (Number.isFinite(nums[1]) && nums[1] > 0 ? nums[1] : 1) - 1;
+        this.line();
+        break;
+      }
+    }
+  }
+
+  private sgr(p: number[]): void {
+    const st: Style = { ...this.style };
+    for (let i = 0; i < p.length; i++) {
+      const x = p[i];
+      if (x === 0) { for (const k of Object.keys(st)) delete st[k as keyof Style]; }
+      else if (x === 1) st.bold = true;
+      else if (x === 2) st.dim = true;
+      else if (x === 3) st.italic = true;
+      else if (x === 4) st.underline = true;
+      else if (x === 7) st.inverse = true;
+      else if (x === 22) { delete st.bold; delete st.dim; }
+      else if (x === 23) delete st.italic;
+      else if (x === 24) delete st.underline;
+      else if (x === 27) delete st.inverse;
+      else if (x >= 30 && x <= 37) st.fg = PALETTE[x - 30];
+      else if (x >= 90 && x <= 97) st.fg = 'bright-' + PALETTE[x - 90];
+      else if (x === 39) delete st.fg;
+      else if (x >= 40 && x <= 47) st.bg = PALETTE[x - 40];
+      else if (x >= 100 && x <= 107) st.bg = 'bright-' + PALETTE[x - 100];
+      else if (x === 49) delete st.bg;
+      else if (x === 38 || x === 48) {
+        const key = x === 38 ? 'fg' : 'bg';
+        if (p[i + 1] === 5) { st[key] = color256(p[i + 2] ?? 0); i += 2; }
+        else if (p[i + 1] === 2) { st[key] = rgb(p[i + 2] ?? 0, p[i + 3] ?? 0, p[i + 4] ?? 0); i += 4; }
+      }
+    }
+    this.style = st;
+    const key = JSON.stringify(st);
+    let id = this.styleKeys.get(key);
+    if (id === undefined) { id = this.styleTable.length; this.styleTable.push(st); this.styleKeys.set(key, id); }
+    this.styleId = id;
+  }
+
+  /** A line as runs of equal style. */
+  runs(l: Line): { text: string; style: number }[] {
+    const out: { text: string; style: number }[] = [];
+    let start = 0;
+    for (let c = 1; c <= l.chars.length; c++) {
+      if (c === l.chars.length || l.styles[c] !== l.styles[start]) {
+        out.push({ text: l.chars.slice(start, c).join(''), style: l.styles[start] ?? 0 });
+        start = c;
+      }
+    }
+    return out;
+  }
+
+  /** Plain text of the screen (tests, copy). */
+  text(): string {
+    let end = this.lines.length;
+    while (end > 0 && this.lines[end - 1].chars.length === 0) end--;
+    return this.lines.slice(0, end).map((l) => l.chars.join('').replace(/\s+$/, '')).join('\n');
+  }
+}
+
+function color256(n: number): string {
+  if (n < 8) return PALETTE[n];
+  if (n < 16) return 'bright-' + PALETTE[n - 8];
+  if (n < 232) {
+    const v = n - 16;
+    const lv = [0, 95, 135, 175, 215, 255];
+    return rgb(lv[Math.floor(v / 36)], lv[Math.floor(v / 6) % 6], lv[v % 6]);
+  }
+  const g = 8 + (n - 232) * 10;
+  return rgb(g, g, g);
+}
+
+function rgb(r: number, g: number, b: number): string {
+  const h = (x: number) => Math.max(0, Math.min(255, x | 0)).toString(16).padStart(2, '0');
+  return `#${h(r)}${h(g)}${h(b)}`;
+}
+
+/** The CSS a style needs: palette colors map to VS Code's terminal theme variables. */
+export function styleCss(st: Style): { cls: string; color?: string; background?: string } {
+  const cls: string[] = [];
+  let fg = st.fg, bg = st.bg;
+  if (st.inverse) { [fg, bg] = [bg ?? 'default-bg', fg ?? 'default-fg']; }
+  const out: { cls: string; color?: string; background?: string } = { cls: '' };
+  if (fg) { if (fg.startsWith('#')) out.color = fg; else cls.push(`ansi-fg-${fg}`); }
+  if (bg) { if (bg.startsWith('#')) out.background = bg; else cls.push(`ansi-bg-${bg}`); }
+  if (st.bold) cls.push('ansi-bold');
+  if (st.dim) cls.push('ansi-dim');
+  if (st.italic) cls.push('ansi-italic');
+  if (st.underline) cls.push('ansi-underline');
+  out.cls = cls.join(' ');
+  return out;
+}

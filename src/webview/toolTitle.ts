@@ -1,0 +1,82 @@
+// Natural titles for tool calls. Claude Code (claude-code-acp, claude-agent-acp) titles its
+// tools "Read /abs/path", "Edit `/abs/path`", "Terminal", the raw shell line, "Read File"…; the
+// tool name is in `_meta.claudeCode.toolName` (sometimes `mcp__acp__Read`) or `name`. We show a
+// verb and the workspace-relative subject, and keep the agent's title as the tooltip.
+import type { ToolCallView } from '../shared/sessionModel';
+
+export interface NiceTitle { verb: string; subject: string; detail?: string }
+
+let roots: string[] = [];
+/** Workspace folders, so paths show relative to them. */
+export function setWorkspaceRoots(r: string[]): void { roots = r.map((p) => p.replace(/[\\/]+$/, '')); }
+
+export function relPath(p: string): string {
+  for (const r of roots) if (r && (p === r || p.startsWith(r + '/') || p.startsWith(r + '\\'))) return p.slice(r.length + 1) || p;
+  return p;
+}
+
+export function toolName(call: ToolCallView): string | undefined {
+  const cc = (call.meta?.claudeCode as { toolName?: unknown } | undefined)?.toolName;
+  const n = typeof cc === 'string' ? cc : call.name;
+  return n?.replace(/^mcp__acp__/, '');
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
+const short = (s: string, n = 80) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
+
+export function niceTitle(call: ToolCallView): NiceTitle {
+  const input = (call.rawInput && typeof call.rawInput === 'object' ? call.rawInput : {}) as Record<string, unknown>;
+  const path = str(input.file_path) ?? str(input.path) ?? str(input.notebook_path) ?? call.locations[0]?.path;
+  const rel = path ? relPath(path) : undefined;
+  const name = toolName(call);
+  switch (name) {
+    case 'Read': {
+      const range = typeof input.offset === 'number' ? ` (from line ${input.offset})` : '';
+      if (rel) return { verb: 'Read', subject: rel + range };
+      break;
+    }
+    case 'Edit': case 'MultiEdit': if (rel) return { verb: 'Edit', subject: rel }; break;
+    case 'Write': if (rel) return { verb: 'Write', subject: rel }; break;
+    case 'NotebookEdit': if (rel) return { verb: 'Edit notebook', subject: rel }; break;
+    case 'Bash': case 'BashOutput': {
+      const cmd = str(input.command);
+      const desc = str(input.description);
+      if (desc) return { verb: 'Run', subject: desc, detail: cmd };
+      if (cmd) return { verb: 'Run', subject: short(cmd, 120) };
+      break;
+    }
+    case 'KillShell': case 'KillBash': return { verb: 'Stop', subject: 'background command' };
+    case 'Glob': {
+      const pat = str(input.pattern);
+      if (pat) return { verb: 'Find files', subject: pat + (str(input.path) ? ` in ${relPath(str(input.path)!)}` : '') };
+      break;
+    }
+    case 'Grep': {
+      const pat = str(input.pattern);
+      if (pat) return { verb: 'Search', subject: `"${short(pat, 60)}"` + (str(input.path) ? ` in ${relPath(str(input.path)!)}` : '') + (str(input.glob) ? ` (${input.glob})` : '') };
+      break;
+    }
+    case 'LS': if (rel) return { verb: 'List', subject: rel }; break;
+    case 'WebFetch': { const u = str(input.url); if (u) return { verb: 'Fetch', subject: u }; break; }
+    case 'WebSearch': { const q = str(input.query); if (q) return { verb: 'Web search', subject: `"${q}"` }; break; }
+    case 'Task': case 'Agent': {
+      const d = str(input.description);
+      const t = str(input.subagent_type);
+      if (d) return { verb: t ? `Agent (${t})` : 'Agent', subject: d };
+      break;
+    }
+    case 'TodoWrite': return { verb: 'Update', subject: 'plan' };
+    case 'ExitPlanMode': return { verb: 'Ready to code', subject: '' };
+  }
+  return { verb: '', subject: cleanTitle(call.title || name || 'Tool call') };
+}
+
+/** Backticks around paths dropped, absolute workspace paths made relative. */
+export function cleanTitle(t: string): string {
+  return t.replace(/`([^`]+)`/g, '$1').replace(/(?:^|\s)(\/[^\s]+)/g, (m, p: string) => m.replace(p, relPath(p)));
+}
+
+export function titleText(call: ToolCallView): string {
+  const t = niceTitle(call);
+  return t.verb ? `${t.verb} ${t.subject}`.trim() : t.subject;
+}
