@@ -1,5 +1,6 @@
 // Composition root: build the objects, wire them, register disposables. No logic here.
 import * as vscode from 'vscode';
+import { AgentHands } from './vscode/agentHands';
 import { Controller } from './vscode/controller';
 import { createLog } from './vscode/logging';
 import { SessionViewProvider } from './vscode/sessionView';
@@ -12,8 +13,12 @@ export function activate(context: vscode.ExtensionContext) {
   context.subscriptions.push(channel);
   const showLog = () => channel.show(true);
 
-  const ctl = controller = new Controller({ context, logger, traffic, showLog });
+  let hands: AgentHands | undefined;
+  const ctl = controller = new Controller({ context, logger, traffic, showLog, features: () => hands?.features() ?? [] });
   context.subscriptions.push(ctl);
+  // fs + terminals through VS Code, follow-along, review changes, "Open in terminal".
+  hands = new AgentHands({ current: () => ctl.current, onDidChange: (l) => ctl.onDidChange(l) });
+  context.subscriptions.push(hands);
 
   const view = new SessionViewProvider(context.extensionUri, logger, () => ctl.snapshot());
   context.subscriptions.push(view, vscode.window.registerWebviewViewProvider(SessionViewProvider.viewType, view));
@@ -39,7 +44,7 @@ export function activate(context: vscode.ExtensionContext) {
     vscode.commands.registerCommand('tandem.showLog', showLog),
   );
 
-  return { controller: ctl };
+  return { controller: ctl, hands };
 }
 
 export async function deactivate(): Promise<void> {
