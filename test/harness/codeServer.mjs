@@ -1,0 +1,319 @@
+// A real VS Code for tests, without downloading VS Code: code-server (VS Code server + web
+// workbench, real Node extension host) on Node 24, driven by Debian's Chromium through
+// playwright-core. Facts behind every flag: /work/shared/VSCODE-TESTING.md.
+//
+//   const server = await startCodeServer({ workspace, extensionDevelopmentPath, userSettings, env });
+//   const { page, close } = await openWorkbench(server.url);      // url opens `workspace`
+//   await openTandemView(page);
+//   const view = tandemWebview(page);                              // FrameLocator inside the webview
+//   await view.locator('[data-testid="composer-input"]').fill('hi');
+//   await screenshot(page, 'name');                                // → test-results/name.png
+//   await close(); await server.stop();
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, realpathSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { format } from 'node:util';
+import { ensureInstalled, CHROMIUM } from './install.mjs';
+
+export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const RESULTS_DIR = join(REPO, 'test-results');
+export const TANDEM_ID = 'tandem-dev.tandem';
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort() {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.unref();
+    s.on('error', rej);
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => res(port)); });
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Env of this process minus whatever would make code-server think it runs inside another VS Code. */
+function cleanEnv() {
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) {
+    if (k.startsWith('VSCODE_') || k === 'ELECTRON_RUN_AS_NODE' || k.startsWith('npm_')) delete env[k];
+  }
+  return env;
+}
+
+/** `vscode-remote://remote/abs/path`: how the web workbench names a path on the server. */
+export const remoteUri = (absPath) => `vscode-remote://remote${absPath.split('/').map(encodeURIComponent).join('/')}`;
+
+/**
+ * Workbench URL for `folder`, optionally with the test-electron style payload
+ * (needs the server started with enable-smoke-test-driver, which startCodeServer does).
+ */
+export function workbenchUrl(base, { folder, extensionDevelopmentPath, extensionTestsPath, extensionEnvironment } = {}) {
+  const u = new URL(base);
+  if (folder) u.searchParams.set('folder', folder);
+  const payload = [];
+  if (extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remoteUri(extensionDevelopmentPath)]);
+  if (extensionTestsPath) payload.push(['extensionTestsPath', remoteUri(extensionTestsPath)]);
+  if (extensionEnvironment) payload.push(['extensionEnvironment', JSON.stringify(extensionEnvironment)]);
+  if (payload.length) u.searchParams.set('payload', JSON.stringify(payload));
+  return u.toString();
+}
+
+/**
+ * Starts code-server on a free 127.0.0.1 port in its own process group, with a fresh
+ * user-data-dir / extensions-dir / TMPDIR / XDG_RUNTIME_DIR inside a new run dir.
+ * @param {object} o
+ * @param {string} o.workspace folder to open (absolute)
+ * @param {string} [o.extensionDevelopmentPath] load this extension in development mode (via the URL payload)
+ * @param {string} [o.extensionTestsPath] run this tests module (test-electron contract)
+ * @param {object} [o.extensionEnvironment] env for the extension host (payload)
+ * @param {object} [o.userSettings] merged into User/settings.json
+ * @param {object} [o.env] extra env for code-server (inherited by the extension host)
+ * @param {number} [o.port] fixed port instead of a free one
+ * @param {string} [o.runDir] use this dir (kept) instead of a fresh temp dir (removed on stop)
+ * @param {(line: string) => void} [o.onOutput] code-server stdout/stderr lines (default: to run-dir log only)
+ * @param {string[]} [o.linkExtensions] extension folders installed as symlinks in the extensions dir
+ *   (a normal, non-development install: plain URL, survives reloads; used by `npm start`)
+ * @param {string[]} [o.extraArgs]
+ * @returns {Promise<{url: string, baseUrl: string, port: number, runDir: string, pid: number, logFile: string,
+ *   urlFor: Function, stop: () => Promise<void>, exited: Promise<{code, signal}>, tail: () => string}>}
+ *   url: workbench URL (folder + payload); urlFor(extra): same with overrides; tail(): last output lines
+ */
+export async function startCodeServer(o) {
+  const paths = await ensureInstalled({ quiet: true });
+  const workspace = resolve(o.workspace);
+  const keep = !!o.runDir;
+  const runDir = o.runDir ? resolve(o.runDir) : mkdtempSync(join(tmpdir(), 'tandem-cs-'));
+  const dirs = {
+    userData: join(runDir, 'user-data'),
+    extensions: join(runDir, 'extensions'),
+    tmp: join(runDir, 'tmp'),
+    xdg: join(runDir, 'xdg-runtime'),
+  };
+  for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true, mode: 0o700 });
+  mkdirSync(join(dirs.userData, 'User'), { recursive: true });
+  for (const extDir of o.linkExtensions ?? []) {
+    const pkg = JSON.parse(readFileSync(join(extDir, 'package.json'), 'utf8'));
+    const link = join(dirs.extensions, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
+    rmSync(link, { force: true, recursive: true });
+    symlinkSync(resolve(extDir), link, 'dir');
+  }
+  const settings = {
+    'chat.disableAIFeatures': true,
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'telemetry.telemetryLevel': 'off',
+    'update.mode': 'none',
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'security.workspace.trust.enabled': false,
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    ...o.userSettings,
+  };
+  writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  const config = join(runDir, 'config.yaml');
+  writeFileSync(config, '');
+  const port = o.port ?? await freePort();
+  const args = [
+    paths.codeServerEntry,
+    '--auth', 'none',
+    '--bind-addr', `127.0.0.1:${port}`,
+    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+    '--config', config,
+    '--user-data-dir', dirs.userData,
+    '--extensions-dir', dirs.extensions,
+    '--vscode-option', 'enable-smoke-test-driver',
+    ...(o.extraArgs ?? []),
+    workspace,
+  ];
+  const env = {
+    ...cleanEnv(),
+    ...o.env,
+    EXTENSIONS_GALLERY: '{}',
+    TMPDIR: dirs.tmp,
+    XDG_RUNTIME_DIR: dirs.xdg,
+  };
+  const logFile = join(runDir, 'code-server.log');
+  const log = createWriteStream(logFile);
+  const child = spawn(paths.node24, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const tail = [];
+  let exited = null;
+  const exitPromise = new Promise((r) => child.on('exit', (code, signal) => { exited = { code, signal }; r(exited); }));
+  const onChunk = (buf) => {
+    log.write(buf);
+    for (const line of buf.toString().split('\n')) {
+      if (!line) continue;
+      tail.push(line); if (tail.length > 40) tail.shift();
+      o.onOutput?.(line);
+    }
+  };
+  child.stdout.on('data', onChunk);
+  child.stderr.on('data', onChunk);
+  // If this process dies without calling stop(), do not leave the group behind.
+  const killOnExit = () => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } };
+  process.on('exit', killOnExit);
+
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return; stopped = true;
+    process.off('exit', killOnExit);
+    if (!exited) {
+      try { process.kill(-child.pid, 'SIGTERM'); } catch { /* gone */ }
+      const t = await Promise.race([exitPromise, sleep(5000).then(() => 'timeout')]);
+      // The group may still hold children (extension host, ptys) even after the main process exits.
+      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+      if (t === 'timeout') await exitPromise;
+    } else {
+      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+    }
+    await new Promise((r) => log.end(r));
+    if (!keep) rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
+  };
+
+  // Ready when /healthz answers.
+  const baseUrl = `http://127.0.0.1:${port}/`;
+  const deadline = Date.now() + (o.startTimeoutMs ?? 60_000);
+  for (;;) {
+    if (exited) { await stop(); throw new Error(`code-server exited early (${JSON.stringify(exited)}):\n${tail.join('\n')}`); }
+    try {
+      const r = await fetch(`${baseUrl}healthz`, { signal: AbortSignal.timeout(1000) });
+      if (r.ok) break;
+    } catch { /* not yet */ }
+    if (Date.now() > deadline) { await stop(); throw new Error(`code-server did not answer on ${baseUrl} within ${(o.startTimeoutMs ?? 60_000) / 1000} s:\n${tail.join('\n')}`); }
+    await sleep(150);
+  }
+  const urlFor = (extra = {}) => workbenchUrl(baseUrl, {
+    folder: workspace,
+    extensionDevelopmentPath: o.extensionDevelopmentPath && resolve(o.extensionDevelopmentPath),
+    extensionTestsPath: o.extensionTestsPath && resolve(o.extensionTestsPath),
+    extensionEnvironment: o.extensionEnvironment,
+    ...extra,
+  });
+  return { url: urlFor(), baseUrl, port, runDir, pid: child.pid, logFile, urlFor, stop, exited: exitPromise, tail: () => tail.join('\n') };
+}
+
+async function loadPlaywright() {
+  // Prefer the repo's own playwright-core (devDependency), else the cached one from install.mjs.
+  const req = createRequire(join(REPO, 'package.json'));
+  try { return req('playwright-core'); } catch { /* fall through */ }
+  const p = await ensureInstalled({ quiet: true });
+  return createRequire(join(p.dir, 'package.json'))('playwright-core');
+}
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run', '--no-default-browser-check',
+  '--disable-features=Translate,MediaRouter,OptimizationHints',
+  // Every name but the loopback ones fails to resolve: tests never reach the internet.
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
+];
+
+/**
+ * Opens the workbench at `url` in Debian's Chromium (headless unless HEADED=1 / o.headless=false).
+ * @param {string} url
+ * @param {object} [o]
+ * @param {boolean} [o.headless]
+ * @param {{width:number,height:number}} [o.viewport]
+ * @param {(page) => Promise<void>} [o.beforeGoto] e.g. page.exposeFunction(...)
+ * @param {boolean} [o.waitForWorkbench] wait for `.monaco-workbench` (default true)
+ * @returns {Promise<{browser, context, page, close: () => Promise<void>}>}
+ */
+export async function openWorkbench(url, o = {}) {
+  const { chromium } = await loadPlaywright();
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: o.headless ?? process.env.HEADED !== '1',
+    args: CHROMIUM_ARGS,
+  });
+  const context = await browser.newContext({ viewport: o.viewport ?? { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  const close = async () => { try { await browser.close(); } catch { /* already gone */ } };
+  try {
+    if (o.beforeGoto) await o.beforeGoto(page);
+    await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    if (o.waitForWorkbench ?? true) await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  } catch (e) { await close(); throw e; }
+  return { browser, context, page, close };
+}
+
+// The workbench's own log lines (same console format as the extension host's): not test output.
+const WORKBENCH_NOISE = /^(Error: Timed out waiting for authentication provider|Creation of workbench contribution|Resolving connection token|Resolved connection token|Creating a socket|\[reconnection-grace-time\]|Ignoring fetching additional builtin extensions|Updating additional builtin extensions cache|\[Service Worker\]|\[AgentHost|\[AccountPolicyGate\]|Started local extension host|Extension host \(|Loading development extension|\[Extension Host\] )/;
+
+/**
+ * Turns page console messages back into extension-host output lines. With a tests payload the
+ * extension host's console.* arrives in the page console as ('%c INFO', 'color: …', fmt,
+ * ...args) ('%c  ERR', '%c WARN' for error/warn); each line is rebuilt with util.format.
+ * Calls onLine(text, {type, fromExtensionHost}) for every console message; fromExtensionHost
+ * is a best guess (that format, minus the workbench's own known log lines).
+ */
+export function onConsoleLines(page, onLine) {
+  page.on('console', async (msg) => {
+    let args;
+    try { args = await Promise.all(msg.args().map((a) => a.jsonValue().catch(() => String(a)))); } catch { args = [msg.text()]; }
+    let fromExtensionHost = false;
+    if (args.length >= 2 && typeof args[0] === 'string' && /^%c\s*(INFO|WARN|ERR|DEBUG|TRACE)\s*$/.test(args[0]) && typeof args[1] === 'string' && args[1].startsWith('color')) {
+      args = args.slice(2);
+      if (args.length === 0) args = [''];
+      fromExtensionHost = true;
+    } else if (args.length === 0 || args.every((a) => a === undefined || (a && typeof a === 'object' && Object.keys(a).length === 0))) {
+      args = [msg.text()];
+    }
+    let text;
+    try { text = format(...args); } catch { text = msg.text(); }
+    if (fromExtensionHost && WORKBENCH_NOISE.test(text)) fromExtensionHost = false;
+    onLine(text, { type: msg.type(), fromExtensionHost });
+  });
+}
+
+/** The activity-bar entry of a view container (title "Tandem" by default). */
+export async function openTandemView(page, { title = 'Tandem', containerId = 'tandem', timeout = 20_000 } = {}) {
+  const item = page.locator(`.part.activitybar .action-item a[aria-label^="${title}"], .part.activitybar .action-item [aria-label^="${title}"]`).first();
+  try {
+    await item.waitFor({ state: 'visible', timeout: Math.min(timeout, 10_000) });
+    // Clicking an already open container toggles it closed: only click when not checked.
+    const checked = await item.evaluate((el) => el.closest('.action-item')?.classList.contains('checked') || el.getAttribute('aria-checked') === 'true' || el.getAttribute('aria-selected') === 'true');
+    if (!checked) await item.click();
+  } catch {
+    await runCommand(page, `View: Show ${title}`);
+  }
+  await page.locator(`iframe.webview.ready[src*="extensionId=${TANDEM_ID}"][src*="purpose=webviewView"]`).first().waitFor({ state: 'attached', timeout });
+  void containerId;
+}
+
+/** Runs a command from the command palette by its label (e.g. "View: Show Tandem"). */
+export async function runCommand(page, label) {
+  await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, force: true }).catch(() => {});
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill(`>${label}`);
+  await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
+}
+
+/** FrameLocator of the Tandem sidebar webview's content (outer webview iframe → #active-frame). */
+export function tandemWebview(page, extensionId = TANDEM_ID) {
+  return page
+    .frameLocator(`iframe.webview.ready[src*="extensionId=${extensionId}"][src*="purpose=webviewView"]`)
+    .frameLocator('#active-frame');
+}
+
+/** Saves a full-window screenshot to test-results/<name>.png and returns its path. */
+export async function screenshot(page, name) {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = join(RESULTS_DIR, name.endsWith('.png') ? name : `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+/** A fresh copy of test/fixtures/workspace (or `from`) in a temp dir; returns its real path. */
+export async function freshWorkspace(from = join(REPO, 'test', 'fixtures', 'workspace')) {
+  const { cpSync } = await import('node:fs');
+  const dir = mkdtempSync(join(tmpdir(), 'tandem-ws-'));
+  const ws = join(dir, 'workspace');
+  cpSync(from, ws, { recursive: true });
+  return realpathSync(ws);
+}
