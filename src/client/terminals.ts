@@ -4,7 +4,6 @@
 import { spawn } from 'node:child_process';
 import * as nodePath from 'node:path';
 import { existsSync } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
 import type {
   ClientCapabilities, CreateTerminalRequest, CreateTerminalResponse, KillTerminalRequest, KillTerminalResponse,
   ReleaseTerminalRequest, ReleaseTerminalResponse, TerminalExitStatus, TerminalOutputRequest, TerminalOutputResponse,
@@ -20,13 +19,16 @@ import type { Logger } from '../common/logger';
 import { TERMINAL_VIEW_MAX_CHARS } from '../shared/sessionModel';
 import type { SessionStore } from '../session/sessionStore';
 import type { ClientFeature, FeatureContext } from './agentClient';
-import { OutputBuffer } from './outputBuffer';
+import { OutputBuffer, completeUtf8Length } from './outputBuffer';
 import type { ProcessPort, SpawnedProcess, SpawnOptions } from './ports';
 
 /** Output limit when the agent sets none. */
 export const DEFAULT_OUTPUT_BYTE_LIMIT = 1024 * 1024;
 /** Live output reaches the store at most this often (the view renders per frame anyway). */
 export const LIVE_FLUSH_MS = 50;
+/** The view keeps TERMINAL_VIEW_MAX_CHARS characters: never hold more bytes than that for it. */
+const LIVE_MAX_BYTES = TERMINAL_VIEW_MAX_CHARS;
+const EMPTY = Buffer.alloc(0);
 
 export interface TerminalsOptions {
   processes?: ProcessPort;
@@ -69,9 +71,12 @@ interface Term {
   sessionId: string;
   proc: SpawnedProcess;
   buffer: OutputBuffer;
-  decoder: StringDecoder;
-  pendingLive: string;
-  pendingDropped: boolean;
+  /** Raw output not yet sent to the view: at most LIVE_MAX_BYTES (whole chunks dropped at the front). */
+  live: Buffer[];
+  liveBytes: number;
+  liveDropped: boolean;
+  /** An incomplete UTF-8 character held back from the last flush. */
+  carry: Buffer;
   flushTimer?: NodeJS.Timeout;
   exit?: TerminalExitStatus;
   exited: Promise<TerminalExitStatus>;
@@ -115,8 +120,8 @@ export class TerminalManager implements IDisposable {
     }
     let resolveExit!: (s: TerminalExitStatus) => void;
     const t: Term = {
-      id, sessionId: p.sessionId, proc, buffer: new OutputBuffer(limit), decoder: new StringDecoder('utf8'),
-      pendingLive: '', pendingDropped: false, exited: new Promise((r) => { resolveExit = r; }), subs: [],
+      id, sessionId: p.sessionId, proc, buffer: new OutputBuffer(limit),
+      live: [], liveBytes: 0, liveDropped: false, carry: EMPTY, exited: new Promise((r) => { resolveExit = r; }), subs: [],
     };
     this.terms.set(id, t);
     const display = args ? formatCommandLine(p.command, args) : p.command;
@@ -124,8 +129,6 @@ export class TerminalManager implements IDisposable {
     t.subs.push(proc.onData((chunk) => this.onData(t, chunk)));
     t.subs.push(proc.onExit(({ code, signal }) => {
       t.exit = { exitCode: code, signal };
-      const tail = t.decoder.end();
-      if (tail) t.pendingLive += tail;
       this.flush(t);
       this.dispatch(t, { type: 'terminal', at: Date.now(), terminal: { terminalId: id, exited: true, exitCode: code, signal } });
       resolveExit(t.exit);
@@ -186,35 +189,37 @@ export class TerminalManager implements IDisposable {
     await waitUntil(gone, Math.max(1000, this.grace));
   }
 
+  // Hot path (P3 bench): no decoding per chunk; the view gets the decoded tail once per flush.
   private onData(t: Term, chunk: Buffer): void {
     t.buffer.push(chunk);
-    const text = t.decoder.write(chunk);
-    if (!text) return;
-    t.pendingLive += text;
-    // The view keeps only the tail: never hold more than it would show.
-    if (t.pendingLive.length > TERMINAL_VIEW_MAX_CHARS * 2) {
-      t.pendingLive = t.pendingLive.slice(t.pendingLive.length - TERMINAL_VIEW_MAX_CHARS);
-      t.pendingDropped = true;
+    t.live.push(chunk);
+    t.liveBytes += chunk.length;
+    while (t.live.length > 1 && t.liveBytes - t.live[0].length >= LIVE_MAX_BYTES) {
+      t.liveBytes -= t.live.shift()!.length;
+      t.liveDropped = true;
     }
     if (!t.flushTimer) t.flushTimer = setTimeout(() => { t.flushTimer = undefined; this.flush(t); }, this.flushMs);
   }
 
   private flush(t: Term): void {
     if (t.flushTimer) { clearTimeout(t.flushTimer); t.flushTimer = undefined; }
-    if (t.pendingDropped) {
-      t.pendingDropped = false;
-      this.dispatch(t, { type: 'terminal', at: Date.now(), terminal: { terminalId: t.id, exited: !!t.exit, truncated: true } });
+    const final = !!t.exit;
+    if (!t.liveBytes && !(final && t.carry.length)) return;
+    let buf = Buffer.concat(t.carry.length ? [t.carry, ...t.live] : t.live);
+    t.live = [];
+    t.liveBytes = 0;
+    let start = 0;
+    if (t.liveDropped) {
+      t.liveDropped = false;
+      t.carry = EMPTY;
+      buf = buf.subarray(Math.max(0, buf.length - LIVE_MAX_BYTES));
+      while (start < buf.length && (buf[start] & 0xc0) === 0x80) start++;
+      this.dispatch(t, { type: 'terminal', at: Date.now(), terminal: { terminalId: t.id, exited: false, truncated: true } });
     }
-    if (!t.pendingLive) return;
-    let data = t.pendingLive;
-    t.pendingLive = '';
-    if (data.length > TERMINAL_VIEW_MAX_CHARS) {
-      let cut = data.length - TERMINAL_VIEW_MAX_CHARS;
-      const c = data.charCodeAt(cut);
-      if (c >= 0xdc00 && c <= 0xdfff) cut++;
-      data = data.slice(cut);
-    }
-    this.dispatch(t, { type: 'terminalOutput', at: Date.now(), terminalId: t.id, data });
+    const end = final ? buf.length : completeUtf8Length(buf);
+    t.carry = end < buf.length ? Buffer.from(buf.subarray(end)) : EMPTY;
+    if (end <= start) return;
+    this.dispatch(t, { type: 'terminalOutput', at: Date.now(), terminalId: t.id, data: buf.toString('utf8', start, end) });
   }
 
   private dispatch(t: Term, action: Parameters<SessionStore['dispatch']>[0]): void {
