@@ -1,0 +1,150 @@
+// Running one client tool call: resolve the name against the session's tool list, validate the
+// arguments, ask permission when the tool requires it, run the handler under a timeout, apply
+// its augmentation. Every path ends in exactly one ToolResult: the agent always gets an answer
+// (an error result, never a thrown error), and a late handler never answers twice.
+import type { ValidateFunction } from 'ajv';
+import type { ListedTool, Tool, ToolContent, ToolResult, ToolsConfig } from './types';
+import { textResult } from './types';
+import type { ToolState } from './registry';
+
+export type PermissionDecision = 'allow' | 'deny' | 'cancelled';
+
+/** Lets the UI show a client tool call (the tool-call tree) while it runs. */
+export interface CallObserver {
+  started(call: { callId: string; group: string; tool: string; args: Record<string, unknown>; kind: ListedTool['kind'] }): void;
+  finished(callId: string, result: ToolResult): void;
+}
+
+export interface InvokeEnv {
+  state: ToolState;
+  config: ToolsConfig;
+  sessionId?: string;
+  /** Asks the user before a requiresPermission tool runs. Missing: such tools are refused. */
+  requestPermission?(call: { callId: string; group: string; tool: Tool; args: Record<string, unknown> }): Promise<PermissionDecision>;
+  observer?: CallObserver;
+  /** Fires (resolves) when VS Code can no longer run calls: pending calls get the fallback result. */
+  disconnected?: Promise<void>;
+  /** True when VS Code cannot run calls now (window closing, session gone). */
+  isDisconnected?(): boolean;
+  /** Logs handler errors and late results. */
+  log?(message: string): void;
+}
+
+let callCounter = 0;
+
+export function disconnectedText(template: string, tool: string): string {
+  return template.replace(/\{0\}|\{tool\}/g, tool);
+}
+
+export function unknownToolText(name: string, state: ToolState): string {
+  return `Unknown tool "${name}". Available tools: ${state.list().map((l) => l.name).join(', ') || '(none)'}`;
+}
+
+/** Human-readable ajv error: `/line must be integer`, `must have required property 'path'`. */
+function ajvMessage(v: ValidateFunction): string {
+  return (v.errors ?? []).map((e) => {
+    const where = e.instancePath ? `${e.instancePath} ` : '';
+    const extra = e.keyword === 'additionalProperties' ? ` '${(e.params as { additionalProperty?: string }).additionalProperty}'`
+      : e.keyword === 'enum' ? ` (${((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).map((x) => JSON.stringify(x)).join(', ')})` : '';
+    return `${where}${e.message ?? 'is invalid'}${extra}`;
+  }).join('; ') || 'invalid';
+}
+
+function normalize(r: unknown): ToolResult {
+  if (typeof r === 'string') return textResult(r);
+  if (r && typeof r === 'object' && Array.isArray((r as ToolResult).content)) return r as ToolResult;
+  if (r === undefined || r === null) return textResult('Done.');
+  return { content: [{ type: 'json', json: r }] };
+}
+
+/** Runs one call. Never rejects. */
+export async function invokeTool(name: string, rawArgs: unknown, env: InvokeEnv): Promise<ToolResult> {
+  const { state, config } = env;
+  const callId = `tandem-tool-${++callCounter}`;
+  const fallback = () => textResult(disconnectedText(config.disconnectedMessage, name), true);
+  if (env.isDisconnected?.()) return fallback();
+
+  const listed = state.resolve(name);
+  if (!listed) return textResult(unknownToolText(name, state), true);
+  const args = (rawArgs && typeof rawArgs === 'object' && !Array.isArray(rawArgs) ? rawArgs : {}) as Record<string, unknown>;
+
+  if (listed.kind === 'container') {
+    env.observer?.started({ callId, group: listed.group, tool: listed.name, args, kind: 'container' });
+    const text = state.expand(listed.group) ?? unknownToolText(name, state);
+    const r = textResult(text);
+    env.observer?.finished(callId, r);
+    return r;
+  }
+  if (listed.kind === 'skill') {
+    env.observer?.started({ callId, group: listed.group, tool: listed.name, args, kind: 'skill' });
+    const text = state.activateSkill(listed.group, listed.name) ?? unknownToolText(name, state);
+    const r = textResult(text);
+    env.observer?.finished(callId, r);
+    return r;
+  }
+
+  const tool = listed.tool;
+  const validate = state.group(listed.group)?.validators.get(tool.name);
+  if (validate && !validate(args)) {
+    return textResult(`Invalid arguments for tool ${tool.name}: ${ajvMessage(validate)}`, true);
+  }
+
+  env.observer?.started({ callId, group: listed.group, tool: tool.name, args, kind: 'tool' });
+  let answered = false;
+  const finish = (r: ToolResult): ToolResult => {
+    answered = true;
+    env.observer?.finished(callId, r);
+    return r;
+  };
+
+  const abort = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<ToolResult>((resolve) => {
+    timer = setTimeout(() => {
+      abort.abort(new Error('timeout'));
+      resolve(textResult(`Tool ${tool.name} timed out after ${formatSeconds(config.timeoutMs)} (the IDE did not answer in time).`, true));
+    }, config.timeoutMs);
+  });
+  const gone = env.disconnected?.then(() => { abort.abort(new Error('disconnected')); return fallback(); });
+
+  const run = async (): Promise<ToolResult> => {
+    if (tool.requiresPermission) {
+      if (!env.requestPermission) return textResult(`Tool ${tool.name} requires the user's permission, and no permission prompt is available.`, true);
+      const d = await env.requestPermission({ callId, group: listed.group, tool, args });
+      if (d !== 'allow') return textResult(d === 'deny' ? `The user denied permission to run ${tool.name}.` : `The permission request for ${tool.name} was cancelled.`, true);
+      if (abort.signal.aborted) return textResult('aborted', true);
+    }
+    try {
+      const r = normalize(await tool.handler(args, { sessionId: env.sessionId, group: listed.group, tool: tool.name, signal: abort.signal }));
+      if (answered) { env.log?.(`Client tool ${tool.name} finished after its call was answered; result dropped.`); return r; }
+      if (!r.augmentation) return r;
+      const { problems, context } = state.augment(r.augmentation);
+      const extra: ToolContent[] = [];
+      if (context.length) extra.push({ type: 'text', text: `Context:\n${context.map((c) => `- ${c.key}: ${c.value}`).join('\n')}` });
+      if (problems.length) extra.push({ type: 'text', text: `Tandem could not apply part of this tool's changes: ${problems.join('; ')}` });
+      return { content: [...r.content, ...extra], isError: r.isError };
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (!answered) env.log?.(`Client tool ${tool.name} failed: ${err instanceof Error ? err.stack ?? message : message}`);
+      return textResult(`Tool ${tool.name} failed: ${message}`, true);
+    }
+  };
+
+  try {
+    const r = await Promise.race([run(), timeout, ...(gone ? [gone] : [])]);
+    return finish(stripAugmentation(r));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function stripAugmentation(r: ToolResult): ToolResult {
+  if (!r.augmentation) return r;
+  const { augmentation: _a, ...rest } = r;
+  return rest;
+}
+
+function formatSeconds(ms: number): string {
+  const s = ms / 1000;
+  return `${Number(s.toFixed(3))} s`;
+}

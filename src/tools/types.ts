@@ -1,0 +1,123 @@
+// Client tools: groups of tools the agent calls and the client (VS Code) executes. Pure types,
+// no vscode, no transport: the registry and invocation know nothing of MCP, so MCP-over-ACP
+// (draft) or another transport can replace src/tools/mcpServer.ts later.
+
+/** A JSON Schema (draft-07 / 2019-09 subset ajv understands) for a tool's arguments object. */
+export type JsonSchema = Record<string, unknown>;
+
+/** One piece of a tool result. `json` is sent as text (pretty JSON) plus structured content. */
+export type ToolContent =
+  | { type: 'text'; text: string }
+  | { type: 'json'; json: unknown }
+  /** Base64 image data (MCP image content). */
+  | { type: 'image'; data: string; mimeType: string }
+  /** Other binary data, base64 (MCP embedded blob resource). */
+  | { type: 'binary'; data: string; mimeType: string; filename?: string };
+
+/** A context item a handler adds to the agent's state (augmentation). */
+export interface ContextItem { key: string; value: string }
+
+/** Changes a handler asks for after its call; the agent's tool list follows (list_changed). */
+export interface Augmentation {
+  /** Add groups (validated like registered groups) to this session only. */
+  injectGroups?: ToolGroup[];
+  /** Remove groups (registered or injected) from this session. */
+  removeGroups?: string[];
+  expandGroups?: string[];
+  collapseGroups?: string[];
+  hideTools?: string[];
+  showTools?: string[];
+  /** Appended to this call's result and kept in the session's context list. */
+  addContext?: ContextItem[];
+}
+
+export interface ToolResult {
+  content: ToolContent[];
+  isError?: boolean;
+  augmentation?: Augmentation;
+}
+
+export interface ToolCallContext {
+  /** ACP session the call belongs to (undefined before the session is known). */
+  sessionId?: string;
+  group: string;
+  tool: string;
+  /** Aborted on timeout or disconnection: handlers doing long work should stop. */
+  signal: AbortSignal;
+}
+
+/** A string is a text result; a ToolResult is used as is. Throwing gives an error result. */
+export type ToolHandler = (args: Record<string, unknown>, ctx: ToolCallContext) => Promise<ToolResult | string> | ToolResult | string;
+
+/** A tool as the agent sees it. */
+export interface ToolDefinition {
+  /** Unique across all groups; `^[A-Za-z0-9_-]{1,64}$` (what model APIs accept). */
+  name: string;
+  description: string;
+  parametersSchema: JsonSchema;
+  /** Ask the user (Tandem's permission flow and auto-allow rules) before each call. */
+  requiresPermission?: boolean;
+}
+
+export interface Tool extends ToolDefinition { handler: ToolHandler }
+
+export interface SkillDefinition {
+  /** Free text ("Complete Checkout"); its tool name is the name with other characters as `_`. */
+  name: string;
+  description: string;
+  /** Appended once to the activation result. */
+  functionResult?: string;
+  /** Standing instructions while the skill is active. */
+  systemPrompt?: string;
+  /** Names of tools of the same group; activating the skill exposes exactly these. */
+  references: string[];
+}
+
+export interface GroupDefinition<T extends ToolDefinition = ToolDefinition> {
+  /** Also the container tool's name: `^[A-Za-z0-9_-]{1,64}$`. */
+  name: string;
+  /** Shown while collapsed. */
+  description?: string;
+  tools: T[];
+  skills?: SkillDefinition[];
+  /** Appended once to the generated expansion result. */
+  functionResult?: string;
+  /** Standing instructions while the group is expanded. */
+  systemPrompt?: string;
+  /** Default true: the group starts behind one container tool. */
+  startCollapsed?: boolean;
+}
+
+export type ToolGroup = GroupDefinition<Tool>;
+
+/** Settings that shape every session's tool list. */
+export interface ToolsConfig {
+  /** false disables collapsing everywhere (every group starts expanded). */
+  collapse: boolean;
+  /** Groups that start expanded. */
+  expandedGroups: readonly string[];
+  timeoutMs: number;
+  /** `{0}` (or `{tool}`) is replaced by the tool name. */
+  disconnectedMessage: string;
+  /** Optional instructions for every client tool (sent as MCP server instructions). */
+  instructions?: string;
+}
+
+export const DEFAULT_TOOLS_CONFIG: ToolsConfig = {
+  collapse: true,
+  expandedGroups: [],
+  timeoutMs: 30_000,
+  disconnectedMessage: "Client disconnected. Tool '{0}' unavailable.",
+};
+
+/** What the agent's tool list shows: a tool of a group, a group's container, or a skill. */
+export type ListedTool =
+  | { kind: 'tool'; name: string; description: string; inputSchema: JsonSchema; group: string; tool: Tool }
+  | { kind: 'container'; name: string; description: string; inputSchema: JsonSchema; group: string }
+  | { kind: 'skill'; name: string; description: string; inputSchema: JsonSchema; group: string; skill: SkillDefinition };
+
+export const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function textResult(text: string, isError = false): ToolResult {
+  return isError ? { content: [{ type: 'text', text }], isError: true } : { content: [{ type: 'text', text }] };
+}
