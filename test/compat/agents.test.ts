@@ -1,0 +1,159 @@
+// Compatibility: real agents from npm (installed by test/harness/run-compat.mjs into a cache dir
+// outside the repo) against fake model servers on 127.0.0.1, driven through Tandem's real
+// AgentClient with the real fs and terminal features (node-backed ports: no VS Code here).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ClientCapabilities, RequestPermissionRequest } from '@agentclientprotocol/sdk';
+import { AgentClient, type ClientFeature } from '../../src/client/agentClient';
+import { ChangeTracker } from '../../src/client/changeTracker';
+import { FileSystemFeature } from '../../src/client/fileSystem';
+import { TerminalsFeature } from '../../src/client/terminals';
+import { CLIENT_METHODS } from '../../src/acp/methods';
+import { MemoryLogger } from '../../src/common/logger';
+import type { Patch } from '../../src/shared/sessionModel';
+import { FakeDocs, FakeEdits, FakePermission, fakeWorkspace, nodeFs } from '../unit/client/fakePorts';
+import { fakeAnthropic, fakeGemini, type Step } from './fakeModels';
+
+const CACHE = process.env.TANDEM_COMPAT_CACHE || join(homedir(), '.cache', 'tandem-compat');
+export const CLAUDE_CODE_ACP = join(CACHE, 'claude-code-acp-0.16.2', 'node_modules', '@zed-industries', 'claude-code-acp', 'dist', 'index.js');
+export const GEMINI_CLI = join(CACHE, 'gemini-cli-0.61.0', 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
+
+/** Answers session/request_permission with the first allow_once option (issue 5 owns the real prompt). */
+const autoAllow: ClientFeature = {
+  capabilities() { /* nothing to advertise */ },
+  attach(ctx) {
+    return ctx.connection.onRequest(CLIENT_METHODS.session_request_permission, (p: RequestPermissionRequest) => {
+      const o = p.options.find((x) => x.kind === 'allow_once') ?? p.options.find((x) => x.kind.startsWith('allow'))!;
+      return { outcome: { outcome: 'selected', optionId: o.optionId } };
+    });
+  },
+};
+
+function workspace(): { ws: string; home: string } {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-compat-')));
+  const ws = join(root, 'project');
+  const home = join(root, 'home');
+  mkdirSync(ws);
+  mkdirSync(home);
+  return { ws, home };
+}
+
+function client(name: string, command: string, args: string[], env: Record<string, string>, ws: string) {
+  const logger = new MemoryLogger();
+  const tracker = new ChangeTracker();
+  const docs = new FakeDocs();
+  const traffic: { dir: 'in' | 'out'; msg: { method?: string; params?: unknown } }[] = [];
+  let c!: AgentClient;
+  const fsFeature = new FileSystemFeature({
+    documents: docs, fs: nodeFs, edits: new FakeEdits(docs), workspace: fakeWorkspace(ws), permission: new FakePermission('reject_once'),
+    tracker, agentInfoName: () => c.initializeResult?.agentInfo?.name,
+  });
+  c = new AgentClient({
+    agent: { name, command, args, env, cwd: ws }, cwd: ws, logger,
+    features: [fsFeature, new TerminalsFeature(), autoAllow],
+    traffic: (dir, msg) => traffic.push({ dir, msg: msg as { method?: string } }),
+    clientInfo: { name: 'tandem-compat', version: '0' },
+  });
+  return { c, logger, tracker, traffic };
+}
+
+function methods(traffic: { dir: string; msg: { method?: string } }[]): string[] {
+  return traffic.filter((t) => t.dir === 'in' && t.msg.method).map((t) => t.msg.method!);
+}
+
+function logTail(logger: MemoryLogger): string {
+  return logger.records.slice(-40).map((r) => `${r.level}: ${r.message}`).join('\n');
+}
+
+test('claude-code-acp 0.16.2: read, edit, write a new file, run a command with live output', { skip: !existsSync(CLAUDE_CODE_ACP) && 'claude-code-acp not installed (run test/harness/run-compat.mjs)', timeout: 120_000 }, async () => {
+  const { ws, home } = workspace();
+  writeFileSync(join(ws, 'hello.txt'), 'hello world\nsecond line\n');
+  const script: Step[] = [
+    { tool: 'mcp__acp__Read', input: { file_path: join(ws, 'hello.txt') } },
+    { tool: 'mcp__acp__Edit', input: { file_path: join(ws, 'hello.txt'), old_string: 'hello world', new_string: 'hello ACP' } },
+    { tool: 'mcp__acp__Write', input: { file_path: join(ws, 'sub', 'new-file.txt'), content: 'brand new\n' } },
+    { tool: 'mcp__acp__Bash', input: { command: 'echo live-1; sleep 1.5; echo live-2', timeout: 30000, description: 'Print two lines' } },
+    { text: 'All done.' },
+  ];
+  const model = await fakeAnthropic(script);
+  const { c, logger, tracker, traffic } = client('Claude Code', process.execPath, [CLAUDE_CODE_ACP], {
+    ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'dummy', HOME: home, IS_SANDBOX: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1',
+  }, ws);
+  try {
+    await c.start();
+    assert.equal(c.agent.state, 'ready', `${c.agent.message}\n${logTail(logger)}`);
+    // Live output: the first line must reach the store while the command still runs.
+    const seen: { liveBeforeExit?: boolean } = {};
+    c.onDidChangeSession(({ patches }: { patches: Patch[] }) => {
+      for (const p of patches) {
+        if (p.op === 'terminalOutput' && p.data.includes('live-1') && seen.liveBeforeExit === undefined) {
+          const t = c.session!.state.terminals.get(p.terminalId);
+          seen.liveBeforeExit = !t?.exited;
+        }
+      }
+    });
+    await c.prompt('Do the thing');
+    const snap = c.session!.snapshot();
+    const turn = snap.turns[0];
+    assert.equal(turn.error, undefined, `turn failed: ${turn.error}\n${logTail(logger)}`);
+    assert.equal(turn.stopReason, 'end_turn');
+    const m = methods(traffic);
+    assert.ok(m.includes('fs/read_text_file'), `fs/read_text_file used (saw ${[...new Set(m)].join(', ')})`);
+    assert.ok(m.includes('fs/write_text_file'));
+    assert.ok(m.includes('terminal/create'));
+    // The Read result went back to the model.
+    assert.match(JSON.stringify(model.requests[1]), /hello world/);
+    assert.equal(readFileSync(join(ws, 'hello.txt'), 'utf8'), 'hello ACP\nsecond line\n');
+    assert.equal(readFileSync(join(ws, 'sub', 'new-file.txt'), 'utf8'), 'brand new\n');
+    const terms = Object.values(snap.terminals);
+    assert.equal(terms.length, 1);
+    assert.match(terms[0].output, /live-1\nlive-2\n/);
+    assert.equal(terms[0].exitCode, 0);
+    assert.equal(seen.liveBeforeExit, true, 'live-1 reached the view before the command ended');
+    assert.match(JSON.stringify(model.requests[4]), /live-2/, 'the command output went back to the model');
+    const changes = tracker.changes(snap.meta.sessionId, 0);
+    assert.deepEqual(changes.map((x) => x.path).sort(), [join(ws, 'hello.txt'), join(ws, 'sub', 'new-file.txt')]);
+    assert.equal(Buffer.from(changes.find((x) => x.path.endsWith('hello.txt'))!.before!).toString(), 'hello world\nsecond line\n');
+    assert.equal(changes.find((x) => x.path.endsWith('new-file.txt'))!.before, null);
+  } finally {
+    await c.shutdown();
+    await model.close();
+  }
+});
+
+test('gemini-cli 0.61.0 --acp: edit a file and create a new one', { skip: !existsSync(GEMINI_CLI) && 'gemini-cli not installed (run test/harness/run-compat.mjs)', timeout: 120_000 }, async () => {
+  const { ws, home } = workspace();
+  writeFileSync(join(ws, 'edit-me.txt'), 'hello world\nsecond line\n');
+  const script: Step[] = [
+    { tool: 'replace', input: { file_path: join(ws, 'edit-me.txt'), old_string: 'hello world', new_string: 'hello ACP', instruction: 'Change the greeting.' } },
+    { tool: 'write_file', input: { file_path: join(ws, 'new-file.txt'), content: 'brand new\n' } },
+    { text: 'All done.' },
+  ];
+  const model = await fakeGemini(script);
+  const { c, logger, tracker, traffic } = client('Gemini CLI', process.execPath, [GEMINI_CLI, '--acp'], {
+    GOOGLE_GEMINI_BASE_URL: model.url, GEMINI_API_KEY: 'dummy', HOME: home, GEMINI_CLI_TRUST_WORKSPACE: 'true',
+  }, ws);
+  try {
+    await c.start();
+    assert.equal(c.agent.state, 'ready', `${c.agent.message}\n${logTail(logger)}`);
+    await c.prompt('Edit and create');
+    const snap = c.session!.snapshot();
+    const turn = snap.turns[0];
+    assert.equal(turn.error, undefined, `turn failed: ${turn.error}\n${logTail(logger)}`);
+    const m = methods(traffic);
+    assert.ok(m.includes('fs/write_text_file'), `fs/write_text_file used (saw ${[...new Set(m)].join(', ')}); unknown model paths: ${model.unknown.join(', ')}`);
+    assert.equal(readFileSync(join(ws, 'edit-me.txt'), 'utf8'), 'hello ACP\nsecond line\n');
+    assert.equal(readFileSync(join(ws, 'new-file.txt'), 'utf8'), 'brand new\n');
+    const changes = tracker.changes(snap.meta.sessionId, 0);
+    assert.deepEqual(changes.map((x) => x.path).sort(), [join(ws, 'edit-me.txt'), join(ws, 'new-file.txt')]);
+  } finally {
+    await c.shutdown();
+    await model.close();
+  }
+});
+
+export type { ClientCapabilities };

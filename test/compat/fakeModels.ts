@@ -1,0 +1,151 @@
+// Fake model servers on 127.0.0.1 for the compatibility tests: scripted replies in the wire
+// formats of the Anthropic Messages API (claude-code-acp) and the Gemini API (gemini-cli).
+// Facts: /work/shared/ACP-NOTES.md "Running real agents offline".
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type Step = { text: string } | { tool: string; input: Record<string, unknown> };
+
+export interface FakeServer {
+  url: string;
+  /** Every main-loop request body (with tools), in order. */
+  requests: unknown[];
+  /** Paths requested that the fake did not know. */
+  unknown: string[];
+  close(): Promise<void>;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function closer(server: Server): () => Promise<void> {
+  return () => new Promise((r) => { server.closeAllConnections?.(); server.close(() => r()); });
+}
+
+// ---- Anthropic (claude-code-acp) ------------------------------------------------------------
+
+function sse(res: ServerResponse, events: [string, unknown][]): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  for (const [event, data] of events) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  res.end();
+}
+
+let toolSeq = 0;
+
+function anthropicEvents(step: Step): [string, unknown][] {
+  const usage = { input_tokens: 10, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const ev: [string, unknown][] = [
+    ['message_start', { type: 'message_start', message: { id: `msg_${++toolSeq}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, stop_sequence: null, usage } }],
+    ['ping', { type: 'ping' }],
+  ];
+  if ('text' in step) {
+    ev.push(['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }]);
+    ev.push(['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: step.text } }]);
+  } else {
+    ev.push(['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: `toolu_${String(++toolSeq).padStart(6, '0')}`, name: step.tool, input: {} } }]);
+    ev.push(['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(step.input) } }]);
+  }
+  ev.push(['content_block_stop', { type: 'content_block_stop', index: 0 }]);
+  ev.push(['message_delta', { type: 'message_delta', delta: { stop_reason: 'text' in step ? 'end_turn' : 'tool_use', stop_sequence: null }, usage: { output_tokens: 5 } }]);
+  ev.push(['message_stop', { type: 'message_stop' }]);
+  return ev;
+}
+
+/** POST /v1/messages: the reply is picked by the number of assistant messages already sent. */
+export async function fakeAnthropic(script: Step[]): Promise<FakeServer> {
+  const requests: unknown[] = [];
+  const unknown: string[] = [];
+  const server = createServer(async (req, res) => {
+    const body = await readBody(req);
+    const path = (req.url ?? '').split('?')[0];
+    if (req.method === 'POST' && path === '/v1/messages/count_tokens') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ input_tokens: 10 }));
+      return;
+    }
+    if (req.method === 'POST' && path === '/v1/messages') {
+      let json: { tools?: unknown[]; messages?: { role: string }[] } = {};
+      try { json = JSON.parse(body); } catch { /* keep empty */ }
+      if (!json.tools?.length) { sse(res, anthropicEvents({ text: 'Title' })); return; } // side call
+      requests.push(json);
+      const n = (json.messages ?? []).filter((m) => m.role === 'assistant').length;
+      sse(res, anthropicEvents(script[n] ?? { text: 'Done.' }));
+      return;
+    }
+    unknown.push(`${req.method} ${req.url}`);
+    res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'not here' } }));
+  });
+  const url = await listen(server);
+  return { url, requests, unknown, close: closer(server) };
+}
+
+// ---- Gemini (gemini-cli --acp) --------------------------------------------------------------
+
+/** streamGenerateContent (SSE) follows the script by the number of model turns in the request;
+ *  generateContent (side calls: JSON mode, model router) gets an object fitting its schema. */
+export async function fakeGemini(script: Step[]): Promise<FakeServer> {
+  const requests: unknown[] = [];
+  const unknown: string[] = [];
+  const server = createServer(async (req, res) => {
+    const body = await readBody(req);
+    const url = req.url ?? '';
+    let json: { contents?: { role?: string }[]; generationConfig?: { responseSchema?: unknown; responseJsonSchema?: unknown } } = {};
+    try { json = JSON.parse(body); } catch { /* keep empty */ }
+    const usageMetadata = { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 };
+    if (req.method === 'POST' && url.includes(':streamGenerateContent')) {
+      requests.push(json);
+      const n = (json.contents ?? []).filter((c) => c.role === 'model').length;
+      const step = script[n] ?? { text: 'Done.' };
+      const part = 'text' in step ? { text: step.text } : { functionCall: { id: `call_${++toolSeq}`, name: step.tool, args: step.input } };
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }], usageMetadata, modelVersion: 'gemini-2.5-pro' })}\n\n`);
+      res.end();
+      return;
+    }
+    if (req.method === 'POST' && url.includes(':generateContent')) {
+      const schema = json.generationConfig?.responseJsonSchema ?? json.generationConfig?.responseSchema;
+      const obj = fillSchema(schema);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
+        candidates: [{ content: { role: 'model', parts: [{ text: JSON.stringify(obj) }] }, finishReason: 'STOP', index: 0 }], usageMetadata,
+      }));
+      return;
+    }
+    if (req.method === 'POST' && url.includes(':countTokens')) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ totalTokens: 10 }));
+      return;
+    }
+    unknown.push(`${req.method} ${url}`);
+    res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 404, message: 'not here', status: 'NOT_FOUND' } }));
+  });
+  const url = await listen(server);
+  return { url, requests, unknown, close: closer(server) };
+}
+
+/** A value matching a (Gemini / JSON) schema; numbers ≥ 1 (the router wants complexity_score ≥ 1). */
+function fillSchema(schema: unknown): unknown {
+  const s = (schema ?? {}) as { type?: string | string[]; properties?: Record<string, unknown>; items?: unknown; enum?: unknown[] };
+  const type = (Array.isArray(s.type) ? s.type[0] : s.type ?? 'object').toString().toLowerCase();
+  if (s.enum?.length) return s.enum[0];
+  switch (type) {
+    case 'object': {
+      const o: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(s.properties ?? {})) o[k] = fillSchema(v);
+      return o;
+    }
+    case 'array': return [];
+    case 'string': return 'simple';
+    case 'number': case 'integer': return 1;
+    case 'boolean': return false;
+    default: return null;
+  }
+}

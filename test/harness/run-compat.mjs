@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// Compatibility tests: real agents from npm against fake model servers on 127.0.0.1.
+// Installs the pinned agents into a cache dir OUTSIDE the repo (idempotent, marker file), builds
+// the plain transpile, runs out/test/compat/**/*.test.js with node --test, and prints exactly one
+// closing line `RESULT <n> passed, <m> failed[, <k> skipped]` (read by scripts/test.mjs).
+// Env: TANDEM_COMPAT_CACHE (default ~/.cache/tandem-compat).
+// node test/harness/run-compat.mjs [--no-build] [--no-install]
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const CACHE = process.env.TANDEM_COMPAT_CACHE || join(homedir(), '.cache', 'tandem-compat');
+/** Pinned agents: [cache subdir, npm spec]. */
+export const AGENTS = [
+  ['claude-code-acp-0.16.2', '@zed-industries/claude-code-acp@0.16.2'],
+  ['gemini-cli-0.61.0', '@google/gemini-cli@0.61.0'],
+];
+const args = new Set(process.argv.slice(2));
+
+function install() {
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  for (const [dir, spec] of AGENTS) {
+    const d = join(CACHE, dir);
+    const marker = join(d, '.tandem-install-complete');
+    if (existsSync(marker)) continue;
+    mkdirSync(d, { recursive: true });
+    if (!existsSync(join(d, 'package.json'))) writeFileSync(join(d, 'package.json'), '{"private":true}\n');
+    console.log(`[compat] installing ${spec} into ${d}`);
+    // --ignore-scripts: the agents run as plain JS; native extras (node-pty) are not needed here.
+    const r = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--save-exact', spec], { cwd: d, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, CI: 'true' } });
+    if (r.status !== 0) { console.log(`[compat] npm install ${spec} failed (exit ${r.status ?? r.signal})`); continue; }
+    writeFileSync(marker, new Date().toISOString() + '\n');
+  }
+}
+
+function listTests(dir) {
+  const out = [];
+  let names = [];
+  try { names = readdirSync(dir); } catch { return out; }
+  for (const n of names) {
+    const p = join(dir, n);
+    if (statSync(p).isDirectory()) out.push(...listTests(p));
+    else if (n.endsWith('.test.js')) out.push(p);
+  }
+  return out.sort();
+}
+
+let passed = 0, failed = 0, skipped = 0;
+try {
+  if (!args.has('--no-install')) install();
+  if (!args.has('--no-build')) {
+    const b = spawnSync(process.execPath, ['esbuild.mjs', '--tests-only'], { cwd: REPO, stdio: 'inherit' });
+    if (b.status !== 0) throw new Error('build failed');
+  }
+  const files = listTests(join(REPO, 'out', 'test', 'compat'));
+  const r = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', '--test-reporter-destination=stderr', '--test-reporter=tap', '--test-reporter-destination=stdout', ...files],
+    { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', env: { ...process.env, TANDEM_COMPAT_CACHE: CACHE } });
+  const num = (k) => Number(((r.stdout ?? '').match(new RegExp(`^# ${k} (\\d+)`, 'm')) ?? [])[1] ?? 0);
+  passed = num('pass'); failed = num('fail'); skipped = num('skipped');
+  if (r.status !== 0 && failed === 0) failed = 1;
+} catch (err) {
+  console.log(`✗ ${err instanceof Error ? err.message : err}`);
+  failed = Math.max(failed, 1);
+}
+console.log(`RESULT ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exitCode = failed ? 1 : 0;
