@@ -5,7 +5,7 @@ import { spawnAgent, type AgentExit, type AgentProcess } from '../acp/agentProce
 import { AcpConnection } from '../acp/connection';
 import { AGENT_METHODS, CLIENT_METHODS } from '../acp/methods';
 import { Disposable, type IDisposable } from '../common/disposable';
-import { Emitter } from '../common/event';
+import { Emitter, type Event } from '../common/event';
 import type { Logger } from '../common/logger';
 import type { AgentView } from '../shared/protocol';
 import { SessionStore, type SessionChange } from '../session/sessionStore';
@@ -22,6 +22,10 @@ export interface FeatureContext {
   /** The store of a session on this connection, if it is open. */
   session(sessionId: string): SessionStore | undefined;
   readonly agentName: string;
+  /** session/cancel was sent for this session (pending permission prompts must resolve as cancelled). */
+  readonly onDidCancel?: Event<string>;
+  /** A session was closed or replaced by a new one. */
+  readonly onDidCloseSession?: Event<string>;
 }
 
 /**
@@ -63,6 +67,12 @@ export class AgentClient extends Disposable {
   readonly onDidChangeSession = this.sessionChanged.event;
   private readonly sessionReplaced = this._register(new Emitter<SessionStore>());
   readonly onDidReplaceSession = this.sessionReplaced.event;
+  private readonly cancelled = this._register(new Emitter<string>());
+  /** session/cancel was sent for this session id. */
+  readonly onDidCancel = this.cancelled.event;
+  private readonly sessionClosed = this._register(new Emitter<string>());
+  /** A session was replaced by a new one (its pending requests are void). */
+  readonly onDidCloseSession = this.sessionClosed.event;
 
   constructor(private readonly opts: AgentClientOptions) {
     super();
@@ -92,6 +102,7 @@ export class AgentClient extends Disposable {
       const ctx: FeatureContext = {
         connection: conn, logger, cwd: this.opts.cwd, agentName: agent.name,
         session: (id) => (this.store?.sessionId === id ? this.store : undefined),
+        onDidCancel: this.onDidCancel, onDidCloseSession: this.onDidCloseSession,
       };
       for (const f of this.opts.features ?? []) {
         f.capabilities(clientCapabilities);
@@ -125,6 +136,7 @@ export class AgentClient extends Disposable {
   async newSession(): Promise<void> {
     const conn = this.requireConnection();
     const res = await conn.sendRequest(AGENT_METHODS.session_new, { cwd: this.opts.cwd, mcpServers: [] });
+    if (this.store) this.sessionClosed.fire(this.store.sessionId);
     this.store?.dispose();
     const store = this.store = new SessionStore(res.sessionId, this.opts.now);
     store.onDidChange((c) => this.sessionChanged.fire(c));
@@ -179,6 +191,8 @@ export class AgentClient extends Disposable {
     const store = this.store;
     if (!store || !this.conn || this.conn.isClosed || store.state.meta.status !== 'working') return;
     this.conn.sendNotification(AGENT_METHODS.session_cancel, { sessionId: store.sessionId });
+    // After the notification, as the protocol asks: pending permission prompts answer `cancelled`.
+    this.cancelled.fire(store.sessionId);
   }
 
   private onUpdate(n: SessionNotification): void {

@@ -59,7 +59,9 @@ export type Intent =
   | { type: 'setConfigOption'; configId: string; value: string | boolean }
   | { type: 'copyText'; text: string }
   /** Open a URL the agent linked to (http/https/mailto only). */
-  | { type: 'openExternal'; url: string };
+  | { type: 'openExternal'; url: string }
+  /** Answer to a pending permission prompt; the host accepts it only for a pending request and an option it offered. */
+  | { type: 'permissionAnswer'; requestId: string; optionId: string };
 
 /** Largest pasted image accepted (base64 characters). */
 export const MAX_IMAGE_BASE64 = 8 * 1024 * 1024;
@@ -139,6 +141,13 @@ export function parseIntent(msg: unknown): Intent | string {
       if (bad) return `unexpected field "${bad}" in openExternal`;
       if (typeof m.url !== 'string' || !/^(https?:\/\/|mailto:)/i.test(m.url) || m.url.length > 8192) return 'openExternal.url must be an http(s) or mailto URL';
       return { type: 'openExternal', url: m.url };
+    }
+    case 'permissionAnswer': {
+      const bad = extra(['requestId', 'optionId']);
+      if (bad) return `unexpected field "${bad}" in permissionAnswer`;
+      if (typeof m.requestId !== 'string' || !m.requestId || m.requestId.length > 200) return 'permissionAnswer.requestId must be a non-empty string';
+      if (typeof m.optionId !== 'string' || !m.optionId || m.optionId.length > 1000) return 'permissionAnswer.optionId must be a non-empty string';
+      return { type: 'permissionAnswer', requestId: m.requestId, optionId: m.optionId };
     }
     case 'openLocation': {
       const bad = extra(['path', 'line']);

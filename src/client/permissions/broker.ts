@@ -1,0 +1,208 @@
+// The permission pipeline, for the agent's session/request_permission and for the client's own
+// questions (PermissionPort, e.g. fs access outside the workspace): rules → remembered → prompt.
+// Pending prompts live in the session store (the view shows `session.permissions`); each is
+// answered exactly once: by the user (view or notification), or as cancelled on session/cancel,
+// agent exit or session close. Every decision is logged and recorded on the tool call.
+import type { PermissionOption, RequestPermissionOutcome, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import { Emitter } from '../../common/event';
+import type { Logger } from '../../common/logger';
+import type { PermissionDecider, PermissionDecisionView, PermissionRequestView } from '../../shared/sessionModel';
+import type { SessionStore } from '../../session/sessionStore';
+import type { PermissionPort } from '../permissionPort';
+import { callFacts, type CallFacts } from './callFacts';
+import { patternFor, type RememberedDecisions } from './remembered';
+import { evaluate, pickOption, ruleWords, type RuleSet } from './rules';
+
+export interface BrokerDeps {
+  rules(): RuleSet;
+  /** Absolute workspace folder paths. */
+  roots(): readonly string[];
+  remembered: RememberedDecisions;
+  logger: Logger;
+  now?: () => number;
+}
+
+/** Where a request comes from: the agent's connection. */
+export interface RequestScope {
+  store(sessionId: string): SessionStore | undefined;
+  agentName: string;
+  cwd: string;
+}
+
+export interface PendingPermission {
+  readonly requestId: string;
+  readonly sessionId: string;
+  readonly view: PermissionRequestView;
+  readonly facts: CallFacts;
+  readonly agentName: string;
+  readonly origin: 'agent' | 'client';
+}
+
+export type PendingChange = { type: 'added'; pending: PendingPermission } | { type: 'removed'; requestId: string; decision: PermissionDecisionView };
+
+interface Entry extends PendingPermission {
+  readonly scope?: RequestScope;
+  resolve(o: RequestPermissionOutcome): void;
+}
+
+export class PermissionBroker implements PermissionPort {
+  private readonly entries = new Map<string, Entry>();
+  private readonly scopes = new Set<RequestScope>();
+  private seq = 0;
+  private readonly changed = new Emitter<PendingChange>();
+  /** A prompt was queued or resolved (for notifications and the view badge). */
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly deps: BrokerDeps) {}
+
+  private get now(): number { return (this.deps.now ?? Date.now)(); }
+
+  /** Pending prompts, oldest first. */
+  pending(): PendingPermission[] { return [...this.entries.values()]; }
+
+  /** A connection's scope: lets client-side questions (the port) find their session. */
+  addScope(scope: RequestScope): { dispose(): void } {
+    this.scopes.add(scope);
+    return { dispose: () => this.scopes.delete(scope) };
+  }
+
+  /** PermissionPort: the client's own questions take the same pipeline (nothing is remembered: their options speak of the session). */
+  request(sessionId: string, toolCall: ToolCallUpdate, options: PermissionOption[]): Promise<RequestPermissionOutcome> {
+    const scope = [...this.scopes].find((s) => s.store(sessionId));
+    return this.decide({ sessionId, toolCall, options, scope, origin: 'client' });
+  }
+
+  /** The agent's session/request_permission. */
+  requestFromAgent(scope: RequestScope, params: { sessionId: string; toolCall: ToolCallUpdate; options: PermissionOption[] }, onCancel?: (cb: () => void) => void): Promise<RequestPermissionOutcome> {
+    return this.decide({ ...params, scope, origin: 'agent', onCancel });
+  }
+
+  private decide(r: {
+    sessionId: string; toolCall: ToolCallUpdate; options: PermissionOption[]; scope?: RequestScope; origin: 'agent' | 'client';
+    onCancel?: (cb: () => void) => void;
+  }): Promise<RequestPermissionOutcome> {
+    const store = r.scope?.store(r.sessionId);
+    const known = store?.state.toolCalls.get(r.toolCall.toolCallId);
+    const cwd = r.scope?.cwd ?? this.deps.roots()[0] ?? process.cwd();
+    const facts = callFacts(r.toolCall, known, cwd);
+    const agentName = r.scope?.agentName ?? 'agent';
+    const requestId = `perm-${++this.seq}`;
+    const view: PermissionRequestView = {
+      requestId, toolCallId: r.toolCall.toolCallId,
+      // What the prompt shows: the request merged over the call the session knows (gemini sends no prior tool_call).
+      toolCall: { ...pickDefined(known), ...stripNulls(r.toolCall) } as ToolCallUpdate,
+      options: r.options, at: store?.timestamp() ?? this.now,
+    };
+    const roots = this.deps.roots();
+    const auto = (option: PermissionOption, by: PermissionDecider, rule: string) => {
+      store?.dispatch({ type: 'permissionRequested', at: view.at, request: view });
+      const decision: PermissionDecisionView = { outcome: 'selected', optionId: option.optionId, optionName: option.name, optionKind: option.kind, by, rule, at: this.stamp(store) };
+      store?.dispatch({ type: 'permissionResolved', at: decision.at, requestId, decision });
+      this.audit(r.sessionId, facts, decision);
+      return Promise.resolve<RequestPermissionOutcome>({ outcome: 'selected', optionId: option.optionId });
+    };
+
+    let verdict;
+    try {
+      verdict = evaluate(this.deps.rules(), facts, { roots });
+    } catch (err) {
+      this.deps.logger.error(`Permission rules failed on ${facts.toolCallId}: ${err instanceof Error ? err.message : err}; asking.`);
+      verdict = { action: 'ask' as const };
+    }
+    if (verdict.action !== 'ask' && verdict.rule) {
+      const option = pickOption(r.options, verdict.action, verdict.always);
+      if (option) return auto(option, 'rule', ruleWords(verdict.rule));
+      this.deps.logger.info(`Permission rule "${ruleWords(verdict.rule)}" matched ${facts.toolCallId} but the agent offered no ${verdict.action}${verdict.always ? '_always' : '_once'} option; asking.`);
+    }
+    // An explicit `ask` rule always asks; otherwise a remembered decision may answer.
+    if (!verdict.rule) {
+      const d = this.deps.remembered.find(facts, agentName, roots);
+      if (d) {
+        const option = pickOption(r.options, d.decision, false) ?? pickOption(r.options, d.decision, true);
+        if (option) return auto(option, 'remembered', d.id);
+      }
+    }
+
+    return new Promise<RequestPermissionOutcome>((resolve) => {
+      const entry: Entry = { requestId, sessionId: r.sessionId, view, facts, agentName, origin: r.origin, scope: r.scope, resolve };
+      this.entries.set(requestId, entry);
+      store?.dispatch({ type: 'permissionRequested', at: view.at, request: view });
+      r.onCancel?.(() => this.finish(requestId, undefined, 'cancelled'));
+      this.changed.fire({ type: 'added', pending: entry });
+    });
+  }
+
+  /**
+   * The user's answer (view or notification). Accepted only when the request is still pending
+   * and the option is one it offered: a forged or late message changes nothing.
+   */
+  answer(requestId: string, optionId: string): boolean {
+    const e = this.entries.get(requestId);
+    if (!e) return false;
+    const option = e.view.options.find((o) => o.optionId === optionId);
+    if (!option) return false;
+    this.finish(requestId, option, 'user');
+    if (e.origin === 'agent' && (option.kind === 'allow_always' || option.kind === 'reject_always')) {
+      const d = patternFor(e.facts, e.agentName, option, this.deps.roots(), this.now);
+      if (d) {
+        void Promise.resolve(this.deps.remembered.remember(d)).then(
+          () => this.deps.logger.info(`Remembered for this workspace: ${d.id} (${d.agent})`),
+          (err) => this.deps.logger.error(`Could not remember ${d.id}: ${err}`));
+      }
+    }
+    return true;
+  }
+
+  /** session/cancel or session close: every pending prompt of the session resolves as cancelled, at once. */
+  cancelSession(sessionId: string): number {
+    let n = 0;
+    for (const e of [...this.entries.values()]) if (e.sessionId === sessionId) { this.finish(e.requestId, undefined, 'cancelled'); n++; }
+    return n;
+  }
+
+  /** The agent connection ended: its prompts (the agent's and the client's) resolve as cancelled. */
+  cancelScope(scope: RequestScope): number {
+    let n = 0;
+    for (const e of [...this.entries.values()]) if (e.scope === scope) { this.finish(e.requestId, undefined, 'cancelled'); n++; }
+    return n;
+  }
+
+  private finish(requestId: string, option: PermissionOption | undefined, by: PermissionDecider): void {
+    const e = this.entries.get(requestId);
+    if (!e) return;
+    this.entries.delete(requestId);
+    const store = e.scope?.store(e.sessionId);
+    const decision: PermissionDecisionView = option
+      ? { outcome: 'selected', optionId: option.optionId, optionName: option.name, optionKind: option.kind, by, at: this.stamp(store) }
+      : { outcome: 'cancelled', by: 'cancelled', at: this.stamp(store) };
+    store?.dispatch({ type: 'permissionResolved', at: decision.at, requestId, decision });
+    this.audit(e.sessionId, e.facts, decision);
+    e.resolve(option ? { outcome: 'selected', optionId: option.optionId } : { outcome: 'cancelled' });
+    this.changed.fire({ type: 'removed', requestId, decision });
+  }
+
+  private stamp(store: SessionStore | undefined): number { return store?.timestamp() ?? this.now; }
+
+  private audit(sessionId: string, facts: CallFacts, d: PermissionDecisionView): void {
+    const what = [facts.kind, facts.tool, facts.command !== undefined ? `\`${facts.command}\`` : facts.title].filter(Boolean).join(' ');
+    const answer = d.outcome === 'cancelled' ? 'cancelled' : `${d.optionName ?? d.optionId} [${d.optionKind}]`;
+    const by = d.by === 'rule' ? `by rule: ${d.rule}` : d.by === 'remembered' ? `remembered: ${d.rule}` : d.by === 'user' ? 'by the user' : 'cancelled';
+    this.deps.logger.info(`Permission ${new Date(d.at).toISOString()} session ${sessionId} tool call ${facts.toolCallId} (${what}) → ${answer}, ${by}`);
+  }
+
+  dispose(): void {
+    for (const e of [...this.entries.values()]) this.finish(e.requestId, undefined, 'cancelled');
+    this.changed.dispose();
+  }
+}
+
+function stripNulls<T extends object>(o: T): Partial<T> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== null && v !== undefined && !(k === 'rawInput' && v && typeof v === 'object' && !Object.keys(v).length)) out[k] = v;
+  return out as Partial<T>;
+}
+
+function pickDefined(call: { toolCallId: string; title: string; kind: string; rawInput?: unknown; locations: unknown[]; content: unknown[] } | undefined): Partial<ToolCallUpdate> {
+  if (!call) return {};
+  return stripNulls({ toolCallId: call.toolCallId, title: call.title, kind: call.kind, rawInput: call.rawInput, locations: call.locations, content: call.content }) as Partial<ToolCallUpdate>;
+}

@@ -1,0 +1,110 @@
+// Remembered decisions: an *_always answer is kept per workspace for that tool/command pattern
+// and applied to the next matching request. Pure: storage is a port (vscode: workspaceState).
+import * as nodePath from 'node:path';
+import type { PermissionOption, ToolKind } from '@agentclientprotocol/sdk';
+import { commandKey, commandMatchesPrefix, isInside, type CallFacts } from './callFacts';
+
+export interface RememberedDecision {
+  id: string;
+  /** Agent display name: tool names mean something only to the agent that chose them. */
+  agent: string;
+  /** allow or reject (from the option's kind). */
+  decision: 'allow' | 'reject';
+  /** What it applies to. */
+  tool?: string;
+  kind?: ToolKind;
+  /** Execute: the program (+ subcommand), matched as a word prefix of every segment. */
+  command?: string;
+  /** Edits, deletes, moves: the exact file, relative to the workspace folder when inside one. */
+  path?: string;
+  /** When it was remembered (ms since epoch). */
+  at: number;
+}
+
+export interface MementoPort {
+  get(): readonly RememberedDecision[];
+  set(list: readonly RememberedDecision[]): Promise<void> | void;
+}
+
+export function memoryMemento(initial: RememberedDecision[] = []): MementoPort {
+  let list = initial;
+  return { get: () => list, set: (l) => { list = [...l]; } };
+}
+
+const PATH_KINDS = new Set<ToolKind>(['edit', 'delete', 'move']);
+
+/** The pattern an *_always answer to this call remembers, or undefined if the call gives too little to go on. */
+export function patternFor(call: CallFacts, agent: string, option: PermissionOption, roots: readonly string[], at: number): RememberedDecision | undefined {
+  const decision = option.kind === 'allow_always' ? 'allow' : option.kind === 'reject_always' ? 'reject' : undefined;
+  if (!decision) return undefined;
+  const base = { id: '', agent, decision, tool: call.tool, kind: call.kind, at } as RememberedDecision;
+  if (call.command !== undefined) {
+    const key = commandKey(call.command);
+    if (!key) return undefined;
+    base.command = key;
+  } else if (call.kind && PATH_KINDS.has(call.kind)) {
+    if (call.paths.length !== 1) return undefined;
+    base.path = relToRoots(call.paths[0], roots);
+  } else if (!call.tool && !call.kind) {
+    return undefined;
+  }
+  base.id = describeRemembered(base);
+  return base;
+}
+
+export function matchesRemembered(d: RememberedDecision, call: CallFacts, agent: string, roots: readonly string[]): boolean {
+  if (d.agent !== agent) return false;
+  if (d.tool !== call.tool) return false;
+  if (d.kind !== undefined && d.kind !== call.kind) return false;
+  if (d.command !== undefined) {
+    if (call.command === undefined) return false;
+    // Remembering "git status" allows "git status -s", never "git status && rm -rf ~".
+    return commandMatchesPrefix(call.command, d.command, d.decision === 'allow');
+  }
+  if (d.path !== undefined) {
+    if (call.paths.length !== 1) return false;
+    return relToRoots(call.paths[0], roots) === d.path;
+  }
+  if (call.command !== undefined) return false;
+  // Tool-wide decisions (reads, fetches, other tools): allow only inside the workspace.
+  if (d.decision === 'allow') return call.paths.every((p) => roots.some((r) => isInside(p, r)));
+  return true;
+}
+
+export function describeRemembered(d: Omit<RememberedDecision, 'id'>): string {
+  const verb = d.decision === 'allow' ? 'Always allow' : 'Always reject';
+  const what = d.tool ?? d.kind ?? 'tool';
+  if (d.command !== undefined) return `${verb} ${what}: ${d.command} …`;
+  if (d.path !== undefined) return `${verb} ${what} on ${d.path}`;
+  return `${verb} ${what}`;
+}
+
+function relToRoots(p: string, roots: readonly string[]): string {
+  for (const r of roots) if (isInside(p, r)) return nodePath.relative(r, p).split(nodePath.sep).join('/') || '.';
+  return p;
+}
+
+export class RememberedDecisions {
+  constructor(private readonly memento: MementoPort) {}
+
+  list(): readonly RememberedDecision[] { return this.memento.get(); }
+
+  find(call: CallFacts, agent: string, roots: readonly string[]): RememberedDecision | undefined {
+    // Rejections first: a remembered "no" beats a remembered "yes".
+    const all = this.memento.get();
+    return all.find((d) => d.decision === 'reject' && matchesRemembered(d, call, agent, roots))
+      ?? all.find((d) => d.decision === 'allow' && matchesRemembered(d, call, agent, roots));
+  }
+
+  async remember(d: RememberedDecision): Promise<void> {
+    const list = this.memento.get().filter((x) => !(x.id === d.id && x.agent === d.agent));
+    await this.memento.set([...list, d]);
+  }
+
+  async remove(ids: ReadonlyArray<{ id: string; agent: string }>): Promise<number> {
+    const before = this.memento.get();
+    const after = before.filter((x) => !ids.some((r) => r.id === x.id && r.agent === x.agent));
+    await this.memento.set(after);
+    return before.length - after.length;
+  }
+}
