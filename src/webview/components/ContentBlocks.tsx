@@ -9,11 +9,12 @@ import { Json } from './Json';
 const MAX_MARKDOWN_CHARS = 100_000;
 const IMAGE_MIME = /^image\/(png|jpeg|gif|webp|bmp)$/;
 
-export function ContentBlockView({ block, cacheKey }: { block: ContentBlock; cacheKey: string }) {
+/** `stream`: a message (markdown cached per block, any length); else tool output (bounded). */
+export function ContentBlockView({ block, cacheKey, stream }: { block: ContentBlock; cacheKey: string; stream?: boolean }) {
   const b = block as ContentBlock & { type: string };
   switch (b.type) {
     case 'text':
-      return b.text.length > MAX_MARKDOWN_CHARS
+      return !stream && b.text.length > MAX_MARKDOWN_CHARS
         ? <pre class="plain-text">{b.text.slice(0, MAX_MARKDOWN_CHARS)}{`\n… ${b.text.length - MAX_MARKDOWN_CHARS} more characters`}</pre>
         : <Markdown text={b.text} cacheKey={cacheKey} />;
     case 'image':

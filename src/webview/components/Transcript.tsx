@@ -215,7 +215,7 @@ const MessageRow = memo(function MessageRow({ item, rowKey, open, focused, strea
     case 'user': case 'agent':
       return (
         <div {...common} class={`msg msg-${item.kind}${streaming ? ' streaming' : ''}`} data-testid={`message-${item.kind}`} aria-label={item.kind === 'agent' ? 'Agent message' : 'Your message'}>
-          {item.blocks.map((b, i) => <ContentBlockView key={i} block={b} cacheKey={`${rowKey}:${i}`} />)}
+          {item.blocks.map((b, i) => <ContentBlockView key={i} block={b} cacheKey={`${rowKey}:${i}`} stream />)}
         </div>
       );
     case 'thought':

@@ -1,0 +1,321 @@
+#!/usr/bin/env node
+// P2: the real webview bundle (built minified, as shipped) in headless Chromium, fed by the
+// real patch protocol: ACP updates → the session reducer (out/src/session/store.js) → patches
+// batched per 16 ms and coalesced exactly like SessionViewProvider → window.postMessage into a
+// page with a stub acquireVsCodeApi.
+//
+// Measures
+//  - replay of a 10,000-tool-call session at 1,000 updates/s: patch-to-paint p50/p95/max
+//    (postMessage → the frame that shows it has painted), longest main-thread task, DOM nodes;
+//  - the same at 100 updates/s as baseline (the last BASELINE_UPDATES updates of the session,
+//    on top of a snapshot of everything before them);
+//  - initial render of a 10,000-call snapshot (postMessage → painted);
+//  - streaming: 20,000 chunks into one message, markdown block renders vs chunks;
+//  - bundle size minified: the entry + its static chunks, and the lazy terminal chunk.
+// Budgets: p95 < 16 ms at 1,000/s, initial render < 300 ms, bundle < 150 KB. Prints JSON.
+//
+// node bench/webview.mjs [--quick] [--headed]
+import * as esbuild from 'esbuild';
+import { createServer } from 'node:http';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { extname, join, resolve } from 'node:path';
+
+const REPO = resolve(import.meta.dirname, '..');
+const require = createRequire(import.meta.url);
+const quick = process.argv.includes('--quick');
+const CALLS = quick ? 2000 : 10_000;
+const RATE = 1000;
+const BASE_RATE = 100;
+const BASELINE_UPDATES = quick ? 300 : 1500;
+
+// ---- build the webview as shipped (minified) into a temp dir --------------------------------
+const out = mkdtempSync(join(tmpdir(), 'tandem-bench-webview-'));
+const build = await esbuild.build({
+  entryPoints: { webview: join(REPO, 'src/webview/main.tsx') },
+  bundle: true, minify: !process.env.PROFILE, format: 'esm', splitting: true, outdir: out, platform: 'browser', target: 'chrome120',
+  jsx: 'automatic', jsxImportSource: 'preact', metafile: true, legalComments: 'none', logLevel: 'warning',
+  chunkNames: 'webview-chunks/[name]-[hash]',
+});
+const outputs = build.metafile.outputs;
+const entryKey = Object.keys(outputs).find((k) => outputs[k].entryPoint?.endsWith('src/webview/main.tsx'));
+const eager = new Set([entryKey]);
+for (let grew = true; grew;) {
+  grew = false;
+  for (const k of [...eager]) for (const imp of outputs[k].imports) if (imp.kind === 'import-statement' && !eager.has(imp.path)) { eager.add(imp.path); grew = true; }
+}
+const jsKeys = Object.keys(outputs).filter((k) => k.endsWith('.js'));
+const bytes = (k) => statSync(resolve(k)).size;
+const bundle = {
+  entryKB: +(bytes(entryKey) / 1024).toFixed(1),
+  eagerKB: +([...eager].reduce((n, k) => n + bytes(k), 0) / 1024).toFixed(1),
+  lazyKB: +(jsKeys.filter((k) => !eager.has(k)).reduce((n, k) => n + bytes(k), 0) / 1024).toFixed(1),
+  lazyChunks: jsKeys.filter((k) => !eager.has(k)).map((k) => k.split('/').pop()),
+};
+bundle.budgetKB = 150;
+bundle.ok = bundle.eagerKB < 150;
+
+// ---- the session: ACP updates → reducer → patches, batched like the host ---------------------
+if (!existsSync(join(REPO, 'out/src/session/store.js'))) execFileSync(process.execPath, ['esbuild.mjs', '--tests-only'], { cwd: REPO, stdio: 'inherit' });
+const { createSessionState, reduce, toSnapshot } = require(join(REPO, 'out/src/session/store.js'));
+const { coalescePatches } = require(join(REPO, 'out/src/shared/sessionModel.js'));
+
+const KINDS = ['read', 'edit', 'search', 'execute', 'fetch', 'think', 'other'];
+const TOOLS = ['Read', 'Edit', 'Grep', 'Bash', 'WebFetch', 'Task', 'Glob'];
+function* sessionUpdates() {
+  // 50 turns of 200 tool calls, each call created then completed 3 calls later, with a few
+  // message chunks in between (a tool-heavy agent).
+  const perTurn = CALLS / 50;
+  let n = 0;
+  for (let t = 0; t < 50; t++) {
+    yield { type: 'promptStarted', prompt: [{ type: 'text', text: `Task ${t + 1}: refactor module ${t}` }] };
+    const open = [];
+    for (let i = 0; i < perTurn; i++, n++) {
+      const k = n % KINDS.length;
+      yield { type: 'update', update: {
+        sessionUpdate: 'tool_call', toolCallId: `call-${n}`, title: `${TOOLS[k]} src/module${t}/file${i}.ts`, kind: KINDS[k], status: 'in_progress',
+        locations: [{ path: `/ws/src/module${t}/file${i}.ts`, line: i + 1 }], rawInput: { file_path: `/ws/src/module${t}/file${i}.ts` },
+        _meta: { claudeCode: { toolName: TOOLS[k] } },
+      } };
+      open.push(n);
+      if (open.length > 3) {
+        const id = open.shift();
+        yield { type: 'update', update: {
+          sessionUpdate: 'tool_call_update', toolCallId: `call-${id}`, status: id % 97 === 0 ? 'failed' : 'completed',
+          content: [{ type: 'content', content: { type: 'text', text: `done ${id}` } }],
+        } };
+      }
+      if (i % 10 === 0) yield { type: 'update', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `Working on file ${i}; ` } } };
+    }
+    for (const id of open) yield { type: 'update', update: { sessionUpdate: 'tool_call_update', toolCallId: `call-${id}`, status: 'completed' } };
+    yield { type: 'update', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `\n\nTurn ${t + 1} done.` } } };
+    yield { type: 'promptEnded', stopReason: 'end_turn' };
+  }
+}
+
+function replayPlan(startAt, rate) {
+  // Returns { snapshot (state before startAt), messages: [{t (ms), msg}] }.
+  let state = createSessionState('bench');
+  let i = 0;
+  let snapshot;
+  const msgs = [];
+  let batch = [];
+  let batchT = -1;
+  const flushAt = (t) => {
+    if (batch.length) msgs.push({ t: batchT, msg: { type: 'patch', sessionId: 'bench', patches: coalescePatches(batch) } });
+    batch = []; batchT = t;
+  };
+  for (const a of sessionUpdates()) {
+    if (i === startAt) snapshot = toSnapshot(state);
+    const at = i < startAt ? 0 : (i - startAt) * (1000 / rate);
+    const r = reduce(state, { ...a, at: 1_700_000_000_000 + i * 2 });
+    state = r.state;
+    if (i >= startAt) {
+      // The host flushes 16 ms after the first patch of a batch.
+      if (batchT < 0 || at >= batchT + 16) flushAt(at);
+      for (const p of r.patches) batch.push(p);
+    }
+    i++;
+  }
+  flushAt(Infinity);
+  return { snapshot: snapshot ?? toSnapshot(state), messages: msgs, total: i, final: toSnapshot(state) };
+}
+
+// ---- page ----------------------------------------------------------------------------------
+const css = readFileSync(join(REPO, 'media/webview.css'), 'utf8');
+const codicons = join(REPO, 'node_modules/@vscode/codicons/dist');
+const THEME = `:root{--vscode-font-family:sans-serif;--vscode-font-size:13px;--vscode-foreground:#ccc;--vscode-sideBar-background:#181818;
+--vscode-editor-font-family:monospace;--vscode-descriptionForeground:#9d9d9d;--vscode-list-hoverBackground:#2a2d2e;--vscode-input-background:#313131;
+--vscode-button-background:#0078d4;--vscode-button-foreground:#fff;--vscode-focusBorder:#0078d4;--vscode-widget-border:#313131;--vscode-textCodeBlock-background:#2b2b2b;}`;
+const HTML = `<!DOCTYPE html><html><head><meta charset="utf-8">
+<link rel="stylesheet" href="/codicon.css"><style>${THEME}</style><link rel="stylesheet" href="/webview.css"></head>
+<body style="width:400px;height:900px"><div id="root"></div>
+<script>
+window.__posted = [];
+window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), getState: () => undefined, setState: () => undefined });
+window.__longest = 0; window.__stalls = 0;
+try { new PerformanceObserver((l) => { for (const e of l.getEntries()) { window.__longest = Math.max(window.__longest, e.duration); if (e.duration > 100) window.__stalls++; } }).observe({ type: 'longtask', buffered: true }); } catch {}
+// Patch-to-paint: a message is painted when a task posted from the next animation frame after
+// its dispatch runs (rAF callbacks run in order: the app's flush first, then ours).
+window.__lat = [];
+window.__measure = (t0) => requestAnimationFrame(() => { const ch = new MessageChannel(); ch.port1.onmessage = () => window.__lat.push(performance.now() - t0); ch.port2.postMessage(0); });
+window.__t0s = [];
+window.__send = (msg) => { window.__t0s.push(performance.now()); window.postMessage(msg, '*'); };
+// Registered after the app's own listener: runs after the mirror queued its frame.
+window.__hook = () => window.addEventListener('message', () => { const t0 = window.__t0s.shift(); if (t0 !== undefined) window.__measure(t0); });
+window.__replay = (list) => new Promise((res) => {
+  const start = performance.now(); let i = 0;
+  const tick = () => {
+    const now = performance.now() - start;
+    while (i < list.length && list[i].t <= now) window.__send(list[i++].msg);
+    if (i < list.length) setTimeout(tick, Math.max(0, Math.min(16, list[i].t - (performance.now() - start)))); else setTimeout(res, 300);
+  };
+  tick();
+});
+</script>
+<script type="module" src="/webview.js"></script></body></html>`;
+
+const server = createServer((req, res) => {
+  const url = new URL(req.url, 'http://x');
+  const type = { '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf', '.html': 'text/html' };
+  let file;
+  if (url.pathname === '/') { res.writeHead(200, { 'content-type': 'text/html' }); res.end(HTML); return; }
+  if (url.pathname === '/webview.css') { res.writeHead(200, { 'content-type': 'text/css' }); res.end(css); return; }
+  if (url.pathname.startsWith('/codicon.')) file = join(codicons, url.pathname.slice(1));
+  else file = join(out, url.pathname.slice(1));
+  if (!file.startsWith(out) && !file.startsWith(codicons)) { res.writeHead(403); res.end(); return; }
+  try { const b = readFileSync(file); res.writeHead(200, { 'content-type': type[extname(file)] ?? 'application/octet-stream' }); res.end(b); } catch { res.writeHead(404); res.end(); }
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const base = `http://127.0.0.1:${server.address().port}/`;
+
+const { chromium } = await import('playwright-core');
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium', headless: !process.argv.includes('--headed'),
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+
+const agent = { name: 'Bench', state: 'ready' };
+async function freshPage() {
+  const page = await browser.newPage({ viewport: { width: 400, height: 900 } });
+  await page.goto(base);
+  await page.waitForFunction(() => window.__posted.some((m) => m.type === 'ready'));
+  await page.evaluate(() => window.__hook());
+  return page;
+}
+const pct = (a, p) => { const s = [...a].sort((x, y) => x - y); return s.length ? +s[Math.min(s.length - 1, Math.floor(p * s.length))].toFixed(2) : null; };
+const domNodes = (page) => page.evaluate(() => document.getElementsByTagName('*').length);
+
+async function replayRun(startAt, rate, label) {
+  const plan = replayPlan(startAt, rate);
+  const page = await freshPage();
+  await page.evaluate((m) => window.__send(m), { type: 'snapshot', agent, session: plan.snapshot });
+  await page.waitForTimeout(500);
+  await page.evaluate(() => { window.__lat = []; window.__longest = 0; window.__stalls = 0; });
+  const updates = plan.total - startAt;
+  const t0 = Date.now();
+  const cdp = process.env.PROFILE ? await page.context().newCDPSession(page) : undefined;
+  if (cdp && process.env.PROFILE === 'trace') {
+    await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+  } else if (cdp) { await cdp.send('Profiler.enable'); await cdp.send('Profiler.start'); }
+  await page.evaluate((list) => window.__replay(list), plan.messages);
+  const wall = Date.now() - t0;
+  if (cdp && process.env.PROFILE === 'trace') {
+    const buf = await browser.stopTracing();
+    const ev = JSON.parse(buf.toString()).traceEvents;
+    const sum = new Map(); let maxLayout = 0, maxObjs = 0;
+    for (const e of ev) if (e.ph === 'X' && e.dur) { sum.set(e.name, (sum.get(e.name) ?? [0, 0])); const v = sum.get(e.name); v[0] += e.dur / 1000; v[1]++; if (e.name === 'Layout') { maxLayout = Math.max(maxLayout, e.dur / 1000); maxObjs = Math.max(maxObjs, e.args?.beginData?.totalObjects ?? 0); } }
+    console.error(label, 'maxLayout', maxLayout, 'maxObjs', maxObjs, [...sum].sort((a, b) => b[1][0] - a[1][0]).slice(0, 15).map(([k, v]) => `${v[0].toFixed(0)}ms x${v[1]} ${k}`).join('\n'));
+  } else if (cdp) {
+    const { profile } = await cdp.send('Profiler.stop');
+    const self = new Map();
+    const dt = profile.timeDeltas; const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    profile.samples.forEach((id, i) => { const n = byId.get(id); const k = `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}:${n.callFrame.columnNumber}`; self.set(k, (self.get(k) ?? 0) + (dt[i] ?? 0) / 1000); });
+    console.error(label, [...self].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([k, v]) => `${v.toFixed(0)}ms ${k}`).join('\n'));
+  }
+  const lat = await page.evaluate(() => window.__lat);
+  if (process.env.LATDUMP) console.error(label, lat.map((x) => x.toFixed(0)).join(' '));
+  const r = {
+    label, rate, updates, messages: plan.messages.length, wallMs: wall,
+    patchToPaintMs: { p50: pct(lat, 0.5), p95: pct(lat, 0.95), max: pct(lat, 1) },
+    longestTaskMs: +(await page.evaluate(() => window.__longest)).toFixed(1),
+    stallsOver100ms: await page.evaluate(() => window.__stalls),
+    domNodes: await domNodes(page),
+    toolRowsInDom: await page.evaluate(() => document.querySelectorAll('[data-testid="tool-call"]').length),
+  };
+  const shown = await page.evaluate(() => document.querySelectorAll('[data-testid="turn"]').length);
+  r.turnHeadersInDom = shown;
+  await page.close();
+  return r;
+}
+
+async function initialRender() {
+  const plan = replayPlan(Number.MAX_SAFE_INTEGER, RATE);
+  const snap = plan.final;
+  const page = await freshPage();
+  const ms = await page.evaluate((m) => new Promise((res) => {
+    const t0 = performance.now();
+    window.__t0s.push(t0);
+    window.postMessage(m, '*');
+    requestAnimationFrame(() => requestAnimationFrame(() => res(performance.now() - t0)));
+  }), { type: 'snapshot', agent, session: snap });
+  // The same with everything expanded (worst case: 10,000 rows in the list).
+  await page.click('[data-testid="expand-all"]');
+  await page.waitForTimeout(300);
+  const nodesExpanded = await domNodes(page);
+  const page2 = await freshPage();
+  const msAll = await page2.evaluate(async (m) => {
+    const t0 = performance.now();
+    window.__t0s.push(t0);
+    window.postMessage(m, '*');
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const first = performance.now() - t0;
+    document.querySelector('[data-testid="expand-all"]').click();
+    const t1 = performance.now();
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    return { first, expandAll: performance.now() - t1 };
+  }, { type: 'snapshot', agent, session: snap });
+  const r = {
+    calls: Object.keys(snap.toolCalls).length, turns: snap.turns.length, snapshotMB: +(JSON.stringify(snap).length / 1e6).toFixed(1),
+    initialRenderMs: +ms.toFixed(1), initialRenderMsRepeat: +msAll.first.toFixed(1), expandAllMs: +msAll.expandAll.toFixed(1),
+    domNodes: await domNodes(page), domNodesAllExpanded: nodesExpanded, budgetMs: 300,
+  };
+  r.ok = Math.max(r.initialRenderMs, r.initialRenderMsRepeat) < 300;
+  await page.close(); await page2.close();
+  return r;
+}
+
+async function streaming() {
+  // One agent message streamed in 20,000 chunks (markdown with paragraphs, lists, code).
+  const words = 'The quick brown fox jumps over the lazy dog and `code` with **bold** text'.split(' ');
+  const chunks = [];
+  for (let i = 0; i < 20_000; i++) {
+    let c = words[i % words.length] + ' ';
+    if (i % 40 === 39) c += '\n\n';
+    if (i % 400 === 199) c += '\n\n```ts\nconst x = 1;\n```\n\n- item a\n- item b\n\n';
+    chunks.push(c);
+  }
+  let state = createSessionState('bench');
+  state = reduce(state, { type: 'promptStarted', at: 1, prompt: [{ type: 'text', text: 'stream' }] }).state;
+  const snapshot = toSnapshot(state);
+  const msgs = [];
+  let batch = [];
+  chunks.forEach((c, i) => {
+    const r = reduce(state, { type: 'update', at: 2 + i, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: c } } });
+    state = r.state;
+    batch.push(...r.patches);
+    if (i % 50 === 49) { msgs.push({ t: msgs.length * 16, msg: { type: 'patch', sessionId: 'bench', patches: coalescePatches(batch) } }); batch = []; }
+  });
+  if (batch.length) msgs.push({ t: msgs.length * 16, msg: { type: 'patch', sessionId: 'bench', patches: coalescePatches(batch) } });
+  const page = await freshPage();
+  await page.evaluate((m) => window.__send(m), { type: 'snapshot', agent, session: snapshot });
+  await page.waitForTimeout(200);
+  await page.evaluate(() => { window.__lat = []; window.__longest = 0; });
+  await page.evaluate((list) => window.__replay(list), msgs);
+  const lat = await page.evaluate(() => window.__lat);
+  const r = {
+    chunks: chunks.length, chars: chunks.join('').length, messages: msgs.length,
+    patchToPaintMs: { p50: pct(lat, 0.5), p95: pct(lat, 0.95), max: pct(lat, 1) },
+    longestTaskMs: +(await page.evaluate(() => window.__longest)).toFixed(1),
+    mdBlocksInDom: await page.evaluate(() => document.querySelectorAll('.md-block').length),
+    textShown: await page.evaluate(() => document.querySelector('[data-testid="message-agent"]')?.textContent?.length ?? 0),
+  };
+  await page.close();
+  return r;
+}
+
+const result = { bench: 'P2 webview', chromium: browser.version(), calls: CALLS, bundle };
+try {
+  result.initial = await initialRender();
+  result.replay1000 = await replayRun(0, RATE, '1000 updates/s, whole session');
+  result.replay100 = await replayRun(replayPlan(0, RATE).total - BASELINE_UPDATES, BASE_RATE, `100 updates/s baseline, last ${BASELINE_UPDATES} updates`);
+  result.streaming = await streaming();
+  result.ok = bundle.ok && result.initial.ok && result.replay1000.patchToPaintMs.p95 < 16;
+} finally {
+  await browser.close();
+  server.close();
+  rmSync(out, { recursive: true, force: true });
+}
+console.log(JSON.stringify(result, null, 2));
