@@ -2,7 +2,7 @@
 // status-bar indicator), the `locations` of the agent's tool calls open in a preview editor at
 // that line without taking focus from the composer, with a brief line highlight. Debounced: a
 // burst of reads reveals only the last location once things settle. Workspace files only unless
-// tandem.followAgent.outsideWorkspace is set.
+// tandem.followOutsideWorkspace is set.
 import * as vscode from 'vscode';
 import type { Patch, ToolCallLocation } from '../shared/sessionModel';
 import { isWithin } from '../client/fileSystem';
@@ -10,7 +10,7 @@ import type { RevealPort } from '../client/ports';
 import { Emitter } from '../common/event';
 
 export const FOLLOW_SETTING = 'tandem.followAgent';
-export const FOLLOW_OUTSIDE_SETTING = 'tandem.followAgent.outsideWorkspace';
+export const FOLLOW_OUTSIDE_SETTING = 'tandem.followOutsideWorkspace';
 const DEBOUNCE_MS = 250;
 const HIGHLIGHT_MS = 1500;
 
