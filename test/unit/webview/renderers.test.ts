@@ -1,0 +1,209 @@
+// Renderer edges of the session view: markdown sanitizing, streaming blocks, diffs, the
+// terminal screen, natural tool titles, unknown content as JSON, and the mirror's patch logic.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { JSDOM } from 'jsdom';
+import { renderToString } from 'preact-render-to-string';
+import { h } from 'preact';
+import { renderMarkdown, setPurifyWindow, isSafeHref } from '../../../src/webview/markdown';
+import { advanceBlocks, emptyBlockState } from '../../../src/webview/streamBlocks';
+import { diffLines, hunks } from '../../../src/webview/diff';
+import { Screen } from '../../../src/webview/terminal/screen';
+import { feed } from '../../../src/webview/terminal/TerminalScreen';
+import { niceTitle, setWorkspaceRoots, titleText } from '../../../src/webview/toolTitle';
+import { markdownBlocks, renderStats } from '../../../src/webview/components/Markdown';
+import { ContentBlockView } from '../../../src/webview/components/ContentBlocks';
+import { DiffView } from '../../../src/webview/components/DiffView';
+import { ToolCallRow } from '../../../src/webview/components/ToolCallRow';
+import { Mirror } from '../../../src/webview/mirror';
+import { buildRows } from '../../../src/webview/rows';
+import { emptySnapshot, type ToolCallView } from '../../../src/shared/sessionModel';
+
+const dom = new JSDOM('<!DOCTYPE html><body></body>');
+setPurifyWindow(dom.window);
+
+test('markdown: script, event handlers, javascript: links and remote images are neutralized', () => {
+  const html = renderMarkdown([
+    '<script>alert(1)</script>',
+    '<img src=x onerror="alert(2)">',
+    '[click](javascript:alert(3)) [cmd](command:workbench.action.quit) [ok](https://example.com)',
+    '![tracker](https://evil.example/pixel.png)',
+    '<a href="javascript:alert(4)">raw</a>',
+  ].join('\n\n'));
+  assert.doesNotMatch(html, /<script/i);
+  assert.doesNotMatch(html, /<img[^>]*onerror/i);
+  assert.doesNotMatch(html, /<a[^>]*href="javascript:/i);
+  assert.doesNotMatch(html, /<a[^>]*href="command:/i);
+  // Even HTML that reaches the sanitizer directly loses its active parts.
+  const { sanitize } = require('../../../src/webview/markdown') as typeof import('../../../src/webview/markdown');
+  const dirty = sanitize('<img src="https://x/p.png" onerror="alert(1)"><a href="javascript:alert(1)">x</a><script>1</script><b style="x">ok</b>');
+  assert.doesNotMatch(dirty, /onerror|javascript:|<script|style=|https:\/\/x/);
+  assert.match(dirty, /<b>ok<\/b>/);
+  assert.doesNotMatch(html, /<img[^>]+https:/i, 'no remote image is loaded');
+  assert.match(html, /href="https:\/\/example.com"/);
+  assert.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/, 'raw HTML is shown as text');
+  assert.ok(!isSafeHref('javascript:alert(1)') && !isSafeHref(' JAVASCRIPT:x') && !isSafeHref('vscode:x') && isSafeHref('/abs/path.ts') && isSafeHref('src/a.ts'));
+});
+
+test('markdown: code blocks get a copy button and keep their text escaped; data: images are kept', () => {
+  const html = renderMarkdown('```ts\nconst a = "<b>";\n```\n\n![i](data:image/png;base64,iVBORw0KGgo=)');
+  assert.match(html, /data-copy/);
+  assert.match(html, /class="language-ts"/);
+  assert.match(html, /const a = &quot;&lt;b&gt;&quot;;|const a = "&lt;b&gt;";/);
+  assert.match(html, /<img src="data:image\/png;base64,/);
+});
+
+test('streaming: finished blocks are cut at blank lines outside fences and never re-rendered', () => {
+  let st = emptyBlockState();
+  let text = '';
+  const parts = ['# Title\n', '\nPara one ', 'continues.\n\n', '```js\nx = 1\n\n', 'y = 2\n```\n', 'After fence\n\n- a\n', '\n  continued item\n\nEnd'];
+  for (const p of parts) { text += p; st = advanceBlocks(st, text); }
+  assert.deepEqual(st.blocks, ['# Title\n\n', 'Para one continues.\n\n', '```js\nx = 1\n\ny = 2\n```\n', 'After fence\n\n', '- a\n\n  continued item\n\n']);
+  assert.equal(text.slice(st.blockStart), 'End');
+  // The same text again: nothing new; a replaced text starts over.
+  assert.equal(advanceBlocks(st, text).blocks.length, 5);
+  assert.equal(advanceBlocks(st, 'other\n\ntext').blocks.length, 1);
+  // Through the component cache: 200 chunks cost one render per finished block.
+  renderStats.blocks = 0;
+  let t = '';
+  for (let i = 0; i < 200; i++) { t += `word${i} `; if (i % 20 === 19) t += '\n\n'; markdownBlocks('k1', t); }
+  assert.equal(renderStats.blocks, 9);
+});
+
+test('diff: line-level changes, oldText null is a new file, hunks keep context', () => {
+  const d = diffLines('a\nb\nc\nd\n', 'a\nB\nc\nd\ne\n');
+  assert.deepEqual(d.lines.map((l) => l.t + l.text), [' a', '-b', '+B', ' c', ' d', '+e']);
+  assert.equal(d.added, 2); assert.equal(d.removed, 1); assert.equal(d.isNew, false);
+  const n = diffLines(null, 'x\ny\n');
+  assert.equal(n.isNew, true); assert.equal(n.added, 2); assert.equal(n.removed, 0);
+  const html = renderToString(h(DiffView, { path: '/ws/new.txt', oldText: null, newText: 'hello\n', toolCallId: 'c1', index: 0 }));
+  assert.match(html, /data-new-file="true"/);
+  assert.match(html, /New file/);
+  assert.match(html, /Open diff/);
+  const long = Array.from({ length: 100 }, (_, i) => `l${i}`);
+  const changed = long.slice(); changed[50] = 'X';
+  const hk = hunks(diffLines(long.join('\n'), changed.join('\n')).lines);
+  assert.equal(hk.filter((l) => l === null).length, 2);
+  assert.equal(hk.filter((l) => l !== null).length, 8);
+  // A huge rewrite does not stall: it degrades to remove-all/add-all.
+  const a = Array.from({ length: 5000 }, (_, i) => `a${i}`).join('\n');
+  const b = Array.from({ length: 5000 }, (_, i) => `b${i}`).join('\n');
+  const t0 = Date.now();
+  const big = diffLines(a, b);
+  assert.equal(big.added, 5000); assert.equal(big.removed, 5000);
+  assert.ok(Date.now() - t0 < 2000);
+});
+
+test('terminal: ANSI colors, carriage-return progress bars, cursor-up redraws, bounded lines', () => {
+  const s = new Screen();
+  s.write('\x1b[31mred\x1b[0m plain\r\n');
+  s.write('progress 10%\rprogress 50%\rprogress 100%\n');
+  s.write('line A\nline B\n\x1b[2A\x1b[2Kline A2\n');
+  assert.equal(s.text(), 'red plain\nprogress 100%\nline A2\nline B');
+  const red = s.runs(s.lines[0]);
+  assert.equal(red[0].text, 'red');
+  assert.equal(s.styleTable[red[0].style].fg, 'red');
+  // Escape split across writes.
+  const t = new Screen();
+  t.write('a\x1b['); t.write('32mb\x1b[0m');
+  assert.equal(t.text(), 'ab');
+  assert.equal(t.styleTable[t.lines[0].styles[1]].fg, 'green');
+  // Huge output keeps only the last maxLines lines.
+  const big = new Screen(500);
+  let out = '';
+  for (let i = 0; i < 100_000; i++) out += `line ${i}\n`;
+  big.write(out);
+  assert.ok(big.lines.length <= 500);
+  assert.equal(big.lines[big.lines.length - 2].chars.join(''), 'line 99999');
+  assert.ok(big.dropped >= 99_500);
+  // Incremental feeding appends; a front-truncated output is re-synchronized.
+  let f = feed(undefined, 'one\n');
+  f = feed(f, 'one\ntwo\n');
+  assert.equal(f.screen.text(), 'one\ntwo');
+  const long = Array.from({ length: 50 }, (_, i) => `row ${i}`).join('\n') + '\n';
+  f = feed(undefined, long);
+  f = feed(f, long.slice(100) + 'new row\n');
+  assert.match(f.screen.text(), /row 49\nnew row$/);
+});
+
+const call = (over: Partial<ToolCallView>): ToolCallView => ({
+  toolCallId: 'c1', title: 'Tool', kind: 'other', status: 'completed', content: [], locations: [], turn: 0, startedAt: 0, endedAt: 1200, ...over,
+});
+
+test('titles: Claude tools read naturally', () => {
+  setWorkspaceRoots(['/home/user/project']);
+  const cc = (toolName: string) => ({ claudeCode: { toolName } });
+  assert.equal(titleText(call({ title: 'Read /home/user/project/src/a.ts', meta: cc('mcp__acp__Read'), rawInput: { file_path: '/home/user/project/src/a.ts' } })), 'Read src/a.ts');
+  assert.equal(titleText(call({ title: 'Edit `/home/user/project/x.txt`', meta: cc('Edit'), rawInput: { file_path: '/home/user/project/x.txt' } })), 'Edit x.txt');
+  const bash = niceTitle(call({ title: 'echo hi', meta: cc('Bash'), rawInput: { command: 'echo hi && ls', description: 'Print hi' } }));
+  assert.deepEqual(bash, { verb: 'Run', subject: 'Print hi', detail: 'echo hi && ls' });
+  assert.equal(titleText(call({ title: 'Terminal', name: 'Bash', rawInput: { command: 'npm test' } })), 'Run npm test');
+  assert.equal(titleText(call({ title: 'grep', meta: cc('Grep'), rawInput: { pattern: 'TODO', path: '/home/user/project/src' } })), 'Search "TODO" in src');
+  assert.equal(titleText(call({ title: 'Find', meta: cc('Glob'), rawInput: { pattern: '**/*.ts' } })), 'Find files **/*.ts');
+  assert.equal(titleText(call({ title: 'Fetch', meta: cc('WebFetch'), rawInput: { url: 'https://x.dev' } })), 'Fetch https://x.dev');
+  assert.equal(titleText(call({ title: 'Task', meta: cc('Task'), rawInput: { description: 'Explore code', subagent_type: 'Explore' } })), 'Agent (Explore) Explore code');
+  // Other agents: their title, with workspace paths made relative.
+  assert.equal(titleText(call({ title: 'Writing to /home/user/project/new.txt' })), 'Writing to new.txt');
+});
+
+test('tool call: unknown content is shown as JSON, not dropped; terminals and diffs render', () => {
+  const c = call({
+    kind: 'execute',
+    content: [
+      { type: 'mystery', payload: { x: 1 } } as never,
+      { type: 'content', content: { type: 'weird_block', data: 42 } as never },
+      { type: 'diff', path: '/home/user/project/n.txt', oldText: null, newText: 'new\n' },
+      { type: 'terminal', terminalId: 't1' },
+    ],
+    rawInput: { command: 'ls' },
+  });
+  const html = renderToString(h(ToolCallRow, {
+    call: c, expanded: true, focused: false, onToggle: () => {}, onFocus: () => {},
+    terminals: { t1: { terminalId: 't1', command: 'ls', output: 'file\n', truncated: false, exited: true, exitCode: 0 } },
+  }));
+  assert.match(html, /Unknown content/);
+  assert.match(html, /mystery/);
+  assert.match(html, /weird_block/);
+  assert.match(html, /data-new-file="true"/);
+  assert.match(html, /data-testid="terminal"/);
+  assert.match(html, /exit 0/);
+  assert.match(html, /role="treeitem"/);
+  assert.match(html, /aria-expanded="true"/);
+  const block = renderToString(h(ContentBlockView, { block: { type: 'nope' } as never, cacheKey: 'x' }));
+  assert.match(block, /nope/);
+});
+
+test('mirror: patches apply once per frame, announce completions, keep identities of untouched turns', () => {
+  const m = new Mirror();
+  let scheduled: (() => void) | undefined;
+  m.schedule = (cb) => { scheduled = cb; return 1; };
+  const said: string[] = [];
+  m.onAnnounce((t) => said.push(t));
+  let renders = 0;
+  m.subscribe(() => renders++);
+  const snap = emptySnapshot('s1');
+  snap.turns = [{ index: 0, startedAt: 0, endedAt: 5, stopReason: 'end_turn', items: [] }, { index: 1, startedAt: 10, items: [] }];
+  m.receive({ type: 'snapshot', agent: { state: 'ready' }, session: snap });
+  const before = m.current.session!.turns[0];
+  const c = call({ turn: 1, status: 'in_progress', endedAt: undefined });
+  m.receive({ type: 'patch', sessionId: 's1', patches: [{ op: 'item', turn: 1, index: 0, item: { kind: 'tool', toolCallId: 'c1' } }, { op: 'tool', call: c }] });
+  m.receive({ type: 'patch', sessionId: 's1', patches: [{ op: 'item', turn: 1, index: 1, item: { kind: 'agent', blocks: [{ type: 'text', text: 'a' }] } }] });
+  m.receive({ type: 'patch', sessionId: 's1', patches: [{ op: 'append', turn: 1, index: 1, block: 0, text: 'b' }, { op: 'tool', call: { ...c, status: 'completed' } }] });
+  m.receive({ type: 'patch', sessionId: 'other', patches: [{ op: 'meta', meta: { title: 'x' } }] });
+  assert.equal(renders, 1, 'nothing rendered before the frame');
+  scheduled!();
+  assert.equal(renders, 2, 'one render for the whole burst');
+  const s = m.current.session!;
+  assert.equal(s.turns[0], before, 'an untouched turn keeps its identity (its rows stay cached)');
+  assert.deepEqual(s.turns[1].items[1], { kind: 'agent', blocks: [{ type: 'text', text: 'ab' }] });
+  assert.equal(s.toolCalls.c1.status, 'completed');
+  assert.equal(s.meta.title, undefined, 'patches of another session are ignored');
+  assert.deepEqual(said, ['Tool completed.']);
+  // Rows: the last turn is open, older ones fold; the first user message is the header.
+  const rows = buildRows(s, new Map(), undefined, { kinds: new Set(), statuses: new Set() }, '');
+  assert.deepEqual(rows.map((r) => r.type), ['turn', 'turn', 'tool', 'item']);
+  const filtered = buildRows(s, new Map(), undefined, { kinds: new Set(['read']), statuses: new Set() }, 'read');
+  assert.deepEqual(filtered.map((r) => r.type), ['turn', 'turn', 'item']);
+  const all = buildRows(s, new Map(), true, { kinds: new Set(), statuses: new Set() }, '');
+  assert.deepEqual(all.map((r) => r.type), ['turn', 'turn']);
+});
