@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { AgentHands } from './vscode/agentHands';
 import { Controller } from './vscode/controller';
 import { createLog } from './vscode/logging';
+import { TandemPermissions } from './vscode/permissions';
 import { SessionViewProvider } from './vscode/sessionView';
 import { AgentStatusBar } from './vscode/statusBar';
 
@@ -14,7 +15,11 @@ export function activate(context: vscode.ExtensionContext) {
   const showLog = () => channel.show(true);
 
   let hands: AgentHands | undefined;
-  const ctl = controller = new Controller({ context, logger, traffic, showLog, features: () => hands?.features() ?? [] });
+  let permissions: TandemPermissions | undefined;
+  const ctl = controller = new Controller({
+    context, logger, traffic, showLog, permissions: { answer: (r, o) => permissions?.answer(r, o) ?? false },
+    features: () => [...(permissions ? [permissions.feature()] : []), ...(hands?.features() ?? [])],
+  });
   context.subscriptions.push(ctl);
   // fs + terminals through VS Code, follow-along, review changes, "Open in terminal".
   hands = new AgentHands({ current: () => ctl.current, onDidChange: (l) => ctl.onDidChange(l) });
@@ -22,6 +27,12 @@ export function activate(context: vscode.ExtensionContext) {
 
   const view = new SessionViewProvider(context.extensionUri, logger, () => ctl.snapshot());
   context.subscriptions.push(view, vscode.window.registerWebviewViewProvider(SessionViewProvider.viewType, view));
+
+  // Permission prompts: rules → remembered → inline prompt (notification + badge when the view is hidden).
+  permissions = new TandemPermissions(context, logger, view);
+  context.subscriptions.push(permissions, asVs(view.onDidChangeVisibility(() => permissions?.onViewVisibilityChanged())));
+  // Writes outside the workspace ask through the same pipeline.
+  hands.setPermissionPort(permissions.broker);
 
   const status = new AgentStatusBar();
   context.subscriptions.push(status);
@@ -42,9 +53,10 @@ export function activate(context: vscode.ExtensionContext) {
     vscode.commands.registerCommand('tandem.cancelTurn', () => ctl.current?.cancel()),
     vscode.commands.registerCommand('tandem.restartAgent', async () => { view.show(); await ctl.restart(); }),
     vscode.commands.registerCommand('tandem.showLog', showLog),
+    vscode.commands.registerCommand('tandem.managePermissions', () => permissions?.manage()),
   );
 
-  return { controller: ctl, hands };
+  return { controller: ctl, hands, permissions };
 }
 
 export async function deactivate(): Promise<void> {

@@ -20,6 +20,8 @@ export interface ControllerDeps {
   showLog: () => void;
   /** Client features (fs, terminals, …) for each new agent connection. */
   features?: () => readonly ClientFeature[];
+  /** Answers to permission prompts from the view (accepted only for a pending request and an offered option). */
+  permissions?: { answer(requestId: string, optionId: string): boolean };
 }
 
 export class Controller extends Disposable {
@@ -144,6 +146,7 @@ export class Controller extends Disposable {
         await vscode.window.showTextDocument(uri, { selection: new vscode.Range(line, 0, line, 0), preview: true, preserveFocus: true });
         break;
       }
+      case 'permissionAnswer': this.deps.permissions?.answer(intent.requestId, intent.optionId); break;
       case 'ready': break;
     }
   }

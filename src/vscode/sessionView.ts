@@ -32,6 +32,17 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
 
   get isVisible(): boolean { return !!this.view?.visible; }
 
+  private badge: vscode.ViewBadge | undefined;
+  private readonly visibility = this._register(new Emitter<boolean>());
+  /** The view was shown or hidden (or disposed: false). */
+  readonly onDidChangeVisibility = this.visibility.event;
+
+  /** A count on the view's icon (pending permission prompts); 0 clears it. */
+  setBadge(count: number, tooltip: string): void {
+    this.badge = count > 0 ? { value: count, tooltip } : undefined;
+    if (this.view) this.view.badge = this.badge;
+  }
+
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
     this.ready = false;
@@ -40,11 +51,13 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
     view.webview.html = this.html(view.webview);
     const subs = [
       view.webview.onDidReceiveMessage((raw) => this.receive(raw)),
+      view.onDidChangeVisibility(() => this.visibility.fire(view.visible)),
       view.onDidDispose(() => {
-        if (this.view === view) { this.view = undefined; this.ready = false; }
+        if (this.view === view) { this.view = undefined; this.ready = false; this.visibility.fire(false); }
         subs.forEach((s) => s.dispose());
       }),
     ];
+    view.badge = this.badge;
     this.resolved.fire();
   }
 
@@ -116,6 +129,7 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${asset('dist/codicon.css')}">
 <link rel="stylesheet" href="${asset('media/webview.css')}">
+<link rel="stylesheet" href="${asset('media/permissions.css')}">
 <title>Tandem</title>
 </head>
 <body>

@@ -23,7 +23,7 @@ export interface RememberedDecision {
 
 export interface MementoPort {
   get(): readonly RememberedDecision[];
-  set(list: readonly RememberedDecision[]): Promise<void> | void;
+  set(list: readonly RememberedDecision[]): PromiseLike<void> | void;
 }
 
 export function memoryMemento(initial: RememberedDecision[] = []): MementoPort {

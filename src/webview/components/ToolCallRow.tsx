@@ -10,6 +10,7 @@ import { ContentBlockView } from './ContentBlocks';
 import { DiffView } from './DiffView';
 import { Json } from './Json';
 import { TerminalBox } from './TerminalBox';
+import { CallPermissionPrompts, type CallPrompts } from './PermissionPrompt';
 
 export const KIND_ICON: Record<string, string> = {
   read: 'eye', edit: 'edit', delete: 'trash', move: 'arrow-swap', search: 'search', execute: 'terminal',
@@ -52,9 +53,11 @@ interface Props {
   terminals: Record<string, TerminalView>;
   onToggle: (id: string) => void;
   onFocus: () => void;
+  /** Pending permission prompts about this call (inline, in queue order). */
+  prompts?: CallPrompts;
 }
 
-export const ToolCallRow = memo(function ToolCallRow({ call, expanded, focused, terminals, onToggle, onFocus }: Props) {
+export const ToolCallRow = memo(function ToolCallRow({ call, expanded, focused, terminals, onToggle, onFocus, prompts }: Props) {
   const status = STATUS[call.status] ?? STATUS.pending;
   const t = niceTitle(call);
   const expandable = hasDetails(call);
@@ -85,10 +88,11 @@ export const ToolCallRow = memo(function ToolCallRow({ call, expanded, focused, 
         {duration && <span class="tool-duration" data-testid="tool-duration">{duration}</span>}
         <i class={`codicon codicon-${status.icon} tool-status`} role="img" aria-label={status.label} title={status.label} />
       </div>
+      {prompts && <CallPermissionPrompts prompts={prompts} />}
       {expanded && expandable && <ToolDetails call={call} terminals={terminals} />}
     </div>
   );
-}, (a, b) => a.call === b.call && a.expanded === b.expanded && a.focused === b.focused
+}, (a, b) => a.call === b.call && a.expanded === b.expanded && a.focused === b.focused && a.prompts === b.prompts
   && (!a.expanded || a.terminals === b.terminals) && (a.expanded || !a.call.agentTerminalId || a.terminals === b.terminals));
 
 function shortLoc(l: { path: string; line?: number | null }): string {

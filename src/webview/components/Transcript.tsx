@@ -2,12 +2,13 @@
 // user chose), their messages and tool calls. Keyboard: ↑/↓ move, →/← expand/collapse or go
 // to the parent, Enter/Space toggle, Home/End.
 import { memo } from 'preact/compat';
-import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ItemView, NoticeView, SessionSnapshot, ToolCallView, TurnView } from '../../shared/sessionModel';
 import { buildRows, filterActive, turnCounts, type Filter, type Row } from '../rows';
 import { ContentBlockView } from './ContentBlocks';
 import { Toolbar } from './Toolbar';
 import { formatDuration, hasDetails, terminalIds, ToolCallRow } from './ToolCallRow';
+import { groupPrompts } from './PermissionPrompt';
 import { VirtualList, type VirtualHandle } from './VirtualList';
 
 interface Props { session: SessionSnapshot; toolsVersion: number; working: boolean }
@@ -28,24 +29,33 @@ export function Transcript({ session, toolsVersion, working }: Props) {
     // toolsVersion matters only through filterKey.
     [session.turns, session.notices, fold, foldAll, filterKey]);
 
+  // Pending permission prompts, inline in their tool call; the first in the queue is scrolled to.
+  const prompts = useMemo(() => groupPrompts(session.permissions), [session.permissions]);
+  const firstPrompt = session.permissions[0];
+  useEffect(() => {
+    if (!firstPrompt) return;
+    const i = rows.findIndex((r) => r.type === 'tool' && r.toolCallId === firstPrompt.toolCallId);
+    if (i >= 0) list.current?.scrollToIndex(i);
+  }, [firstPrompt?.requestId]);
+
+  const last = session.turns.length - 1;
+  // A command of the current turn shows its live terminal without a click.
+  const autoOpen = (c: ToolCallView) => (c.status === 'in_progress' || c.turn === last) && terminalIds(c).length > 0;
   const isExpanded = useCallback((c: ToolCallView | undefined) => {
     if (!c) return false;
     const v = expanded.get(c.toolCallId);
-    if (v !== undefined) return v;
-    // A running command shows its live terminal without a click.
-    return c.status === 'in_progress' && terminalIds(c).length > 0;
-  }, [expanded]);
+    return v !== undefined ? v : autoOpen(c);
+  }, [expanded, last]);
 
   const toggleTool = useCallback((id: string) => {
     setExpanded((m) => {
       const n = new Map(m);
       const c = session.toolCalls[id];
-      n.set(id, !(m.get(id) ?? (c ? c.status === 'in_progress' && terminalIds(c).length > 0 : false)));
+      n.set(id, !(m.get(id) ?? (c ? autoOpen(c) : false)));
       return n;
     });
-  }, [session.toolCalls]);
+  }, [session.toolCalls, last]);
 
-  const last = session.turns.length - 1;
   const toggleTurn = useCallback((t: number, collapsed: boolean) => {
     setFold((m) => new Map(m).set(t, !collapsed));
   }, []);
@@ -133,7 +143,7 @@ export function Transcript({ session, toolsVersion, working }: Props) {
       case 'tool': {
         const call = session.toolCalls[r.toolCallId];
         if (!call) return <div />;
-        return <ToolCallRow call={call} expanded={isExpanded(call)} focused={focused} terminals={session.terminals} onToggle={toggleTool} onFocus={onFocus} />;
+        return <ToolCallRow call={call} expanded={isExpanded(call)} focused={focused} terminals={session.terminals} onToggle={toggleTool} onFocus={onFocus} prompts={prompts.get(call.toolCallId)} />;
       }
       case 'item':
         return <MessageRow item={r.item} rowKey={r.key} open={!!expanded.get(r.key)} focused={focused} onFocus={onFocus}

@@ -9,7 +9,7 @@ import { PermissionBroker } from '../../../../src/client/permissions/broker';
 import { PermissionsFeature } from '../../../../src/client/permissions/feature';
 import { memoryMemento, RememberedDecisions } from '../../../../src/client/permissions/remembered';
 import { MemoryLogger } from '../../../../src/common/logger';
-import type { AgentScript } from '../../../../src/demo/scriptTypes';
+import type { AgentScript, Step } from '../../../../src/demo/scriptTypes';
 
 const AGENT = join(__dirname, '../../../fixtures/agents/scripted-agent.js');
 const dir = mkdtempSync(join(tmpdir(), 'tandem-perm-'));
@@ -20,9 +20,9 @@ const OPTIONS = [
   { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
   { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
 ];
-const ask = (id: string, command: string, as: string) => [
-  { update: { sessionUpdate: 'tool_call', toolCallId: id, title: command, kind: 'execute', status: 'pending', rawInput: { command } } },
-  { request: 'session/request_permission', params: { sessionId: '${sessionId}', toolCall: { toolCallId: id, title: command, rawInput: { command } }, options: OPTIONS }, as, wait: false },
+const ask = (id: string, command: string, as: string): Step[] => [
+  { update: { sessionUpdate: 'tool_call', toolCallId: id, title: command, kind: 'execute', status: 'pending', rawInput: { command } } } as Step,
+  { request: 'session/request_permission', params: { sessionId: '${sessionId}', toolCall: { toolCallId: id, title: command, rawInput: { command } }, options: OPTIONS }, as, wait: false } as Step,
 ];
 
 function setup(script: AgentScript) {

@@ -1,0 +1,185 @@
+// The VS Code side of permissions: reads `tandem.permissions.rules` (user and workspace values
+// apart, so workspace rules can only tighten), keeps remembered decisions in workspaceState,
+// shows a notification + a badge on the Tandem view when the view is hidden or the window is
+// not focused, and the "Tandem: Manage Permissions" command.
+import * as vscode from 'vscode';
+import type { Logger } from '../common/logger';
+import { PermissionBroker, type PendingPermission } from '../client/permissions/broker';
+import { PermissionsFeature } from '../client/permissions/feature';
+import { RememberedDecisions, type MementoPort, type RememberedDecision } from '../client/permissions/remembered';
+import { DEFAULT_RULES, parseRules, type RuleSet } from '../client/permissions/rules';
+
+const SECTION = 'tandem';
+const KEY = 'permissions.rules';
+const MEMENTO_KEY = 'tandem.permissions.remembered';
+
+export interface PermissionViewPort {
+  readonly isVisible: boolean;
+  setBadge(count: number, tooltip: string): void;
+  show(): void;
+}
+
+export class TandemPermissions implements vscode.Disposable {
+  readonly broker: PermissionBroker;
+  readonly remembered: RememberedDecisions;
+  private rules: RuleSet = { user: [], workspace: [] };
+  private lastWarnings = '';
+  private readonly notified = new Set<string>();
+  private readonly subs: vscode.Disposable[] = [];
+
+  constructor(private readonly context: vscode.ExtensionContext, private readonly logger: Logger, private readonly view: PermissionViewPort) {
+    const memento: MementoPort = {
+      get: () => context.workspaceState.get<RememberedDecision[]>(MEMENTO_KEY, []),
+      set: (list) => context.workspaceState.update(MEMENTO_KEY, list),
+    };
+    this.remembered = new RememberedDecisions(memento);
+    this.broker = new PermissionBroker({
+      rules: () => this.rules,
+      roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+      remembered: this.remembered,
+      logger,
+    });
+    this.reload();
+    this.subs.push(
+      vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration(`${SECTION}.${KEY}`)) this.reload(); }),
+      vscode.window.onDidChangeWindowState(() => this.notifyHidden()),
+      new vscode.Disposable(this.broker.onDidChange((c) => {
+        if (c.type === 'added') this.maybeNotify(c.pending);
+        else this.notified.delete(c.requestId);
+        this.updateBadge();
+      }).dispose),
+    );
+  }
+
+  /** For each new agent connection. */
+  feature(): PermissionsFeature { return new PermissionsFeature(this.broker); }
+
+  /** A permissionAnswer from the webview; false (and logged) when forged or late. */
+  answer(requestId: string, optionId: string): boolean {
+    const ok = this.broker.answer(requestId, optionId);
+    if (!ok) this.logger.warn(`Ignored a permission answer for ${requestId} / ${optionId}: not pending or not an offered option.`);
+    return ok;
+  }
+
+  /** The view was shown or hidden: prompts that only the view knew about now get a notification. */
+  onViewVisibilityChanged(): void {
+    this.notifyHidden();
+    this.updateBadge();
+  }
+
+  private reload(): void {
+    const info = vscode.workspace.getConfiguration(SECTION).inspect<unknown>(KEY);
+    const user = parseRules(info?.globalValue, 'user');
+    const ws = parseRules(info?.workspaceValue, 'workspace');
+    const folder = parseRules(info?.workspaceFolderValue, 'workspace');
+    this.rules = { user: user.rules, workspace: [...ws.rules, ...folder.rules] };
+    const warnings = [...user.warnings, ...ws.warnings, ...folder.warnings];
+    for (const w of warnings) this.logger.warn(w);
+    const key = warnings.join('\n');
+    if (key && key !== this.lastWarnings) {
+      void vscode.window.showWarningMessage(
+        `Tandem: ${warnings.length} permission rule${warnings.length === 1 ? ' was' : 's were'} skipped. ${warnings[0]}`, 'Open Settings', 'Show Log',
+      ).then((pick) => {
+        if (pick === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.${KEY}`);
+        if (pick === 'Show Log') void vscode.commands.executeCommand('tandem.showLog');
+      });
+    }
+    this.lastWarnings = key;
+  }
+
+  private get viewAttended(): boolean { return this.view.isVisible && vscode.window.state.focused; }
+
+  private notifyHidden(): void {
+    if (this.viewAttended) return;
+    for (const p of this.broker.pending()) this.maybeNotify(p);
+  }
+
+  private maybeNotify(p: PendingPermission): void {
+    if (this.viewAttended || this.notified.has(p.requestId)) return;
+    this.notified.add(p.requestId);
+    const t = p.view.toolCall;
+    const what = p.facts.command !== undefined ? `run \`${p.facts.command}\`` : (t.title ?? p.facts.title) || p.view.toolCallId;
+    const where = p.facts.command === undefined && p.facts.paths.length ? ` (${p.facts.paths.map((x) => vscode.workspace.asRelativePath(x)).join(', ')})` : '';
+    const items = p.view.options.map((o) => ({ title: `${o.name}`, optionId: o.optionId }));
+    const show = { title: 'Show in Tandem', optionId: '' };
+    void vscode.window.showInformationMessage(`${p.agentName} asks permission to ${what}${where}`, ...items, show).then((pick) => {
+      if (!pick) return;
+      if (!pick.optionId) { this.view.show(); return; }
+      // Already answered in the view (or cancelled): the late click changes nothing.
+      this.answer(p.requestId, pick.optionId);
+    });
+  }
+
+  private updateBadge(): void {
+    const n = this.broker.pending().length;
+    this.view.setBadge(n, n === 1 ? '1 permission request waiting' : `${n} permission requests waiting`);
+  }
+
+  /** Tandem: Manage Permissions — remembered decisions and rules, pick to remove. */
+  async manage(): Promise<void> {
+    type Item = vscode.QuickPickItem & { remove?: () => Thenable<unknown> | Promise<unknown> };
+    const items: Item[] = [];
+    const remembered = this.remembered.list();
+    items.push({ label: 'Remembered in this workspace', kind: vscode.QuickPickItemKind.Separator });
+    if (!remembered.length) items.push({ label: '$(info) No remembered decisions', description: 'choose an "always" option in a prompt to add one' });
+    for (const d of remembered) {
+      items.push({
+        label: `${d.decision === 'allow' ? '$(check-all)' : '$(circle-slash)'} ${d.id}`,
+        description: `${d.agent} · ${new Date(d.at).toLocaleString()}`,
+        remove: () => this.remembered.remove([{ id: d.id, agent: d.agent }]),
+      });
+    }
+    const info = vscode.workspace.getConfiguration(SECTION).inspect<unknown[]>(KEY);
+    const addRules = (label: string, list: unknown[] | undefined, target: vscode.ConfigurationTarget) => {
+      if (!Array.isArray(list) || !list.length) return;
+      items.push({ label, kind: vscode.QuickPickItemKind.Separator });
+      const parsed = parseRules(list, target === vscode.ConfigurationTarget.Global ? 'user' : 'workspace');
+      list.forEach((raw, i) => {
+        const rule = parsed.rules.find((r) => r.index === i);
+        items.push({
+          label: `${rule ? actionIcon(rule.spec.action) : '$(warning)'} ${rule?.label ?? 'malformed rule'}`,
+          description: `#${i + 1}`,
+          detail: JSON.stringify(raw),
+          remove: async () => {
+            const cur = vscode.workspace.getConfiguration(SECTION).inspect<unknown[]>(KEY);
+            const value = target === vscode.ConfigurationTarget.Global ? cur?.globalValue : target === vscode.ConfigurationTarget.Workspace ? cur?.workspaceValue : cur?.workspaceFolderValue;
+            if (!Array.isArray(value)) return;
+            const next = value.filter((x) => JSON.stringify(x) !== JSON.stringify(raw));
+            await vscode.workspace.getConfiguration(SECTION).update(KEY, next.length ? next : undefined, target);
+          },
+        });
+      });
+    };
+    addRules('Rules in user settings', info?.globalValue, vscode.ConfigurationTarget.Global);
+    addRules('Rules in workspace settings (can only tighten)', info?.workspaceValue, vscode.ConfigurationTarget.Workspace);
+    items.push({ label: 'Built-in', kind: vscode.QuickPickItemKind.Separator });
+    for (const r of DEFAULT_RULES) items.push({ label: `${actionIcon(r.spec.action)} ${r.label}`, description: 'default, after your rules' });
+    items.push({ label: '$(circle-large-outline) everything else asks', description: 'default' });
+    items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
+    items.push({ label: '$(gear) Edit rules in settings…', remove: () => vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.${KEY}`) });
+
+    const picked = await vscode.window.showQuickPick(items, {
+      title: 'Tandem: Manage Permissions', placeHolder: 'Select remembered decisions or rules to remove, then press Enter', canPickMany: true, matchOnDescription: true, matchOnDetail: true,
+    });
+    if (!picked?.length) return;
+    let removed = 0;
+    for (const p of picked) {
+      if (!p.remove) continue;
+      await p.remove();
+      if (!p.label.includes('Edit rules')) removed++;
+    }
+    if (removed) {
+      this.logger.info(`Manage Permissions: removed ${removed} entr${removed === 1 ? 'y' : 'ies'}: ${picked.map((p) => p.label).join('; ')}`);
+      void vscode.window.showInformationMessage(`Tandem: removed ${removed} permission entr${removed === 1 ? 'y' : 'ies'}.`);
+    }
+  }
+
+  dispose(): void {
+    this.broker.dispose();
+    for (const s of this.subs) s.dispose();
+  }
+}
+
+function actionIcon(a: string): string {
+  return a === 'allow' ? '$(check)' : a === 'reject' ? '$(close)' : '$(question)';
+}
