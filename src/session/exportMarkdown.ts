@@ -83,5 +83,4 @@ function diffLines(path: string, oldText: string | null, newText: string): strin
 
 function inline(s: string): string { return s.replace(/\n/g, ' '); }
 function fence(s: string): string { return s.replace(/```/g, '`\u200b``'); }
-// eslint-disable-next-line no-control-regex
 function stripAnsi(s: string): string { return s.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/\r(?!\n)/g, '\n'); }
