@@ -26,7 +26,8 @@ const common = {
 const bundles = [
   {
     ...common,
-    entryPoints: { extension: 'src/extension.ts', 'demo-agent': 'src/demo/agent.ts' },
+    // mcp-bridge: stdio ↔ HTTP relay for agents without http MCP (client tools, src/tools/bridge.ts).
+    entryPoints: { extension: 'src/extension.ts', 'demo-agent': 'src/demo/agent.ts', 'mcp-bridge': 'src/tools/bridge.ts' },
     outdir: 'dist',
     platform: 'node',
     format: 'cjs',

@@ -1,6 +1,6 @@
 // One agent connection: the process, its ACP connection and the sessions on it. This object is
 // the connection-lifetime disposal scope: restarting the agent disposes it and builds a new one.
-import type { ClientCapabilities, ContentBlock, InitializeResponse, SessionNotification } from '@agentclientprotocol/sdk';
+import type { AgentCapabilities, ClientCapabilities, ContentBlock, InitializeResponse, McpServer, SessionNotification } from '@agentclientprotocol/sdk';
 import { spawnAgent, type AgentExit, type AgentProcess } from '../acp/agentProcess';
 import { AcpConnection } from '../acp/connection';
 import { AGENT_METHODS, CLIENT_METHODS } from '../acp/methods';
@@ -35,6 +35,20 @@ export interface FeatureContext {
 export interface ClientFeature {
   capabilities(caps: ClientCapabilities): void;
   attach(ctx: FeatureContext): IDisposable;
+  /**
+   * MCP servers this feature adds to a session/new (client tools: Tandem's own MCP server).
+   * Called after initialize, once per session, with the agent's capabilities (http or stdio).
+   */
+  mcpServers?(agentCaps: AgentCapabilities | undefined, ctx: FeatureContext): Promise<SessionMcpServers>;
+}
+
+/** MCP servers for one session/new, told which session they ended up serving. */
+export interface SessionMcpServers {
+  servers: McpServer[];
+  /** session/new answered with this session id. */
+  opened?(sessionId: string): void;
+  /** session/new failed: release what was prepared. */
+  failed?(): void;
 }
 
 export interface AgentClientOptions {
@@ -59,6 +73,7 @@ export class AgentClient extends Disposable {
   private store?: SessionStore;
   private readonly early: SessionNotification[] = [];
   private init?: InitializeResponse;
+  private featureCtx?: FeatureContext;
 
   private readonly agentChanged = this._register(new Emitter<AgentView>());
   readonly onDidChangeAgent = this.agentChanged.event;
@@ -104,6 +119,7 @@ export class AgentClient extends Disposable {
         session: (id) => (this.store?.sessionId === id ? this.store : undefined),
         onDidCancel: this.onDidCancel, onDidCloseSession: this.onDidCloseSession,
       };
+      this.featureCtx = ctx;
       for (const f of this.opts.features ?? []) {
         f.capabilities(clientCapabilities);
         this._register(f.attach(ctx));
@@ -135,7 +151,16 @@ export class AgentClient extends Disposable {
 
   async newSession(): Promise<void> {
     const conn = this.requireConnection();
-    const res = await conn.sendRequest(AGENT_METHODS.session_new, { cwd: this.opts.cwd, mcpServers: [] });
+    const ctx = this.featureCtx;
+    const sets = ctx ? await Promise.all((this.opts.features ?? []).filter((f) => f.mcpServers).map((f) => f.mcpServers!(this.init?.agentCapabilities ?? undefined, ctx))) : [];
+    let res;
+    try {
+      res = await conn.sendRequest(AGENT_METHODS.session_new, { cwd: this.opts.cwd, mcpServers: sets.flatMap((s) => s.servers) });
+    } catch (err) {
+      for (const s of sets) s.failed?.();
+      throw err;
+    }
+    for (const s of sets) s.opened?.(res.sessionId);
     if (this.store) this.sessionClosed.fire(this.store.sessionId);
     this.store?.dispose();
     const store = this.store = new SessionStore(res.sessionId, this.opts.now);

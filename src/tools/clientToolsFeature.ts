@@ -1,0 +1,219 @@
+// Client tools on one agent connection: a ClientFeature that starts Tandem's MCP server for the
+// connection (one bearer token per connection), opens a slot per session/new, passes it in
+// `mcpServers` (http when the agent supports it, else a stdio entry running the bundled bridge),
+// shows each client tool call in the session's tool-call tree, and asks permission through the
+// PermissionPort. Pure: no vscode (src/vscode/ wires settings, the IDE group and the port).
+//
+// Tool-call tree and duplicates: most agents (claude-code-acp, gemini-cli) report an MCP tool
+// call as their own tool_call before calling it. When such a call is open in the session (it
+// names the tool and `tandem`, or its rawInput equals the arguments), Tandem annotates that call
+// (`_meta.tandem.group`) instead of adding a second row; otherwise it adds a synthetic call
+// `tandem-tool-<n>` titled "IDE · OpenFile src/a.ts" and completes it with the result.
+import type { AgentCapabilities, McpServer, PermissionOption, ToolCallContent, ToolKind } from '@agentclientprotocol/sdk';
+import type { ClientFeature, FeatureContext, SessionMcpServers } from '../client/agentClient';
+import type { PermissionPort } from '../client/permissionPort';
+import { toDisposable, type IDisposable } from '../common/disposable';
+import type { Logger } from '../common/logger';
+import type { CallObserver, PermissionDecision } from './invoke';
+import { McpToolServer, MCP_SERVER_NAME, type ToolSlot } from './mcpServer';
+import type { ToolRegistry } from './registry';
+import type { ToolResult, ToolsConfig } from './types';
+
+export interface ClientToolsOptions {
+  registry: ToolRegistry;
+  config(): ToolsConfig;
+  logger: Logger;
+  permission?(): PermissionPort | undefined;
+  /** How to run dist/mcp-bridge.js for agents without http MCP (node + script path + env). */
+  bridge?: { command: string; args: string[]; env?: Array<{ name: string; value: string }> };
+  /** User-configured MCP servers (tandem.mcpServers), passed along as they are. */
+  userServers?(): McpServer[];
+  version?: string;
+  now?(): number;
+}
+
+const PERMISSION_OPTIONS: PermissionOption[] = [
+  { optionId: 'allow_once', name: 'Allow', kind: 'allow_once' },
+  { optionId: 'allow_always', name: 'Always allow', kind: 'allow_always' },
+  { optionId: 'reject_once', name: 'Deny', kind: 'reject_once' },
+];
+
+/** Extension lifetime: one instance for every connection; `attach` makes the per-connection server. */
+export class ClientToolsFeature implements ClientFeature {
+  private readonly connections = new Set<ConnectionTools>();
+
+  constructor(private readonly opts: ClientToolsOptions) {}
+
+  capabilities(): void { /* MCP rides in session/new; nothing to advertise in initialize. */ }
+
+  attach(ctx: FeatureContext): IDisposable {
+    const c = new ConnectionTools(this.opts, ctx);
+    this.connections.add(c);
+    return toDisposable(() => { this.connections.delete(c); c.dispose(); });
+  }
+
+  /** The connection serving `ctx` (AgentClient calls mcpServers on the feature, not the connection). */
+  mcpServers(caps: AgentCapabilities | undefined, ctx: FeatureContext): Promise<SessionMcpServers> {
+    const c = [...this.connections].find((x) => x.ctx === ctx);
+    if (!c) return Promise.resolve({ servers: this.opts.userServers?.() ?? [] });
+    return c.sessionServers(caps);
+  }
+
+  /** "Tandem: Reset Client Tools": every open session back to the configured groups. */
+  reset(): void { for (const c of this.connections) c.reset(); }
+  /** Settings changed: re-check tool lists (list_changed where they differ). */
+  refresh(): void { for (const c of this.connections) c.refresh(); }
+  /** The servers (tests, the P5 bench). */
+  servers(): McpToolServer[] { return [...this.connections].map((c) => c.server); }
+}
+
+class ConnectionTools implements IDisposable {
+  readonly server: McpToolServer;
+  private readonly listening: Promise<void>;
+  private current?: ToolSlot;
+  private synthetic = 0;
+
+  constructor(private readonly opts: ClientToolsOptions, readonly ctx: FeatureContext) {
+    this.server = new McpToolServer({ registry: opts.registry, config: opts.config, logger: ctx.logger, version: opts.version });
+    this.listening = this.server.listen();
+    this.listening.catch((err) => ctx.logger.error(`Client tools: the MCP server could not start: ${err}`));
+  }
+
+  async sessionServers(caps: AgentCapabilities | undefined): Promise<SessionMcpServers> {
+    const user = filterUserServers(this.opts.userServers?.() ?? [], caps, this.ctx.logger);
+    try { await this.listening; } catch { return { servers: user }; }
+    const slot = this.server.openSlot({
+      requestPermission: (sid, call) => this.askPermission(sid, call.callId, call.group, call.tool.name, call.args),
+      observer: (sid) => this.observer(sid),
+      isAlive: (sid) => sid === undefined || !!this.ctx.session(sid),
+    });
+    const entry = this.entry(slot, caps);
+    if (!entry) { slot.dispose(); return { servers: user }; }
+    return {
+      servers: [entry, ...user.filter((s) => s.name !== MCP_SERVER_NAME)],
+      opened: (sessionId) => {
+        slot.bind(sessionId);
+        const prev = this.current;
+        this.current = slot;
+        // The previous session is gone from VS Code (AgentClient keeps one): its calls get the fallback.
+        prev?.dispose();
+      },
+      failed: () => slot.dispose(),
+    };
+  }
+
+  private entry(slot: ToolSlot, caps: AgentCapabilities | undefined): McpServer | undefined {
+    if (caps?.mcpCapabilities?.http) {
+      return { type: 'http', name: MCP_SERVER_NAME, url: slot.url, headers: [{ name: 'Authorization', value: `Bearer ${this.server.token}` }] };
+    }
+    const b = this.opts.bridge;
+    if (!b) { this.ctx.logger.warn(`Client tools: ${this.ctx.agentName} supports no http MCP servers and no stdio bridge is configured.`); return undefined; }
+    return {
+      name: MCP_SERVER_NAME, command: b.command, args: b.args,
+      env: [...(b.env ?? []), { name: 'TANDEM_MCP_URL', value: slot.url }, { name: 'TANDEM_MCP_TOKEN', value: this.server.token }],
+    };
+  }
+
+  reset(): void { for (const s of this.server.allSlots()) s.reset(); }
+  refresh(): void { for (const s of this.server.allSlots()) s.state.refresh(); }
+
+  private async askPermission(sessionId: string | undefined, callId: string, group: string, tool: string, args: Record<string, unknown>): Promise<PermissionDecision> {
+    const port = this.opts.permission?.();
+    if (!port || !sessionId) return 'deny';
+    const outcome = await port.request(sessionId, {
+      toolCallId: this.rowId.get(callId) ?? callId, title: `${group} · ${tool}${describeArgs(args)}`, kind: 'other', status: 'pending', rawInput: args,
+      _meta: { tandem: { group, tool } },
+    }, PERMISSION_OPTIONS);
+    if (outcome.outcome !== 'selected') return 'cancelled';
+    const opt = PERMISSION_OPTIONS.find((o) => o.optionId === outcome.optionId);
+    return opt?.kind.startsWith('allow') ? 'allow' : 'deny';
+  }
+
+  /** Client call id → the tool-call row that shows it (the agent's own, or a synthetic one). */
+  private readonly rowId = new Map<string, string>();
+
+  private observer(sessionId: string | undefined): CallObserver | undefined {
+    if (!sessionId) return undefined;
+    const now = () => (this.opts.now ?? Date.now)();
+    return {
+      started: (call) => {
+        const store = this.ctx.session(sessionId);
+        if (!store) return;
+        const meta = { tandem: { group: call.group, tool: call.tool, clientTool: true } };
+        const own = findAgentCall(store.state.toolCalls, call.tool, call.args);
+        if (own) {
+          this.rowId.set(call.callId, own);
+          store.dispatch({ type: 'update', at: now(), update: { sessionUpdate: 'tool_call_update', toolCallId: own, _meta: meta } });
+          return;
+        }
+        const id = `tandem-tool-${++this.synthetic}`;
+        this.rowId.set(call.callId, id);
+        const kind: ToolKind = call.kind === 'tool' ? kindOf(call.tool) : 'other';
+        const title = call.kind === 'container' ? `${call.group} · expand group` : call.kind === 'skill' ? `${call.group} · skill ${call.tool}` : `${call.group} · ${call.tool}${describeArgs(call.args)}`;
+        store.dispatch({ type: 'update', at: now(), update: { sessionUpdate: 'tool_call', toolCallId: id, title, kind, status: 'in_progress', rawInput: call.args, _meta: meta } });
+      },
+      finished: (callId, result) => {
+        const id = this.rowId.get(callId);
+        this.rowId.delete(callId);
+        const store = this.ctx.session(sessionId);
+        if (!id || !store || !id.startsWith('tandem-tool-')) return; // the agent completes its own row
+        store.dispatch({ type: 'update', at: now(), update: { sessionUpdate: 'tool_call_update', toolCallId: id, status: result.isError ? 'failed' : 'completed', content: toAcpContent(result) } });
+      },
+    };
+  }
+
+  dispose(): void { this.server.dispose(); }
+}
+
+/** An open agent tool call that is this MCP call: names `tandem` and the tool, or has the same input. */
+function findAgentCall(calls: { forEach(fn: (v: { toolCallId: string; title: string; name?: string; status: string; rawInput?: unknown; meta?: Record<string, unknown> }, k: string) => void): void }, tool: string, args: Record<string, unknown>): string | undefined {
+  let found: string | undefined;
+  const argsJson = Object.keys(args).length ? stableJson(args) : undefined;
+  calls.forEach((c) => {
+    if (c.toolCallId.startsWith('tandem-tool-') || (c.status !== 'pending' && c.status !== 'in_progress') || c.meta?.tandem) return;
+    const text = `${c.title} ${c.name ?? ''}`;
+    const named = text.includes(tool) && /tandem/i.test(text);
+    const sameInput = argsJson !== undefined && c.rawInput && typeof c.rawInput === 'object' && stableJson(c.rawInput) === argsJson;
+    if (named || (sameInput && text.includes(tool))) found = c.toolCallId;
+  });
+  return found;
+}
+
+function stableJson(v: unknown): string {
+  if (!v || typeof v !== 'object') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
+  return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stableJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
+}
+
+function kindOf(tool: string): ToolKind {
+  if (/^(Get|Read|List|Find)/.test(tool)) return 'read';
+  if (/^(Open|Show|Reveal)/.test(tool)) return 'other';
+  return 'other';
+}
+
+function describeArgs(args: Record<string, unknown>): string {
+  const first = args.path ?? args.message ?? args.uri;
+  if (typeof first !== 'string') return '';
+  const s = first.length > 60 ? `${first.slice(0, 57)}…` : first;
+  return ` ${s}${typeof args.line === 'number' ? `:${args.line}` : ''}`;
+}
+
+function toAcpContent(r: ToolResult): ToolCallContent[] {
+  return r.content.map((c): ToolCallContent => {
+    switch (c.type) {
+      case 'text': return { type: 'content', content: { type: 'text', text: c.text } };
+      case 'json': return { type: 'content', content: { type: 'text', text: JSON.stringify(c.json, null, 2) } };
+      case 'image': return { type: 'content', content: { type: 'image', data: c.data, mimeType: c.mimeType } };
+      case 'binary': return { type: 'content', content: { type: 'text', text: `(${c.mimeType} data${c.filename ? `: ${c.filename}` : ''})` } };
+    }
+  });
+}
+
+/** Keeps user servers the agent can use (http/sse need the capability). */
+export function filterUserServers(servers: McpServer[], caps: AgentCapabilities | undefined, logger: Logger): McpServer[] {
+  return servers.filter((s) => {
+    if ('type' in s && s.type === 'http' && !caps?.mcpCapabilities?.http) { logger.warn(`MCP server "${s.name}" (http) skipped: the agent does not support http MCP servers.`); return false; }
+    if ('type' in s && s.type === 'sse' && !caps?.mcpCapabilities?.sse) { logger.warn(`MCP server "${s.name}" (sse) skipped: the agent does not support sse MCP servers.`); return false; }
+    return true;
+  });
+}
