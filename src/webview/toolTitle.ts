@@ -41,7 +41,7 @@ export function niceTitle(call: ToolCallView): NiceTitle {
     case 'Bash': case 'BashOutput': {
       const cmd = str(input.command);
       const desc = str(input.description);
-      if (desc) return { verb: 'Run', subject: desc, detail: cmd };
+      if (desc) return { verb: '', subject: desc, detail: cmd };
       if (cmd) return { verb: 'Run', subject: short(cmd, 120) };
       break;
     }

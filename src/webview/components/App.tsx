@@ -19,12 +19,17 @@ export function App({ vm, onHostMessage }: { vm: ViewModel; onHostMessage: (l: (
         <span class={`agent-dot agent-${agent.state}`} aria-hidden="true" />
         <span class="agent-name" data-testid="agent-name">{agent.info?.title ?? agent.name ?? 'No agent'}</span>
         <span class="agent-state" data-testid="agent-state">{stateText(agent.state, working)}</span>
-        {session?.meta.title && <span class="session-title" data-testid="session-title" title={session.meta.title}>· {session.meta.title}</span>}
         <span class="spacer" />
-        {usage && <Usage used={usage.used} size={usage.size} cost={usage.cost ?? undefined} />}
         <button class="icon-button" aria-label="New session" title="New session" onClick={() => post({ type: 'newSession' })}><i class="codicon codicon-add" aria-hidden="true" /></button>
         <button class="icon-button" aria-label="Restart agent" title="Restart agent" onClick={() => post({ type: 'restartAgent' })}><i class="codicon codicon-debug-restart" aria-hidden="true" /></button>
       </header>
+      {(session?.meta.title || usage) && (
+        <div class="subheader">
+          {session?.meta.title && <span class="session-title" data-testid="session-title" title={session.meta.title}>{session.meta.title}</span>}
+          <span class="spacer" />
+          {usage && <Usage used={usage.used} size={usage.size} cost={usage.cost ?? undefined} />}
+        </div>
+      )}
       {banner && (
         <div class="banner error" role="alert" data-testid="error">
           <i class="codicon codicon-error" aria-hidden="true" />
@@ -61,7 +66,7 @@ function Usage({ used, size, cost }: { used: number; size: number; cost?: { amou
   return (
     <span class="usage muted" data-testid="usage" title={`Context: ${used.toLocaleString()} of ${size.toLocaleString()} tokens${money ? ` · cost ${money}` : ''}`}>
       <span class="usage-bar" aria-hidden="true"><span class={`usage-fill${pct > 85 ? ' high' : ''}`} style={{ width: `${Math.min(100, pct)}%` }} /></span>
-      {k(used)}/{k(size)}{money && ` · ${money}`}
+      {k(used)}/{k(size)}{money && <span class="usage-cost"> · {money}</span>}
     </span>
   );
 }

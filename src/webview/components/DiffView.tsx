@@ -19,8 +19,8 @@ export function DiffView({ path, oldText, newText, toolCallId, index }: { path: 
         {d.isNew && <span class="badge badge-new" data-testid="diff-new-file">New file</span>}
         <span class="diff-stat"><span class="diff-add">+{d.added}</span> <span class="diff-del">−{d.removed}</span></span>
         <span class="spacer" />
-        <button type="button" class="button secondary small" data-testid="open-diff" onClick={() => post({ type: 'openDiff', toolCallId, index })}>
-          <i class="codicon codicon-diff" aria-hidden="true" /> Open diff
+        <button type="button" class="button secondary small" data-testid="open-diff" aria-label="Open diff" title="Open in the diff editor" onClick={() => post({ type: 'openDiff', toolCallId, index })}>
+          <i class="codicon codicon-diff" aria-hidden="true" /><span class="open-diff-label"> Open diff</span>
         </button>
       </div>
       <div class="diff-body" role="table" aria-label={`Changes to ${relPath(path)}`}>

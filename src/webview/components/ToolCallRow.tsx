@@ -61,7 +61,12 @@ export const ToolCallRow = memo(function ToolCallRow({ call, expanded, focused, 
   const status = STATUS[call.status] ?? STATUS.pending;
   const t = niceTitle(call);
   const expandable = hasDetails(call);
-  const duration = call.endedAt !== undefined ? formatDuration(call.endedAt - call.startedAt) : '';
+  // A call that arrives already finished has no duration worth showing.
+  const duration = call.endedAt !== undefined && call.endedAt > call.startedAt ? formatDuration(call.endedAt - call.startedAt) : '';
+  const loc = call.locations[0];
+  const locName = loc ? relPath(loc.path).split('/').pop() ?? '' : '';
+  // The location link is shown unless the title already names that file.
+  const showLoc = !!loc && !expanded && !(`${t.verb} ${t.subject}`.includes(locName));
   const label = `${KIND_LABEL[call.kind] ?? 'Tool'}: ${t.verb ? `${t.verb} ${t.subject}` : t.subject}, ${status.label}${duration ? `, ${duration}` : ''}`;
   return (
     <div
@@ -79,7 +84,7 @@ export const ToolCallRow = memo(function ToolCallRow({ call, expanded, focused, 
           <span class="tool-subject">{t.subject}</span>
           {t.detail && <span class="tool-detail"> {t.detail}</span>}
         </span>
-        {call.locations.length > 0 && !expanded && (
+        {showLoc && (
           <button type="button" class="link-button tool-loc" tabIndex={-1} title={call.locations[0].path}
             onClick={(e) => { e.stopPropagation(); openLoc(call.locations[0]); }}>
             {shortLoc(call.locations[0])}

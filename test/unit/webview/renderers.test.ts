@@ -136,7 +136,7 @@ test('titles: Claude tools read naturally', () => {
   assert.equal(titleText(call({ title: 'Read /home/user/project/src/a.ts', meta: cc('mcp__acp__Read'), rawInput: { file_path: '/home/user/project/src/a.ts' } })), 'Read src/a.ts');
   assert.equal(titleText(call({ title: 'Edit `/home/user/project/x.txt`', meta: cc('Edit'), rawInput: { file_path: '/home/user/project/x.txt' } })), 'Edit x.txt');
   const bash = niceTitle(call({ title: 'echo hi', meta: cc('Bash'), rawInput: { command: 'echo hi && ls', description: 'Print hi' } }));
-  assert.deepEqual(bash, { verb: 'Run', subject: 'Print hi', detail: 'echo hi && ls' });
+  assert.deepEqual(bash, { verb: '', subject: 'Print hi', detail: 'echo hi && ls' });
   assert.equal(titleText(call({ title: 'Terminal', name: 'Bash', rawInput: { command: 'npm test' } })), 'Run npm test');
   assert.equal(titleText(call({ title: 'grep', meta: cc('Grep'), rawInput: { pattern: 'TODO', path: '/home/user/project/src' } })), 'Search "TODO" in src');
   assert.equal(titleText(call({ title: 'Find', meta: cc('Glob'), rawInput: { pattern: '**/*.ts' } })), 'Find files **/*.ts');
