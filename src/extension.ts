@@ -1,6 +1,7 @@
 // Composition root: build the objects, wire them, register disposables. No logic here.
 import * as vscode from 'vscode';
 import { AgentHands } from './vscode/agentHands';
+import { createClientTools } from './vscode/clientToolsSettings';
 import { Controller } from './vscode/controller';
 import { createLog } from './vscode/logging';
 import { TandemPermissions } from './vscode/permissions';
@@ -16,9 +17,12 @@ export function activate(context: vscode.ExtensionContext) {
 
   let hands: AgentHands | undefined;
   let permissions: TandemPermissions | undefined;
+  // Client tools (IDE group, API groups, command tools) served to the agent over MCP on loopback.
+  const clientTools = createClientTools(context, logger, () => permissions?.broker);
+  context.subscriptions.push(clientTools);
   const ctl = controller = new Controller({
     context, logger, traffic, showLog, permissions: { answer: (r, o) => permissions?.answer(r, o) ?? false },
-    features: () => [...(permissions ? [permissions.feature()] : []), ...(hands?.features() ?? [])],
+    features: () => [...(permissions ? [permissions.feature()] : []), ...(hands?.features() ?? []), clientTools.feature],
   });
   context.subscriptions.push(ctl);
   // fs + terminals through VS Code, follow-along, review changes, "Open in terminal".
@@ -56,7 +60,7 @@ export function activate(context: vscode.ExtensionContext) {
     vscode.commands.registerCommand('tandem.managePermissions', () => permissions?.manage()),
   );
 
-  return { controller: ctl, hands, permissions };
+  return { controller: ctl, hands, permissions, clientTools, registerToolGroup: clientTools.registerToolGroup };
 }
 
 export async function deactivate(): Promise<void> {

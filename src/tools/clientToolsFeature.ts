@@ -15,7 +15,7 @@ import type { PermissionPort } from '../client/permissionPort';
 import { toDisposable, type IDisposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import type { CallObserver, PermissionDecision } from './invoke';
-import { McpToolServer, MCP_SERVER_NAME, type ToolSlot } from './mcpServer';
+import type { McpToolServer, ToolSlot } from './mcpServer';
 import type { ToolRegistry } from './registry';
 import type { ToolResult, ToolsConfig } from './types';
 
@@ -31,6 +31,9 @@ export interface ClientToolsOptions {
   version?: string;
   now?(): number;
 }
+
+/** Claude Code hides a server named `ide`; Tandem's is `tandem` (tools: mcp__tandem__OpenFile). */
+const MCP_SERVER_NAME = 'tandem';
 
 const PERMISSION_OPTIONS: PermissionOption[] = [
   { optionId: 'allow_once', name: 'Allow', kind: 'allow_once' },
@@ -74,7 +77,9 @@ class ConnectionTools implements IDisposable {
   private synthetic = 0;
 
   constructor(private readonly opts: ClientToolsOptions, readonly ctx: FeatureContext) {
-    this.server = new McpToolServer({ registry: opts.registry, config: opts.config, logger: ctx.logger, version: opts.version });
+    // The MCP SDK loads with the first agent connection, not at extension activation.
+    const { McpToolServer: Server } = require('./mcpServer') as typeof import('./mcpServer');
+    this.server = new Server({ registry: opts.registry, config: opts.config, logger: ctx.logger, version: opts.version });
     this.listening = this.server.listen();
     this.listening.catch((err) => ctx.logger.error(`Client tools: the MCP server could not start: ${err}`));
   }
