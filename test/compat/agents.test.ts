@@ -27,7 +27,7 @@ const autoAllow: ClientFeature = {
   attach(ctx) {
     return ctx.connection.onRequest(CLIENT_METHODS.session_request_permission, (p: RequestPermissionRequest) => {
       const o = p.options.find((x) => x.kind === 'allow_once') ?? p.options.find((x) => x.kind.startsWith('allow'))!;
-      return { outcome: { outcome: 'selected', optionId: o.optionId } };
+      return { outcome: { outcome: 'selected' as const, optionId: o.optionId } };
     });
   },
 };
