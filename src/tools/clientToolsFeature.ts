@@ -35,6 +35,9 @@ export interface ClientToolsOptions {
 /** Claude Code hides a server named `ide`; Tandem's is `tandem` (tools: mcp__tandem__OpenFile). */
 const MCP_SERVER_NAME = 'tandem';
 
+/** How long a client call waits for the agent's own tool_call before Tandem adds a synthetic row. */
+const ROW_GRACE_MS = 150;
+
 const PERMISSION_OPTIONS: PermissionOption[] = [
   { optionId: 'allow_once', name: 'Allow', kind: 'allow_once' },
   { optionId: 'allow_always', name: 'Always allow', kind: 'allow_always' },
@@ -125,6 +128,8 @@ class ConnectionTools implements IDisposable {
   private async askPermission(sessionId: string | undefined, callId: string, group: string, tool: string, args: Record<string, unknown>): Promise<PermissionDecision> {
     const port = this.opts.permission?.();
     if (!port || !sessionId) return 'deny';
+    const p = this.pendingRows.get(callId);
+    if (p) { clearTimeout(p.timer); p.create(); }
     const outcome = await port.request(sessionId, {
       toolCallId: this.rowId.get(callId) ?? callId, title: `${group} · ${tool}${describeArgs(args)}`, kind: 'other', status: 'pending', rawInput: args,
       _meta: { tandem: { group, tool } },
@@ -136,10 +141,12 @@ class ConnectionTools implements IDisposable {
 
   /** Client call id → the tool-call row that shows it (the agent's own, or a synthetic one). */
   private readonly rowId = new Map<string, string>();
+  private readonly pendingRows = new Map<string, { create(): void; timer: ReturnType<typeof setTimeout> }>();
 
   private observer(sessionId: string | undefined): CallObserver | undefined {
     if (!sessionId) return undefined;
     const now = () => (this.opts.now ?? Date.now)();
+    const pending = this.pendingRows;
     return {
       started: (call) => {
         const store = this.ctx.session(sessionId);
@@ -151,13 +158,29 @@ class ConnectionTools implements IDisposable {
           store.dispatch({ type: 'update', at: now(), update: { sessionUpdate: 'tool_call_update', toolCallId: own, _meta: meta } });
           return;
         }
-        const id = `tandem-tool-${++this.synthetic}`;
-        this.rowId.set(call.callId, id);
-        const kind: ToolKind = call.kind === 'tool' ? kindOf(call.tool) : 'other';
-        const title = call.kind === 'container' ? `${call.group} · expand group` : call.kind === 'skill' ? `${call.group} · skill ${call.tool}` : `${call.group} · ${call.tool}${describeArgs(call.args)}`;
-        store.dispatch({ type: 'update', at: now(), update: { sessionUpdate: 'tool_call', toolCallId: id, title, kind, status: 'in_progress', rawInput: call.args, _meta: meta } });
+        // The agent's own tool_call (ACP over stdout) may arrive after the MCP call (HTTP): wait a
+        // moment for it before adding a synthetic row.
+        const create = () => {
+          pending.delete(call.callId);
+          const st = this.ctx.session(sessionId);
+          if (!st) return;
+          const late = findAgentCall(st.state.toolCalls, call.tool, call.args);
+          if (late) {
+            this.rowId.set(call.callId, late);
+            st.dispatch({ type: 'update', at: now(), update: { sessionUpdate: 'tool_call_update', toolCallId: late, _meta: meta } });
+            return;
+          }
+          const id = `tandem-tool-${++this.synthetic}`;
+          this.rowId.set(call.callId, id);
+          const kind: ToolKind = call.kind === 'tool' ? kindOf(call.tool) : 'other';
+          const title = call.kind === 'container' ? `${call.group} · expand group` : call.kind === 'skill' ? `${call.group} · skill ${call.tool}` : `${call.group} · ${call.tool}${describeArgs(call.args)}`;
+          st.dispatch({ type: 'update', at: now(), update: { sessionUpdate: 'tool_call', toolCallId: id, title, kind, status: 'in_progress', rawInput: call.args, _meta: meta } });
+        };
+        pending.set(call.callId, { create, timer: setTimeout(create, ROW_GRACE_MS) });
       },
       finished: (callId, result) => {
+        const p = pending.get(callId);
+        if (p) { clearTimeout(p.timer); p.create(); }
         const id = this.rowId.get(callId);
         this.rowId.delete(callId);
         const store = this.ctx.session(sessionId);

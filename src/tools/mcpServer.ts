@@ -56,6 +56,8 @@ export class ToolSlot implements IDisposable {
   readonly state: ToolState;
   sessionId?: string;
   private readonly sessions = new Map<string, McpSession>();
+  /** MCP sessions with a tools/call running: they get list_changed on that call's response stream. */
+  private readonly inCall = new Map<string, number>();
   private closed = false;
   private disconnect!: () => void;
   readonly disconnected = new Promise<void>((r) => { this.disconnect = r; });
@@ -63,7 +65,7 @@ export class ToolSlot implements IDisposable {
   constructor(readonly id: string, private readonly owner: McpToolServer, readonly hooks: SlotHooks) {
     this.state = new ToolState(owner.opts.registry, owner.opts.config);
     this.state.onDidChangeList(() => {
-      for (const s of this.sessions.values()) s.server.sendToolListChanged().catch((err) => owner.opts.logger.debug(`list_changed not sent: ${err}`));
+      for (const [id, s] of this.sessions) if (!this.inCall.has(id)) s.server.sendToolListChanged().catch((err) => owner.opts.logger.debug(`list_changed not sent: ${err}`));
     });
   }
 
@@ -102,7 +104,13 @@ export class ToolSlot implements IDisposable {
     server.setRequestHandler(ListToolsRequestSchema, () => ({
       tools: this.state.list().map((l) => ({ name: l.name, description: l.description, inputSchema: l.inputSchema as { type: 'object' } })),
     }));
-    server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+      // list_changed also goes on this call's own response stream: some clients never open the
+      // standalone GET stream, but every client reads the response of its tools/call.
+      let changed = false;
+      const sub = this.state.onDidChangeList(() => { changed = true; });
+      const sid = extra.sessionId;
+      if (sid) this.inCall.set(sid, (this.inCall.get(sid) ?? 0) + 1);
       const r = await invokeTool(req.params.name, req.params.arguments ?? {}, {
         state: this.state,
         config: opts.config(),
@@ -112,7 +120,11 @@ export class ToolSlot implements IDisposable {
         disconnected: this.disconnected,
         isDisconnected: () => this.closed || this.hooks.isAlive?.(this.sessionId) === false,
         log: (m) => opts.logger.warn(m),
+      }).finally(() => {
+        sub.dispose();
+        if (sid) { const n = (this.inCall.get(sid) ?? 1) - 1; if (n > 0) this.inCall.set(sid, n); else this.inCall.delete(sid); }
       });
+      if (changed) await extra.sendNotification({ method: 'notifications/tools/list_changed' }).catch(() => undefined);
       return toMcpResult(r);
     });
     return server;

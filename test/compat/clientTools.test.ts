@@ -1,0 +1,141 @@
+// Compatibility of client tools: real agents (claude-code-acp 0.16.2, gemini-cli 0.61.0) get
+// Tandem's `tandem` MCP server in session/new through the real AgentClient + ClientToolsFeature,
+// expand the collapsed IDE group (container tool) and call OpenFile (a recording fake IDE
+// handler: no VS Code here; the VS Code handler is covered by test/integration/ideTools.test.ts).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RequestPermissionRequest } from '@agentclientprotocol/sdk';
+import { AgentClient, type ClientFeature } from '../../src/client/agentClient';
+import { CLIENT_METHODS } from '../../src/acp/methods';
+import { MemoryLogger } from '../../src/common/logger';
+import { ClientToolsFeature } from '../../src/tools/clientToolsFeature';
+import { ToolRegistry } from '../../src/tools/registry';
+import { DEFAULT_TOOLS_CONFIG } from '../../src/tools/types';
+import { fakeAnthropic, fakeGemini, type Step } from './fakeModels';
+
+const CACHE = process.env.TANDEM_COMPAT_CACHE || join(homedir(), '.cache', 'tandem-compat');
+const CLAUDE_CODE_ACP = join(CACHE, 'claude-code-acp-0.16.2', 'node_modules', '@zed-industries', 'claude-code-acp', 'dist', 'index.js');
+const GEMINI_CLI = join(CACHE, 'gemini-cli-0.61.0', 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
+
+const autoAllow: ClientFeature = {
+  capabilities() { /* nothing */ },
+  attach(ctx) {
+    return ctx.connection.onRequest(CLIENT_METHODS.session_request_permission, (p: RequestPermissionRequest) => {
+      const o = p.options.find((x) => x.kind === 'allow_once') ?? p.options.find((x) => x.kind.startsWith('allow'))!;
+      return { outcome: { outcome: 'selected' as const, optionId: o.optionId } };
+    });
+  },
+};
+
+function setup(name: string, command: string, args: string[], env: Record<string, string>) {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-compat-tools-')));
+  const ws = join(root, 'project');
+  const home = join(root, 'home');
+  mkdirSync(ws); mkdirSync(home);
+  const opened: Array<{ path: string; line?: number }> = [];
+  const registry = new ToolRegistry();
+  registry.register({
+    name: 'IDE', description: 'VS Code interaction tools',
+    tools: [
+      {
+        name: 'OpenFile', description: 'Open a file in the editor at an optional 1-based line',
+        parametersSchema: { type: 'object', properties: { path: { type: 'string' }, line: { type: 'integer', minimum: 1 } }, required: ['path'], additionalProperties: false },
+        handler: (a) => { opened.push({ path: a.path as string, line: a.line as number | undefined }); return `Opened ${a.path} at line ${a.line ?? 1}.`; },
+      },
+      { name: 'GetSelection', description: "Get the user's current selection", parametersSchema: { type: 'object', properties: {} }, handler: () => 'No active editor.' },
+      { name: 'ShowMessage', description: 'Show a message', parametersSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] }, handler: () => 'shown' },
+    ],
+  });
+  const logger = new MemoryLogger();
+  const tools = new ClientToolsFeature({
+    registry, config: () => DEFAULT_TOOLS_CONFIG, logger,
+    bridge: { command: process.execPath, args: [join(__dirname, '../../src/tools/bridge.js')] },
+  });
+  const traffic: Array<{ dir: string; msg: { method?: string; params?: { mcpServers?: unknown[] } } }> = [];
+  const c = new AgentClient({
+    agent: { name, command, args, env: { ...env, HOME: home }, cwd: ws }, cwd: ws, logger,
+    features: [tools, autoAllow],
+    traffic: (dir, msg) => traffic.push({ dir, msg: msg as { method?: string } }),
+    clientInfo: { name: 'tandem-compat', version: '0' },
+  });
+  return { c, ws, opened, logger, traffic };
+}
+
+function mcpEntry(traffic: Array<{ dir: string; msg: { method?: string; params?: { mcpServers?: unknown[] } } }>): unknown {
+  return traffic.find((t) => t.dir === 'out' && t.msg.method === 'session/new')?.msg.params?.mcpServers?.[0];
+}
+function logTail(logger: MemoryLogger): string {
+  return logger.records.slice(-30).map((r) => `${r.level}: ${r.message}`).join('\n');
+}
+function toolRows(c: AgentClient): Array<{ title: string; status: string; group?: string }> {
+  const out: Array<{ title: string; status: string; group?: string }> = [];
+  c.session!.state.toolCalls.forEach((t) => out.push({ title: t.title, status: t.status, group: (t.meta?.tandem as { group?: string } | undefined)?.group }));
+  return out;
+}
+
+test('claude-code-acp 0.16.2: expands the IDE group and calls OpenFile over Tandem\'s MCP server', {
+  skip: !existsSync(CLAUDE_CODE_ACP) && 'claude-code-acp not installed (run test/harness/run-compat.mjs)', timeout: 120_000,
+  // Observed: the container call expands the group and Tandem sends list_changed (standalone and on
+  // the call's response stream), but the tools Claude Code declares to the model stay ["mcp__tandem__IDE"].
+  todo: 'claude-code-acp 0.16.2 does not refresh MCP tools after notifications/tools/list_changed within a session',
+}, async () => {
+  const script: Step[] = [
+    { tool: 'mcp__tandem__IDE', input: {} },
+    { tool: 'mcp__tandem__OpenFile', input: { path: 'src/a.ts', line: 3 } },
+    { text: 'Opened it.' },
+  ];
+  const model = await fakeAnthropic(script);
+  const t = setup('Claude Code', process.execPath, [CLAUDE_CODE_ACP], {
+    ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'dummy', IS_SANDBOX: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1',
+  });
+  try {
+    await t.c.start();
+    assert.equal(t.c.agent.state, 'ready', `${t.c.agent.message}\n${logTail(t.logger)}`);
+    console.log('[compat] claude mcp entry:', JSON.stringify(mcpEntry(t.traffic)).replace(/Bearer [^"]+/, 'Bearer …'));
+    await t.c.prompt('Open src/a.ts at line 3');
+    const turn = t.c.session!.snapshot().turns[0];
+    assert.equal(turn.error, undefined, `turn failed: ${turn.error}\n${logTail(t.logger)}`);
+    const declared = (r: unknown) => ((r as { tools?: Array<{ name: string }> }).tools ?? []).map((x) => x.name).filter((n) => n.startsWith('mcp__tandem__'));
+    console.log('[compat] claude tools per request:', JSON.stringify(model.requests.map(declared)));
+    assert.deepEqual(declared(model.requests[0]), ['mcp__tandem__IDE'], 'collapsed: only the container');
+    assert.match(JSON.stringify(model.requests[1]), /IDE expanded\. Available functions: OpenFile, GetSelection, ShowMessage/);
+    assert.ok(declared(model.requests[1]).includes('mcp__tandem__OpenFile'), 'list_changed reached Claude Code: OpenFile is declared after expansion');
+    assert.deepEqual(t.opened, [{ path: 'src/a.ts', line: 3 }]);
+    assert.match(JSON.stringify(model.requests[2]), /Opened src\/a.ts at line 3\./);
+    console.log('[compat] claude tool rows:', JSON.stringify(toolRows(t.c)));
+    assert.ok(toolRows(t.c).filter((r) => r.group === 'IDE').length >= 2, 'client tool calls marked with their group');
+  } finally {
+    await t.c.shutdown();
+    await model.close();
+  }
+});
+
+test('gemini-cli 0.61.0 --acp: expands the IDE group and calls OpenFile over Tandem\'s MCP server', { skip: !existsSync(GEMINI_CLI) && 'gemini-cli not installed (run test/harness/run-compat.mjs)', timeout: 120_000 }, async () => {
+  const script: Step[] = [
+    { tool: 'mcp_tandem_IDE', input: {} },
+    { tool: 'mcp_tandem_OpenFile', input: { path: 'src/a.ts', line: 3 } },
+    { text: 'Opened it.' },
+  ];
+  const model = await fakeGemini(script);
+  const t = setup('Gemini CLI', process.execPath, [GEMINI_CLI, '--acp'], { GOOGLE_GEMINI_BASE_URL: model.url, GEMINI_API_KEY: 'dummy', GEMINI_CLI_TRUST_WORKSPACE: 'true' });
+  try {
+    await t.c.start();
+    assert.equal(t.c.agent.state, 'ready', `${t.c.agent.message}\n${logTail(t.logger)}`);
+    console.log('[compat] gemini mcp entry:', JSON.stringify(mcpEntry(t.traffic)).replace(/Bearer [^"]+|"TANDEM_MCP_TOKEN","value":"[^"]+"/, '…'));
+    await t.c.prompt('Open src/a.ts at line 3');
+    const turn = t.c.session!.snapshot().turns[0];
+    assert.equal(turn.error, undefined, `turn failed: ${turn.error}\n${logTail(t.logger)}`);
+    const declared = (r: unknown) => ((r as { tools?: Array<{ functionDeclarations?: Array<{ name: string }> }> }).tools ?? []).flatMap((x) => x.functionDeclarations ?? []).map((d) => d.name).filter((n) => /tandem|^(IDE|OpenFile|GetSelection|ShowMessage)$/.test(n));
+    console.log('[compat] gemini tools per request:', JSON.stringify(model.requests.map(declared)));
+    assert.match(JSON.stringify(model.requests[1]), /IDE expanded\. Available functions: OpenFile, GetSelection, ShowMessage/);
+    assert.deepEqual(t.opened, [{ path: 'src/a.ts', line: 3 }], `unknown model paths: ${model.unknown.join(', ')}`);
+    assert.match(JSON.stringify(model.requests[2]), /Opened src\/a.ts at line 3\./);
+    console.log('[compat] gemini tool rows:', JSON.stringify(toolRows(t.c)));
+  } finally {
+    await t.c.shutdown();
+    await model.close();
+  }
+});
