@@ -14,7 +14,7 @@
 //  - bundle size minified: the entry + its static chunks, and the lazy terminal chunk.
 // Budgets: p95 < 16 ms at 1,000/s, initial render < 300 ms, bundle < 150 KB. Prints JSON.
 //
-// node bench/webview.mjs [--quick] [--headed]
+// node bench/webview.mjs [--quick] [--headed] [--pretty]   (one JSON line, like the other benches)
 import * as esbuild from 'esbuild';
 import { createServer } from 'node:http';
 import { execFileSync } from 'node:child_process';
@@ -134,6 +134,9 @@ const HTML = `<!DOCTYPE html><html><head><meta charset="utf-8">
 <body style="width:400px;height:900px"><div id="root"></div>
 <script>
 window.__posted = [];
+// Registered before the app: the cost of receiving a message (structured-clone deserialization).
+window.__deser = [];
+window.addEventListener('message', (e) => { const t = performance.now(); void e.data; window.__deser.push(performance.now() - t); });
 window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), getState: () => undefined, setState: () => undefined });
 window.__longest = 0; window.__stalls = 0;
 try { new PerformanceObserver((l) => { for (const e of l.getEntries()) { window.__longest = Math.max(window.__longest, e.duration); if (e.duration > 100) window.__stalls++; } }).observe({ type: 'longtask', buffered: true }); } catch {}
@@ -235,12 +238,20 @@ async function initialRender() {
   const plan = replayPlan(Number.MAX_SAFE_INTEGER, RATE);
   const snap = plan.final;
   const page = await freshPage();
+  const icdp = process.env.PROFILE === 'initial' ? await page.context().newCDPSession(page) : undefined;
+  if (icdp) { await icdp.send('Profiler.enable'); await icdp.send('Profiler.start'); }
   const ms = await page.evaluate((m) => new Promise((res) => {
     const t0 = performance.now();
     window.__t0s.push(t0);
     window.postMessage(m, '*');
     requestAnimationFrame(() => requestAnimationFrame(() => res(performance.now() - t0)));
   }), { type: 'snapshot', agent, session: snap });
+  if (icdp) {
+    const { profile } = await icdp.send('Profiler.stop');
+    const self = new Map(); const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    profile.samples.forEach((id, i) => { const n = byId.get(id); const k = `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}`; self.set(k, (self.get(k) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000); });
+    console.error('initial', [...self].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([k, v]) => `${v.toFixed(0)}ms ${k}`).join('\n'));
+  }
   // The same with everything expanded (worst case: 10,000 rows in the list).
   await page.click('[data-testid="expand-all"]');
   await page.waitForTimeout(300);
@@ -257,7 +268,9 @@ async function initialRender() {
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     return { first, expandAll: performance.now() - t1 };
   }, { type: 'snapshot', agent, session: snap });
+  const deser = await page.evaluate(() => window.__deser[window.__deser.length - 1]);
   const r = {
+    deserializeMs: +deser.toFixed(1),
     calls: Object.keys(snap.toolCalls).length, turns: snap.turns.length, snapshotMB: +(JSON.stringify(snap).length / 1e6).toFixed(1),
     initialRenderMs: +ms.toFixed(1), initialRenderMsRepeat: +msAll.first.toFixed(1), expandAllMs: +msAll.expandAll.toFixed(1),
     domNodes: await domNodes(page), domNodesAllExpanded: nodesExpanded, budgetMs: 300,
@@ -318,4 +331,4 @@ try {
   server.close();
   rmSync(out, { recursive: true, force: true });
 }
-console.log(JSON.stringify(result, null, 2));
+console.log(JSON.stringify(result, null, process.argv.includes("--pretty") ? 2 : undefined));

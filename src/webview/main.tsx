@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { HostMessage } from '../shared/protocol';
 import { App } from './components/App';
 import { clearMarkdownCache } from './components/Markdown';
+import { loadToolDetails } from './components/ToolCallRow';
 import { Mirror, type ViewModel } from './mirror';
 import { setWorkspaceRoots } from './toolTitle';
 import { post } from './vscodeApi';
@@ -67,5 +68,9 @@ document.addEventListener('click', (e) => {
 });
 
 render(<Root />, document.getElementById('root')!);
+// Preload the expanded tool-call view once the first paint is done (the terminal renderer
+// stays lazy until a terminal shows).
+const idle = (cb: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(cb, { timeout: 3000 }) : setTimeout(cb, 1500));
+idle(() => { void loadToolDetails(); });
 // Handshake: the host queues everything until it hears this, then sends a snapshot.
 post({ type: 'ready' });

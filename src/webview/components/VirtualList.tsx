@@ -5,6 +5,9 @@
 import type { JSX, VNode } from 'preact';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 
+/** Space below the last row (part of the list's height, so the end is computable). */
+const PAD_BOTTOM = 8;
+
 export interface VirtualHandle {
   scrollToIndex(i: number): void;
   scrollToBottom(): void;
@@ -30,6 +33,7 @@ export function VirtualList<R extends { key: string }>({ rows, estimate, renderR
   const [vh, setVh] = useState(600);
   const stick = useRef(true);
   const anchorDelta = useRef(0);
+  const lastSet = useRef(-1);
   const rendered = useRef(new Map<string, number>());
   const rangeRef = useRef<[number, number]>([0, 0]);
 
@@ -50,7 +54,7 @@ export function VirtualList<R extends { key: string }>({ rows, estimate, renderR
   const rowsRef = useRef(rows);
   rowsRef.current = rows;
 
-  const top = stick.current ? Math.max(0, total - vh) : scrollTop;
+  const top = stick.current ? Math.max(0, total + PAD_BOTTOM - vh) : scrollTop;
   const start = Math.max(0, upperBound(offsets, top - overscan, rows.length) - 1);
   let end = upperBound(offsets, top + vh + overscan, rows.length);
   end = Math.min(rows.length, Math.max(end, start + 1));
@@ -91,8 +95,10 @@ export function VirtualList<R extends { key: string }>({ rows, estimate, renderR
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
-    if (stick.current) el.scrollTop = el.scrollHeight;
-    else if (anchorDelta.current) { el.scrollTop += anchorDelta.current; }
+    // Following the tail: scroll to the (computed) end; no read of scrollHeight, which would
+    // force a synchronous layout on every frame.
+    if (stick.current) { const y = Math.max(0, total + PAD_BOTTOM - vh); if (lastSet.current !== y) { el.scrollTop = y; lastSet.current = y; } }
+    else if (anchorDelta.current) { el.scrollTop += anchorDelta.current; lastSet.current = -1; }
     anchorDelta.current = 0;
     onRange?.(start, end);
   });
@@ -118,7 +124,10 @@ export function VirtualList<R extends { key: string }>({ rows, estimate, renderR
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
+    // A scroll we caused ourselves (following the tail) changes nothing.
+    if (stick.current && Math.abs(el.scrollTop - lastSet.current) < 1) return;
     stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 8;
+    lastSet.current = -1;
     setScrollTop(el.scrollTop);
   };
 
@@ -131,7 +140,7 @@ export function VirtualList<R extends { key: string }>({ rows, estimate, renderR
   }
   return (
     <div {...attrs} ref={scroller} onScroll={onScroll}>
-      <div class="vlist-inner" style={{ height: `${total}px` }}>
+      <div class="vlist-inner" style={{ height: `${total + PAD_BOTTOM}px` }}>
         <div class="vlist-window" style={{ transform: `translateY(${offsets[start]}px)` }}>{items}</div>
       </div>
     </div>

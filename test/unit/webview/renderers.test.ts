@@ -15,6 +15,7 @@ import { markdownBlocks, renderStats } from '../../../src/webview/components/Mar
 import { ContentBlockView } from '../../../src/webview/components/ContentBlocks';
 import { DiffView } from '../../../src/webview/components/DiffView';
 import { ToolCallRow } from '../../../src/webview/components/ToolCallRow';
+import ToolDetails from '../../../src/webview/components/ToolDetails';
 import { Mirror } from '../../../src/webview/mirror';
 import { buildRows } from '../../../src/webview/rows';
 import { emptySnapshot, type ToolCallView } from '../../../src/shared/sessionModel';
@@ -157,18 +158,17 @@ test('tool call: unknown content is shown as JSON, not dropped; terminals and di
     ],
     rawInput: { command: 'ls' },
   });
-  const html = renderToString(h(ToolCallRow, {
-    call: c, expanded: true, focused: false, onToggle: () => {}, onFocus: () => {},
-    terminals: { t1: { terminalId: 't1', command: 'ls', output: 'file\n', truncated: false, exited: true, exitCode: 0 } },
-  }));
+  const terminals = { t1: { terminalId: 't1', command: 'ls', output: 'file\n', truncated: false, exited: true, exitCode: 0 } };
+  const row = renderToString(h(ToolCallRow, { call: c, expanded: true, focused: false, onToggle: () => {}, onFocus: () => {}, terminals }));
+  assert.match(row, /role="treeitem"/);
+  assert.match(row, /aria-expanded="true"/);
+  const html = renderToString(h(ToolDetails, { call: c, terminals }));
   assert.match(html, /Unknown content/);
   assert.match(html, /mystery/);
   assert.match(html, /weird_block/);
   assert.match(html, /data-new-file="true"/);
   assert.match(html, /data-testid="terminal"/);
   assert.match(html, /exit 0/);
-  assert.match(html, /role="treeitem"/);
-  assert.match(html, /aria-expanded="true"/);
   const block = renderToString(h(ContentBlockView, { block: { type: 'nope' } as never, cacheKey: 'x' }));
   assert.match(block, /nope/);
 });

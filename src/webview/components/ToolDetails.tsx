@@ -1,0 +1,65 @@
+// The expanded part of a tool call: locations, content (text, images, resources, diffs,
+// terminals, unknown as JSON), permission audit, raw input/output. A separate chunk: it loads
+// when the first tool call is expanded (and is preloaded when the view is idle).
+import { useState } from 'preact/hooks';
+import type { TerminalView, ToolCallContent, ToolCallView } from '../../shared/sessionModel';
+import { relPath } from '../toolTitle';
+import { post } from '../vscodeApi';
+import { ContentBlockView } from './ContentBlocks';
+import { DiffView } from './DiffView';
+import { Json } from './Json';
+import { TerminalBox } from './TerminalBox';
+
+function openLoc(l: { path: string; line?: number | null }) {
+  post({ type: 'openLocation', path: l.path, ...(l.line && l.line > 0 ? { line: l.line } : {}) });
+}
+
+export default function ToolDetails({ call, terminals }: { call: ToolCallView; terminals: Record<string, TerminalView> }) {
+  const [raw, setRaw] = useState<'' | 'input' | 'output'>('');
+  const shownTerms = new Set<string>();
+  const p = call.permission;
+  return (
+    <div class="tool-details" role="group" onClick={(e) => e.stopPropagation()}>
+      {call.locations.length > 0 && (
+        <div class="tool-locations">
+          {call.locations.map((l, i) => (
+            <button key={i} type="button" class="chip" data-testid="tool-location" title={l.path} onClick={() => openLoc(l)}>
+              <i class="codicon codicon-file" aria-hidden="true" /> {relPath(l.path)}{l.line ? `:${l.line}` : ''}
+            </button>
+          ))}
+        </div>
+      )}
+      {call.content.map((c, i) => {
+        if (c.type === 'terminal') shownTerms.add(c.terminalId);
+        return <ContentView key={i} c={c} i={i} call={call} terminals={terminals} />;
+      })}
+      {call.agentTerminalId && !shownTerms.has(call.agentTerminalId) && (
+        <TerminalBox terminalId={call.agentTerminalId} term={terminals[call.agentTerminalId]} />
+      )}
+      {p && (
+        <div class="tool-permission muted" data-testid="tool-permission">
+          <i class="codicon codicon-shield" aria-hidden="true" /> {p.outcome === 'cancelled' ? 'Permission request cancelled' : `${p.optionName ?? p.optionId ?? 'Answered'}`}
+          {' — '}{p.by === 'user' ? 'by you' : p.by === 'rule' ? `by rule${p.rule ? ` (${p.rule})` : ''}` : p.by === 'remembered' ? 'remembered choice' : 'cancelled'}
+        </div>
+      )}
+      {(call.rawInput !== undefined || call.rawOutput !== undefined) && (
+        <div class="tool-raw">
+          {call.rawInput !== undefined && <button type="button" class={`link-button${raw === 'input' ? ' active' : ''}`} aria-pressed={raw === 'input'} onClick={() => setRaw(raw === 'input' ? '' : 'input')}>Raw input</button>}
+          {call.rawOutput !== undefined && <button type="button" class={`link-button${raw === 'output' ? ' active' : ''}`} aria-pressed={raw === 'output'} onClick={() => setRaw(raw === 'output' ? '' : 'output')}>Raw output</button>}
+        </div>
+      )}
+      {raw === 'input' && <Json value={call.rawInput} />}
+      {raw === 'output' && <Json value={call.rawOutput} />}
+    </div>
+  );
+}
+
+function ContentView({ c, i, call, terminals }: { c: ToolCallContent; i: number; call: ToolCallView; terminals: Record<string, TerminalView> }) {
+  const x = c as ToolCallContent & { type: string };
+  switch (x.type) {
+    case 'content': return <div class="tool-content"><ContentBlockView block={x.content} cacheKey={`tc:${call.toolCallId}:${i}`} /></div>;
+    case 'diff': return <DiffView path={x.path} oldText={x.oldText} newText={x.newText} toolCallId={call.toolCallId} index={i} />;
+    case 'terminal': return <TerminalBox terminalId={x.terminalId} term={terminals[x.terminalId]} />;
+    default: return <Json value={c} label="Unknown content" />;
+  }
+}
