@@ -1,8 +1,11 @@
 // One agent connection: the process, its ACP connection and the sessions on it. This object is
 // the connection-lifetime disposal scope: restarting the agent disposes it and builds a new one.
-import type { AgentCapabilities, ClientCapabilities, ContentBlock, InitializeResponse, McpServer, SessionNotification } from '@agentclientprotocol/sdk';
+import type {
+  AgentCapabilities, AuthMethod, ClientCapabilities, ContentBlock, InitializeResponse, LoadSessionResponse, McpServer, NewSessionResponse,
+  SessionInfo, SessionNotification,
+} from '@agentclientprotocol/sdk';
 import { spawnAgent, type AgentExit, type AgentProcess } from '../acp/agentProcess';
-import { AcpConnection } from '../acp/connection';
+import { AcpConnection, AcpError } from '../acp/connection';
 import { AGENT_METHODS, CLIENT_METHODS } from '../acp/methods';
 import { Disposable, type IDisposable } from '../common/disposable';
 import { Emitter, type Event } from '../common/event';
@@ -56,6 +59,10 @@ export interface AgentClientOptions {
   agent: AgentConfig;
   /** Workspace folder: the session's cwd and the process's default cwd. */
   cwd: string;
+  /** Other workspace folders (multi-root), sent as additionalDirectories where the agent supports it. */
+  additionalDirectories?: string[];
+  /** Open this session (session/load or session/resume) instead of a new one, when the agent can. */
+  resumeSessionId?: string;
   logger: Logger;
   traffic?: (direction: 'in' | 'out', message: unknown) => void;
   clientInfo: { name: string; title?: string; version: string };
@@ -66,11 +73,18 @@ export interface AgentClientOptions {
 /** Updates for a session id we don't know yet are held this long in count (session/new race). */
 const MAX_EARLY_UPDATES = 1000;
 
+/** ACP's "authentication required" error code. */
+export const AUTH_REQUIRED = -32000;
+
+/** One open session as the session switcher shows it. */
+export interface SessionSummary { sessionId: string; title?: string; status: string; turns: number }
+
 export class AgentClient extends Disposable {
   private proc?: AgentProcess;
   private conn?: AcpConnection;
   private view: AgentView;
-  private store?: SessionStore;
+  private readonly stores = new Map<string, SessionStore>();
+  private activeId?: string;
   private readonly early: SessionNotification[] = [];
   private init?: InitializeResponse;
   private featureCtx?: FeatureContext;
@@ -81,12 +95,16 @@ export class AgentClient extends Disposable {
   /** Patches of the current session. */
   readonly onDidChangeSession = this.sessionChanged.event;
   private readonly sessionReplaced = this._register(new Emitter<SessionStore>());
+  /** The active session changed (new, loaded, switched to, or the active one closed). */
   readonly onDidReplaceSession = this.sessionReplaced.event;
+  private readonly sessionsChanged = this._register(new Emitter<void>());
+  /** A session was opened or closed, or one's title/status changed: the switcher needs a refresh. */
+  readonly onDidChangeSessions = this.sessionsChanged.event;
   private readonly cancelled = this._register(new Emitter<string>());
   /** session/cancel was sent for this session id. */
   readonly onDidCancel = this.cancelled.event;
   private readonly sessionClosed = this._register(new Emitter<string>());
-  /** A session was replaced by a new one (its pending requests are void). */
+  /** A session was closed (its pending requests are void). */
   readonly onDidCloseSession = this.sessionClosed.event;
 
   constructor(private readonly opts: AgentClientOptions) {
@@ -95,8 +113,20 @@ export class AgentClient extends Disposable {
   }
 
   get agent(): AgentView { return this.view; }
-  get session(): SessionStore | undefined { return this.store; }
+  /** The active session. */
+  get session(): SessionStore | undefined { return this.activeId ? this.stores.get(this.activeId) : undefined; }
   get initializeResult(): InitializeResponse | undefined { return this.init; }
+  get agentCapabilities(): AgentCapabilities | undefined { return this.init?.agentCapabilities ?? undefined; }
+  get authMethods(): AuthMethod[] { return this.init?.authMethods ?? []; }
+
+  sessions(): SessionSummary[] {
+    return [...this.stores.values()].map((st) => {
+      const m = st.state.meta;
+      return { sessionId: st.sessionId, title: m.title, status: m.status, turns: st.state.turns.length };
+    });
+  }
+
+  getSession(sessionId: string): SessionStore | undefined { return this.stores.get(sessionId); }
   private get now(): number { return (this.opts.now ?? Date.now)(); }
 
   /** Spawns the agent, initializes, and opens a first session. Never throws: failures land in `agent`. */
@@ -116,7 +146,7 @@ export class AgentClient extends Disposable {
       const clientCapabilities: ClientCapabilities = { fs: { readTextFile: false, writeTextFile: false }, terminal: false };
       const ctx: FeatureContext = {
         connection: conn, logger, cwd: this.opts.cwd, agentName: agent.name,
-        session: (id) => (this.store?.sessionId === id ? this.store : undefined),
+        session: (id) => this.stores.get(id),
         onDidCancel: this.onDidCancel, onDidCloseSession: this.onDidCloseSession,
       };
       this.featureCtx = ctx;
@@ -135,8 +165,7 @@ export class AgentClient extends Disposable {
       }
       const info = init.agentInfo ? { name: init.agentInfo.name, title: init.agentInfo.title ?? undefined, version: init.agentInfo.version } : undefined;
       this.setView({ state: 'starting', message: 'Opening a session…', info });
-      await this.newSession();
-      this.setView({ state: 'ready', message: undefined });
+      await this.openFirstSession();
     } catch (err) {
       if (this.isDisposed) return;
       // The output closes a moment before the exit is known: wait for it, its message says more.
@@ -149,35 +178,181 @@ export class AgentClient extends Disposable {
     }
   }
 
-  async newSession(): Promise<void> {
-    const conn = this.requireConnection();
-    const ctx = this.featureCtx;
-    const sets = ctx ? await Promise.all((this.opts.features ?? []).filter((f) => f.mcpServers).map((f) => f.mcpServers!(this.init?.agentCapabilities ?? undefined, ctx))) : [];
-    let res;
+  /** Resumes the requested session when possible, else opens a new one; an auth error asks to sign in. */
+  private async openFirstSession(): Promise<void> {
     try {
-      res = await conn.sendRequest(AGENT_METHODS.session_new, { cwd: this.opts.cwd, mcpServers: sets.flatMap((s) => s.servers) });
+      const id = this.opts.resumeSessionId;
+      if (id && this.canReopen()) {
+        try { await this.loadSession(id); } catch (err) {
+          this.opts.logger.warn(`Could not reopen session ${id}: ${errorText(err)}; starting a new one`);
+          await this.newSession();
+        }
+      } else {
+        await this.newSession();
+      }
+      this.setView({ state: 'ready', message: undefined, authMethods: undefined });
+    } catch (err) {
+      if (!isAuthRequired(err)) throw err;
+      this.needAuth(err);
+    }
+  }
+
+  private needAuth(err: unknown): void {
+    const methods = this.authMethods;
+    this.setView({
+      state: 'auth',
+      message: `${this.opts.agent.name} needs you to sign in${methods.length ? '' : ' (it offers no sign-in method: sign in with its own tool, then restart the agent)'}. ${errorText(err)}`,
+      authMethods: methods.map((m) => ({ id: m.id, name: m.name, description: m.description ?? undefined, terminal: 'type' in m && m.type === 'terminal' })),
+    });
+  }
+
+  /** `authenticate` with an agent-handled method, then open the session that needed it. */
+  async authenticate(methodId: string): Promise<void> {
+    await this.requireConnection().sendRequest(AGENT_METHODS.authenticate, { methodId });
+    this.setView({ state: 'starting', message: 'Opening a session…' });
+    await this.openFirstSession();
+  }
+
+  /** session/load replays history into a fresh store; session/resume reopens without replay. */
+  canReopen(): boolean {
+    const caps = this.agentCapabilities;
+    return !!caps?.loadSession || !!caps?.sessionCapabilities?.resume;
+  }
+
+  async newSession(): Promise<SessionStore> {
+    const res = await this.openSession((mcpServers) => this.requireConnection().sendRequest(AGENT_METHODS.session_new, {
+      cwd: this.opts.cwd, mcpServers, ...this.additionalDirectories(),
+    }));
+    return this.adopt(res.sessionId, res);
+  }
+
+  /** Reopens a past session: session/load (history replayed into the view) or session/resume. */
+  async loadSession(sessionId: string): Promise<SessionStore> {
+    const existing = this.stores.get(sessionId);
+    if (existing) { this.switchTo(sessionId); return existing; }
+    const caps = this.agentCapabilities;
+    const conn = this.requireConnection();
+    // The store must exist before the answer: the agent replays history as session/update first.
+    const store = this.createStore(sessionId);
+    try {
+      const params = { sessionId, cwd: this.opts.cwd, ...this.additionalDirectories() };
+      const res: LoadSessionResponse | null = await this.openSession<LoadSessionResponse | null>((mcpServers) => caps?.loadSession
+        ? conn.sendRequest(AGENT_METHODS.session_load, { ...params, mcpServers })
+        : conn.sendRequest(AGENT_METHODS.session_resume, { ...params, mcpServers }), sessionId);
+      return this.adopt(sessionId, res ?? {}, store);
+    } catch (err) {
+      this.stores.delete(sessionId);
+      store.dispose();
+      throw err;
+    }
+  }
+
+  async listSessions(): Promise<SessionInfo[]> {
+    if (!this.agentCapabilities?.sessionCapabilities?.list) return [];
+    const out: SessionInfo[] = [];
+    let cursor: string | undefined;
+    // A few pages are plenty for a picker; an agent that pages forever must not hang us.
+    for (let page = 0; page < 10; page++) {
+      const res = await this.requireConnection().sendRequest(AGENT_METHODS.session_list, { cwd: this.opts.cwd, ...(cursor ? { cursor } : {}) });
+      out.push(...res.sessions);
+      cursor = res.nextCursor ?? undefined;
+      if (!cursor) break;
+    }
+    return out;
+  }
+
+  switchTo(sessionId: string): void {
+    const store = this.stores.get(sessionId);
+    if (!store || this.activeId === sessionId) return;
+    this.activeId = sessionId;
+    this.sessionReplaced.fire(store);
+    this.sessionsChanged.fire();
+  }
+
+  /** Closes a session here (and with session/close where the agent supports it). */
+  async closeSession(sessionId: string): Promise<void> {
+    const store = this.stores.get(sessionId);
+    if (!store) return;
+    if (store.state.meta.status === 'working') this.cancel(sessionId);
+    if (this.agentCapabilities?.sessionCapabilities?.close && this.conn && !this.conn.isClosed) {
+      try { await this.conn.sendRequest(AGENT_METHODS.session_close, { sessionId }); } catch (err) {
+        this.opts.logger.warn(`session/close ${sessionId} failed: ${errorText(err)}`);
+      }
+    }
+    this.stores.delete(sessionId);
+    this.sessionClosed.fire(sessionId);
+    store.dispose();
+    if (this.activeId === sessionId) {
+      this.activeId = [...this.stores.keys()].pop();
+      const next = this.session;
+      if (next) this.sessionReplaced.fire(next);
+    }
+    this.sessionsChanged.fire();
+  }
+
+  /** session/delete, where the agent supports it; closes the session here first. */
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.closeSession(sessionId);
+    if (this.agentCapabilities?.sessionCapabilities?.delete) {
+      await this.requireConnection().sendRequest(AGENT_METHODS.session_delete, { sessionId });
+    }
+  }
+
+  private additionalDirectories(): { additionalDirectories?: string[] } {
+    const dirs = this.opts.additionalDirectories ?? [];
+    return dirs.length && this.agentCapabilities?.sessionCapabilities?.additionalDirectories ? { additionalDirectories: dirs } : {};
+  }
+
+  /** Runs session/new|load|resume with the features' MCP servers, telling them how it went. */
+  private async openSession<R>(send: (mcp: McpServer[]) => Promise<R>, knownId?: string): Promise<R> {
+    const ctx = this.featureCtx;
+    const sets = ctx ? await Promise.all((this.opts.features ?? []).filter((f) => f.mcpServers).map((f) => f.mcpServers!(this.agentCapabilities, ctx))) : [];
+    let res: R;
+    try {
+      res = await send(sets.flatMap((s) => s.servers));
     } catch (err) {
       for (const s of sets) s.failed?.();
       throw err;
     }
-    for (const s of sets) s.opened?.(res.sessionId);
-    if (this.store) this.sessionClosed.fire(this.store.sessionId);
-    this.store?.dispose();
-    const store = this.store = new SessionStore(res.sessionId, this.opts.now);
-    store.onDidChange((c) => this.sessionChanged.fire(c));
+    const id = (res as { sessionId?: string } | null)?.sessionId ?? knownId;
+    for (const s of sets) if (id) s.opened?.(id); else s.failed?.();
+    return res;
+  }
+
+  private createStore(sessionId: string): SessionStore {
+    const store = new SessionStore(sessionId, this.opts.now);
+    this.stores.set(sessionId, store);
+    let lastStatus = store.state.meta.status;
+    let lastTitle = store.state.meta.title;
+    store.onDidChange((c) => {
+      this.sessionChanged.fire(c);
+      const m = store.state.meta;
+      if (m.status !== lastStatus || m.title !== lastTitle) { lastStatus = m.status; lastTitle = m.title; this.sessionsChanged.fire(); }
+    });
+    return store;
+  }
+
+  private adopt(sessionId: string, res: Partial<NewSessionResponse>, existing?: SessionStore): SessionStore {
+    const store = existing ?? this.createStore(sessionId);
     store.dispatch({
       type: 'started', at: this.now,
       modes: res.modes?.availableModes, currentModeId: res.modes?.currentModeId, configOptions: res.configOptions ?? undefined,
     });
     // Updates that raced ahead of the session/new answer.
-    const early = this.early.splice(0).filter((n) => n.sessionId === res.sessionId);
-    for (const n of early) store.dispatch({ type: 'update', update: n.update, at: this.now });
+    const early = this.early.filter((n) => n.sessionId === sessionId);
+    if (early.length) {
+      this.early.splice(0, this.early.length, ...this.early.filter((n) => n.sessionId !== sessionId));
+      for (const n of early) store.dispatch({ type: 'update', update: n.update, at: this.now });
+    }
+    this.activeId = sessionId;
     this.sessionReplaced.fire(store);
+    this.sessionsChanged.fire();
+    return store;
   }
 
   /** Sends a prompt and records the turn; resolves when the turn ends. Errors land in the turn. */
-  async prompt(content: string | ContentBlock[]): Promise<void> {
-    const store = this.store;
+  async prompt(content: string | ContentBlock[], sessionId?: string): Promise<void> {
+    const store = sessionId ? this.stores.get(sessionId) : this.session;
     const conn = this.conn;
     if (!store || !conn || conn.isClosed) return;
     if (store.state.meta.status === 'working') return;
@@ -190,12 +365,13 @@ export class AgentClient extends Disposable {
       // A lost agent is reported once, by onExit, for every session.
       if (conn.isClosed && await this.waitForExit()) return;
       store.dispatch({ type: 'promptFailed', at: this.now, error: errorText(err) });
+      if (isAuthRequired(err)) this.needAuth(err);
     }
   }
 
   /** session/set_mode; the store follows the agent's answer (and any current_mode_update). */
   async setMode(modeId: string): Promise<void> {
-    const store = this.store;
+    const store = this.session;
     if (!store) return;
     await this.requireConnection().sendRequest(AGENT_METHODS.session_set_mode, { sessionId: store.sessionId, modeId });
     store.dispatch({ type: 'modeChanged', at: this.now, currentModeId: modeId });
@@ -203,7 +379,7 @@ export class AgentClient extends Disposable {
 
   /** session/set_config_option; the agent answers with the full, possibly changed, option list. */
   async setConfigOption(configId: string, value: string | boolean): Promise<void> {
-    const store = this.store;
+    const store = this.session;
     if (!store) return;
     const params = typeof value === 'boolean'
       ? { sessionId: store.sessionId, configId, type: 'boolean' as const, value }
@@ -212,8 +388,8 @@ export class AgentClient extends Disposable {
     store.dispatch({ type: 'configOptionsChanged', at: this.now, configOptions: res.configOptions });
   }
 
-  cancel(): void {
-    const store = this.store;
+  cancel(sessionId?: string): void {
+    const store = sessionId ? this.stores.get(sessionId) : this.session;
     if (!store || !this.conn || this.conn.isClosed || store.state.meta.status !== 'working') return;
     this.conn.sendNotification(AGENT_METHODS.session_cancel, { sessionId: store.sessionId });
     // After the notification, as the protocol asks: pending permission prompts answer `cancelled`.
@@ -221,10 +397,11 @@ export class AgentClient extends Disposable {
   }
 
   private onUpdate(n: SessionNotification): void {
-    if (this.store && n.sessionId === this.store.sessionId) {
-      this.store.dispatch({ type: 'update', update: n.update, at: this.now });
-    } else if (!this.store || this.early.length < MAX_EARLY_UPDATES) {
-      if (this.store) this.opts.logger.warn(`session/update for unknown session ${n.sessionId}: held until that session opens`);
+    const store = this.stores.get(n.sessionId);
+    if (store) {
+      store.dispatch({ type: 'update', update: n.update, at: this.now });
+    } else if (this.early.length < MAX_EARLY_UPDATES) {
+      this.opts.logger.debug(`session/update for session ${n.sessionId}, not open yet: held until it opens`);
       this.early.push(n);
     } else {
       this.opts.logger.warn(`session/update for unknown session ${n.sessionId}: dropped`);
@@ -234,7 +411,7 @@ export class AgentClient extends Disposable {
   private onExit(exit: AgentExit): void {
     if (this.isDisposed) return;
     this.conn?.close(exit.message);
-    this.store?.dispatch({ type: 'disconnected', at: this.now, error: exit.message });
+    for (const store of this.stores.values()) store.dispatch({ type: 'disconnected', at: this.now, error: exit.message });
     this.opts.logger.error(exit.message);
     this.setView({ state: exit.error ? 'error' : 'exited', message: exit.message });
   }
@@ -265,7 +442,7 @@ export class AgentClient extends Disposable {
   override dispose(): void {
     if (this.isDisposed) return;
     this.conn?.close('Tandem closed the connection to the agent.');
-    this.store?.dispose();
+    for (const store of this.stores.values()) store.dispose();
     super.dispose();
   }
 
@@ -275,6 +452,10 @@ export class AgentClient extends Disposable {
     this.dispose();
     await proc?.kill();
   }
+}
+
+export function isAuthRequired(err: unknown): boolean {
+  return err instanceof AcpError ? err.code === AUTH_REQUIRED : (err as { code?: unknown } | null)?.code === AUTH_REQUIRED;
 }
 
 function errorText(err: unknown): string {

@@ -18,7 +18,7 @@ export type Attachment =
 /** A file offered by @-mention completion. */
 export interface FileHit { path: string; label: string; description: string }
 
-export type AgentState = 'none' | 'untrusted' | 'starting' | 'ready' | 'error' | 'exited';
+export type AgentState = 'none' | 'untrusted' | 'starting' | 'auth' | 'ready' | 'error' | 'exited';
 
 export interface AgentView {
   /** The configured agent's display name ("Claude Code", "Demo", …). */
@@ -30,6 +30,8 @@ export interface AgentView {
   info?: { name: string; title?: string; version?: string };
   /** From the agent's initialize answer: which prompt content it accepts. */
   promptCapabilities?: PromptCaps;
+  /** state 'auth': the sign-in methods the agent offers. */
+  authMethods?: { id: string; name: string; description?: string; terminal: boolean }[];
 }
 
 export type HostMessage =

@@ -21,7 +21,7 @@ export class AgentStatusBar implements vscode.Disposable {
     const name = agent.info?.title ?? agent.name ?? 'Tandem';
     const [icon, state] = agent.state === 'ready'
       ? (working ? ['$(loading~spin)', 'working'] : ['$(hubot)', 'idle'])
-      : ({ none: ['$(hubot)', 'not started'], untrusted: ['$(shield)', 'restricted'], starting: ['$(loading~spin)', 'starting'], error: ['$(error)', 'error'], exited: ['$(debug-disconnect)', 'stopped'] } as const)[agent.state];
+      : ({ none: ['$(hubot)', 'not started'], untrusted: ['$(shield)', 'restricted'], starting: ['$(loading~spin)', 'starting'], auth: ['$(account)', 'sign-in needed'], error: ['$(error)', 'error'], exited: ['$(debug-disconnect)', 'stopped'] } as const)[agent.state];
     this.item.text = `${icon} ${name}`;
     this.item.tooltip = `Tandem: ${name} — ${state}${agent.message && agent.state !== 'ready' ? `\n${agent.message}` : ''}`;
     this.item.backgroundColor = agent.state === 'error' || agent.state === 'exited' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;

@@ -123,3 +123,66 @@ test('new session replaces the old one; updates racing session/new are kept', as
   await until(() => (c.session?.snapshot().meta.commands.length ?? 0) > 0);
   await c.shutdown();
 });
+
+test('several sessions at once: switch, close, and updates routed by session id', async () => {
+  const { c } = client({ prompts: [{ steps: [{ stream: 'one' }] }, { steps: [{ stream: 'two' }] }] });
+  await c.start();
+  const a = c.session!.sessionId;
+  await c.prompt('first');
+  const b = (await c.newSession()).sessionId;
+  assert.notEqual(a, b);
+  assert.equal(c.session!.sessionId, b);
+  await c.prompt('second');
+  assert.deepEqual(c.sessions().map((s) => s.sessionId).sort(), [a, b].sort());
+  c.switchTo(a);
+  assert.equal(c.session!.sessionId, a);
+  const textOf = (id: string) => JSON.stringify(c.getSession(id)!.snapshot().turns.map((t) => t.items));
+  assert.match(textOf(a), /one/);
+  assert.match(textOf(b), /two/);
+  await c.closeSession(a);
+  assert.equal(c.session!.sessionId, b);
+  assert.equal(c.sessions().length, 1);
+  await c.shutdown();
+});
+
+test('auth required on session/new: sign-in state with the methods; authenticate is sent', async () => {
+  const { c } = client({
+    initialize: { authMethods: [{ id: 'login', name: 'Log in', description: 'Use the browser' }] },
+    newSession: { error: { code: -32000, message: 'Authentication required' } },
+    handlers: { authenticate: { result: {} } },
+  });
+  await c.start();
+  assert.equal(c.agent.state, 'auth');
+  assert.deepEqual(c.agent.authMethods, [{ id: 'login', name: 'Log in', description: 'Use the browser', terminal: false }]);
+  assert.match(c.agent.message ?? '', /sign in/);
+  // This scripted agent keeps refusing session/new: authenticate goes through, the sign-in state stays.
+  await c.authenticate('login');
+  assert.equal(c.agent.state, 'auth');
+  await c.shutdown();
+});
+
+test('session/list, then session/load replays history into the view', async () => {
+  const { c } = client({
+    initialize: { agentCapabilities: { loadSession: true, sessionCapabilities: { list: {} } } },
+    handlers: {
+      'session/list': { result: { sessions: [{ sessionId: 'old-1', cwd: '/w', title: 'Earlier work' }] } },
+      'session/load': {
+        steps: [
+          { update: { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'fix it' } }, sessionId: 'old-1' },
+          { update: { sessionUpdate: 'tool_call', toolCallId: 'r1', title: 'Read a.ts', kind: 'read', status: 'completed' }, sessionId: 'old-1' },
+          { update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'done' } }, sessionId: 'old-1' },
+        ],
+        result: {},
+      },
+    },
+  });
+  await c.start();
+  const list = await c.listSessions();
+  assert.deepEqual(list.map((s) => s.title), ['Earlier work']);
+  const store = await c.loadSession('old-1');
+  assert.equal(c.session, store);
+  const snap = store.snapshot();
+  assert.equal(snap.toolCalls.r1.title, 'Read a.ts');
+  assert.deepEqual(snap.turns[0].items.map((i) => i.kind), ['user', 'tool', 'agent']);
+  await c.shutdown();
+});

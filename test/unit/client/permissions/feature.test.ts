@@ -78,12 +78,15 @@ test('an answer travels as {outcome: {outcome: selected, optionId}}; agent exit 
   await t.c.shutdown();
 });
 
-test('a new session closes the old one: its prompts resolve as cancelled', async () => {
+test('closing a session resolves its prompts as cancelled; a second session leaves them alone', async () => {
   const t = setup({ prompts: [{ steps: [...ask('t1', 'ls', 'a'), { hang: true }] }] });
   await t.c.start();
+  const first = t.c.session!.sessionId;
   void t.c.prompt('go');
   await until(() => t.broker.pending().length === 1);
   await t.c.newSession();
+  assert.equal(t.broker.pending().length, 1, 'sessions run side by side');
+  await t.c.closeSession(first);
   assert.equal(t.broker.pending().length, 0);
   await t.c.shutdown();
 });
