@@ -51,7 +51,7 @@ export function sessionViewSpec(theme, only) {
     {
       name: 'a turn: markdown, thought, tool calls with diffs and a live terminal, plan, usage',
       timeoutMs: 60_000,
-      async run({ view, screenshot, log }) {
+      async run({ view, page, screenshot, log }) {
         await send(view, 'give me the tour');
         // Mid-turn: the live view (terminal streaming, plan open).
         await view.locator('[data-testid="tool-call"][data-id="x1"] [data-testid="terminal-screen"]').waitFor({ timeout: 15_000 });
@@ -89,6 +89,12 @@ export function sessionViewSpec(theme, only) {
         const diff = view.locator('[data-testid="tool-call"][data-id="e1"] [data-testid="diff"]');
         await diff.waitFor();
         if ((await diff.locator('.diff-line-add').count()) !== 1 || (await diff.locator('.diff-line-del').count()) !== 1) throw new Error('the diff should show one removed and one added line');
+        // "Open diff": VS Code's own diff editor, on read-only virtual documents.
+        await diff.locator('[data-testid="open-diff"]').click();
+        await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 15_000 });
+        const tab = await page.locator('.tabs-container .tab.active').first().innerText();
+        log(`diff editor tab: ${JSON.stringify(tab)}`);
+        if (!/math\.ts/.test(tab)) throw new Error(`the diff editor shows ${tab}`);
         await view.locator('[data-testid="tool-call"][data-id="w1"] .tool-head').click();
         await view.locator('[data-testid="tool-call"][data-id="w1"] [data-testid="diff"][data-new-file="true"] [data-testid="diff-new-file"]').waitFor();
 
