@@ -205,7 +205,7 @@ const TurnHeader = memo(function TurnHeader({ turn, collapsed, focused, running,
           {running && <i class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" />}
           {c.tools > 0 && ` ${c.tools} tool call${c.tools === 1 ? '' : 's'}`}
           {c.failed > 0 && <span class="turn-failed"> · {c.failed} failed</span>}
-          {duration && ` · ${duration}`}
+          {duration && `${c.tools > 0 ? ' · ' : ' '}${duration}`}
         </span>
       </div>
       {!collapsed && user && (
