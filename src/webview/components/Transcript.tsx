@@ -247,7 +247,7 @@ function TurnEnd({ turn, focused, onFocus }: { turn: TurnView; focused: boolean;
   return (
     <div role="treeitem" aria-level={2} tabIndex={focused ? 0 : -1} data-focus-target="" onFocus={onFocus} class="turn-end">
       {turn.stopReason && turn.stopReason !== 'end_turn' && (
-        <p class="stop-reason" data-testid="stop-reason"><i class="codicon codicon-debug-stop" aria-hidden="true" /> {stopReasonText(turn.stopReason)}</p>
+        <p class="stop-reason" data-testid="stop-reason"><i class={`codicon codicon-${turn.stopReason === 'cancelled' ? 'circle-slash' : 'warning'}`} aria-hidden="true" /> {stopReasonText(turn.stopReason)}</p>
       )}
       {turn.error && <p class="turn-error" role="alert" data-testid="turn-error"><i class="codicon codicon-error" aria-hidden="true" /> {turn.error}</p>}
     </div>
