@@ -7,13 +7,19 @@ import { createLog } from './vscode/logging';
 import { TandemPermissions } from './vscode/permissions';
 import { SessionViewProvider } from './vscode/sessionView';
 import { AgentStatusBar } from './vscode/statusBar';
+import { registerCommands } from './vscode/commands';
+import { ContextKeys } from './vscode/contextKeys';
+import { SessionHistory } from './vscode/sessionHistory';
+import { Traffic } from './vscode/traffic';
 
 let controller: Controller | undefined;
 
 export function activate(context: vscode.ExtensionContext) {
-  const { channel, logger, traffic } = createLog();
+  const { channel, logger } = createLog();
   context.subscriptions.push(channel);
   const showLog = () => channel.show(true);
+  const traffic = new Traffic(channel, logger, context.globalStorageUri);
+  context.subscriptions.push(traffic);
 
   let hands: AgentHands | undefined;
   let permissions: TandemPermissions | undefined;
@@ -21,7 +27,8 @@ export function activate(context: vscode.ExtensionContext) {
   const clientTools = createClientTools(context, logger, () => permissions?.broker);
   context.subscriptions.push(clientTools);
   const ctl = controller = new Controller({
-    context, logger, traffic, showLog, permissions: { answer: (r, o) => permissions?.answer(r, o) ?? false },
+    context, logger, traffic: traffic.onMessage, showLog, permissions: { answer: (r, o) => permissions?.answer(r, o) ?? false },
+    history: new SessionHistory(context.workspaceState), onWillConnect: (name) => traffic.startConnection(name),
     features: () => [...(permissions ? [permissions.feature()] : []), ...(hands?.features() ?? []), clientTools.feature],
   });
   context.subscriptions.push(ctl);
@@ -40,24 +47,28 @@ export function activate(context: vscode.ExtensionContext) {
 
   const status = new AgentStatusBar();
   context.subscriptions.push(status);
+  const contextKeys = new ContextKeys();
+  const refreshStatus = () => {
+    const session = ctl.current?.session?.state;
+    const waiting = session?.permissions.length ?? 0;
+    status.update(ctl.agent, session?.meta.status === 'working', waiting > 0);
+    contextKeys.update(ctl.agent, session?.meta, waiting);
+  };
+  refreshStatus();
 
   context.subscriptions.push(
     asVs(ctl.onDidChange((m) => {
       if (m.type === 'patch') view.pushPatches(m.sessionId, m.patches);
       else view.postMessage(m);
-      status.update(ctl.agent, ctl.current?.session?.state.meta.status === 'working');
+      refreshStatus();
     })),
-    asVs(ctl.onDidReplace(() => view.refresh())),
+    asVs(ctl.onDidReplace(() => { view.refresh(); refreshStatus(); })),
     // The agent starts when the user first opens the view, not at activation.
     asVs(view.onDidResolve(() => { void ctl.ensureStarted(); })),
     asVs(view.onIntent((intent) => {
       ctl.handle(intent).catch((err) => logger.error(`Handling ${intent.type} failed: ${err instanceof Error ? err.stack ?? err.message : err}`));
     })),
-    vscode.commands.registerCommand('tandem.newSession', async () => { view.show(); await ctl.newSession(); }),
-    vscode.commands.registerCommand('tandem.cancelTurn', () => ctl.current?.cancel()),
-    vscode.commands.registerCommand('tandem.restartAgent', async () => { view.show(); await ctl.restart(); }),
-    vscode.commands.registerCommand('tandem.showLog', showLog),
-    vscode.commands.registerCommand('tandem.managePermissions', () => permissions?.manage()),
+    ...registerCommands({ context, ctl, view, traffic, showLog, managePermissions: () => permissions?.manage() }),
   );
 
   return { controller: ctl, hands, permissions, clientTools, registerToolGroup: clientTools.registerToolGroup };

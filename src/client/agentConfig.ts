@@ -6,6 +6,8 @@ export interface AgentConfig {
   env?: Record<string, string>;
   /** Working directory of the process; defaults to the workspace folder. */
   cwd?: string;
+  /** Environment variables whose values are secrets (API keys): asked once, kept in SecretStorage. */
+  secretEnv?: string[];
 }
 
 export const DEMO_AGENT_NAME = 'Demo';
@@ -30,7 +32,7 @@ export function parseAgents(raw: unknown): { agents: AgentConfig[]; warnings: st
   raw.forEach((a, i) => {
     const where = `tandem.agents[${i}]`;
     if (typeof a !== 'object' || a === null) { warnings.push(`${where} is not an object: skipped.`); return; }
-    const { name, command, args, env, cwd } = a as Record<string, unknown>;
+    const { name, command, args, env, cwd, secretEnv } = a as Record<string, unknown>;
     if (typeof name !== 'string' || !name.trim()) { warnings.push(`${where} has no "name": skipped.`); return; }
     if (typeof command !== 'string' || !command.trim()) { warnings.push(`${where} ("${name}") has no "command": skipped.`); return; }
     if (args !== undefined && !(Array.isArray(args) && args.every((x) => typeof x === 'string'))) {
@@ -40,11 +42,15 @@ export function parseAgents(raw: unknown): { agents: AgentConfig[]; warnings: st
       warnings.push(`${where} ("${name}"): "env" must map names to strings: skipped.`); return;
     }
     if (cwd !== undefined && typeof cwd !== 'string') { warnings.push(`${where} ("${name}"): "cwd" must be a string: skipped.`); return; }
+    if (secretEnv !== undefined && !(Array.isArray(secretEnv) && secretEnv.every((x) => typeof x === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(x)))) {
+      warnings.push(`${where} ("${name}"): "secretEnv" must be a list of environment variable names: skipped.`); return;
+    }
     if (agents.some((x) => x.name === name)) warnings.push(`${where}: a second agent named "${name}" replaces the first.`);
     const cfg: AgentConfig = { name, command };
     if (args) cfg.args = args as string[];
     if (env) cfg.env = env as Record<string, string>;
     if (cwd) cfg.cwd = cwd;
+    if (secretEnv) cfg.secretEnv = secretEnv as string[];
     const at = agents.findIndex((x) => x.name === name);
     if (at >= 0) agents[at] = cfg; else agents.push(cfg);
   });

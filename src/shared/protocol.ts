@@ -34,8 +34,13 @@ export interface AgentView {
   authMethods?: { id: string; name: string; description?: string; terminal: boolean }[];
 }
 
+/** An open session, as the session switcher lists it. */
+export interface SessionTab { sessionId: string; title?: string; status: string; turns: number }
+
 export type HostMessage =
-  | { type: 'snapshot'; agent: AgentView; session: SessionSnapshot | null; workspaceRoots?: string[] }
+  | { type: 'snapshot'; agent: AgentView; session: SessionSnapshot | null; workspaceRoots?: string[]; sessions?: SessionTab[] }
+  /** The open sessions changed (opened, closed, retitled, started or finished a turn). */
+  | { type: 'sessions'; sessions: SessionTab[]; activeId?: string }
   /** Answer to `searchFiles`. */
   | { type: 'fileResults'; requestId: number; files: FileHit[] }
   /** The editor selection, after `attachSelection` (absent when there is none). */
@@ -63,7 +68,14 @@ export type Intent =
   /** Open a URL the agent linked to (http/https/mailto only). */
   | { type: 'openExternal'; url: string }
   /** Answer to a pending permission prompt; the host accepts it only for a pending request and an option it offered. */
-  | { type: 'permissionAnswer'; requestId: string; optionId: string };
+  | { type: 'permissionAnswer'; requestId: string; optionId: string }
+  /** Show another open session. */
+  | { type: 'switchSession'; sessionId: string }
+  | { type: 'closeSession'; sessionId: string }
+  /** Pick a past session to reopen (a QuickPick on the host). */
+  | { type: 'openSession' }
+  /** Sign in with one of the agent's auth methods (a QuickPick on the host). */
+  | { type: 'signIn' };
 
 /** Largest pasted image accepted (base64 characters). */
 export const MAX_IMAGE_BASE64 = 8 * 1024 * 1024;
@@ -81,7 +93,8 @@ export function parseIntent(msg: unknown): Intent | string {
   const m = msg as Record<string, unknown>;
   const extra = (allowed: string[]) => Object.keys(m).find((k) => k !== 'type' && !allowed.includes(k));
   switch (m.type) {
-    case 'ready': case 'cancel': case 'newSession': case 'restartAgent': case 'selectAgent': case 'showLog': case 'attachSelection': {
+    case 'ready': case 'cancel': case 'newSession': case 'restartAgent': case 'selectAgent': case 'showLog': case 'attachSelection':
+    case 'openSession': case 'signIn': {
       const bad = extra([]);
       return bad ? `unexpected field "${bad}" in ${m.type}` : { type: m.type };
     }
@@ -150,6 +163,12 @@ export function parseIntent(msg: unknown): Intent | string {
       if (typeof m.requestId !== 'string' || !m.requestId || m.requestId.length > 200) return 'permissionAnswer.requestId must be a non-empty string';
       if (typeof m.optionId !== 'string' || !m.optionId || m.optionId.length > 1000) return 'permissionAnswer.optionId must be a non-empty string';
       return { type: 'permissionAnswer', requestId: m.requestId, optionId: m.optionId };
+    }
+    case 'switchSession': case 'closeSession': {
+      const bad = extra(['sessionId']);
+      if (bad) return `unexpected field "${bad}" in ${m.type}`;
+      if (typeof m.sessionId !== 'string' || !m.sessionId || m.sessionId.length > 500) return `${m.type}.sessionId must be a non-empty string`;
+      return { type: m.type, sessionId: m.sessionId };
     }
     case 'openLocation': {
       const bad = extra(['path', 'line']);

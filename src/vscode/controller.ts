@@ -12,6 +12,12 @@ import { DiffDocuments } from './diffDocuments';
 import { searchFiles } from './fileSearch';
 import { buildPrompt, currentSelection } from './promptContent';
 import { getToolCall } from '../session/store';
+import { findExecutable, missingCommandHelp } from '../client/agentPresets';
+import { sessionToMarkdown } from '../session/exportMarkdown';
+import type { SessionTab } from '../shared/protocol';
+import { withSecrets } from './agentSecrets';
+import type { SessionHistory } from './sessionHistory';
+import { signIn } from './signIn';
 
 export interface ControllerDeps {
   context: vscode.ExtensionContext;
@@ -22,11 +28,18 @@ export interface ControllerDeps {
   features?: () => readonly ClientFeature[];
   /** Answers to permission prompts from the view (accepted only for a pending request and an offered option). */
   permissions?: { answer(requestId: string, optionId: string): boolean };
+  /** Past sessions of this workspace, and the one to reopen after a reload. */
+  history?: SessionHistory;
+  /** A new connection is about to start (traffic recording). */
+  onWillConnect?: (agentName: string) => Promise<void>;
 }
 
 export class Controller extends Disposable {
   private client?: AgentClient;
+  private agentConfig?: AgentConfig;
   private scope?: DisposableStore;
+  /** The first start of a window reopens the session that was active when it closed. */
+  private restored = false;
   private agentView: AgentView = { state: 'none' };
   private readonly changed = this._register(new Emitter<HostMessage>());
   /** Agent state and session patches, for the view and the status bar. */
@@ -58,8 +71,11 @@ export class Controller extends Disposable {
     return {
       type: 'snapshot', agent: this.agentView, session: this.client?.session?.snapshot() ?? null,
       workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+      sessions: this.sessionTabs(),
     };
   }
+
+  sessionTabs(): SessionTab[] { return this.client?.sessions() ?? []; }
 
   /** Starts the configured agent unless one is running or starting. */
   async ensureStarted(): Promise<void> {
@@ -76,25 +92,56 @@ export class Controller extends Disposable {
     const settings = readSettings(this.deps.context.extensionUri);
     for (const w of settings.warnings) this.deps.logger.warn(w);
     const name = agentName ?? settings.defaultAgent;
-    const agent = settings.agents.find((a) => a.name === name);
-    if (!agent) {
-      this.setAgent({ state: 'error', name, message: `No agent named "${name}" in tandem.agents. Known agents: ${settings.agents.map((a) => a.name).join(', ')}.` });
+    const configured = settings.agents.find((a) => a.name === name);
+    if (!configured) {
+      this.setAgent({ state: 'error', name, message: `No agent named "${name}" in tandem.agents. Known agents: ${settings.agents.map((a) => a.name).join(', ')}. Run "Tandem: Select Agent" to pick one.` });
       return;
     }
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    this.launch(agent, folder ?? this.deps.context.globalStorageUri.fsPath, settings.maxMessageBytes);
+    if (!findExecutable(configured.command, { ...process.env, ...configured.env }, configured.cwd)) {
+      this.setAgent({ state: 'error', name, message: missingCommandHelp(configured) });
+      return;
+    }
+    const agent = await withSecrets(configured, this.deps.context.secrets);
+    if (!agent) {
+      this.setAgent({ state: 'error', name, message: `${name} needs ${configured.secretEnv!.join(', ')} to start. Restart the agent to enter it.` });
+      return;
+    }
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+    const resumeSessionId = this.restored ? undefined : this.deps.history?.lastSession(agent.name);
+    this.restored = true;
+    await this.deps.onWillConnect?.(agent.name);
+    this.launch(agent, folders[0] ?? this.deps.context.globalStorageUri.fsPath, folders.slice(1), settings.maxMessageBytes, resumeSessionId);
     await this.client!.start();
   }
 
-  private launch(agent: AgentConfig, cwd: string, maxLineBytes: number): void {
+  private launch(agent: AgentConfig, cwd: string, additionalDirectories: string[], maxLineBytes: number, resumeSessionId?: string): void {
     const scope = this.scope = new DisposableStore();
+    this.agentConfig = agent;
     const client = this.client = scope.add(new AgentClient({
-      agent, cwd, logger: this.deps.logger, traffic: this.deps.traffic, maxLineBytes, features: this.deps.features?.(),
+      agent, cwd, additionalDirectories, resumeSessionId, logger: this.deps.logger, traffic: this.deps.traffic, maxLineBytes,
+      features: this.deps.features?.(),
       clientInfo: { name: 'tandem', title: 'Tandem', version: String(this.deps.context.extension.packageJSON.version) },
     }));
     scope.add(client.onDidChangeAgent((a) => this.setAgent(a)));
-    scope.add(client.onDidChangeSession((c) => this.changed.fire({ type: 'patch', sessionId: c.sessionId, patches: c.patches })));
+    // Only the shown session's patches cross to the view; others are in their stores.
+    scope.add(client.onDidChangeSession((c) => { if (c.sessionId === client.session?.sessionId) this.changed.fire({ type: 'patch', sessionId: c.sessionId, patches: c.patches }); }));
     scope.add(client.onDidReplaceSession(() => this.replaced.fire()));
+    scope.add(client.onDidChangeSessions(() => {
+      this.changed.fire({ type: 'sessions', sessions: client.sessions(), activeId: client.session?.sessionId });
+      this.remember(client, agent.name, cwd);
+    }));
+  }
+
+  /** Keeps the local session index and the session to reopen after a reload. */
+  private remember(client: AgentClient, agentName: string, cwd: string): void {
+    const history = this.deps.history;
+    if (!history) return;
+    const now = Date.now();
+    for (const s of client.sessions()) {
+      if (s.turns === 0) continue; // an untouched session is not history
+      history.record({ sessionId: s.sessionId, agentName, cwd, title: s.title, turns: s.turns, updatedAt: now, createdAt: now });
+    }
+    history.setLastSession(agentName, client.canReopen() ? client.session?.sessionId : undefined);
   }
 
   /** Ends the connection scope and waits for the agent's process group to be gone. */
@@ -147,6 +194,10 @@ export class Controller extends Disposable {
         break;
       }
       case 'permissionAnswer': this.deps.permissions?.answer(intent.requestId, intent.optionId); break;
+      case 'switchSession': this.client?.switchTo(intent.sessionId); break;
+      case 'closeSession': await this.client?.closeSession(intent.sessionId); break;
+      case 'openSession': await this.openPastSession(); break;
+      case 'signIn': await this.signIn(); break;
       case 'ready': break;
     }
   }
@@ -158,6 +209,43 @@ export class Controller extends Disposable {
     } catch (err) {
       void vscode.window.showErrorMessage(`Tandem: could not open a new session: ${err instanceof Error ? err.message : err}`);
     }
+  }
+
+  /** "Tandem: Open Session…": pick a past session and reopen it (session/load or resume). */
+  async openPastSession(): Promise<void> {
+    await this.ensureStarted();
+    const client = this.client;
+    const name = this.agentView.name;
+    if (!client || !name || this.agentView.state !== 'ready' || !this.deps.history) return;
+    const id = await this.deps.history.pick(client, name);
+    if (!id) return;
+    if (!client.canReopen() && !client.getSession(id)) {
+      void vscode.window.showWarningMessage(`Tandem: ${name} cannot reopen past sessions (it supports neither session/load nor session/resume).`);
+      return;
+    }
+    await vscode.window.withProgress({ location: { viewId: 'tandem.sessionView' }, title: 'Opening session…' }, async () => {
+      try { await client.loadSession(id); } catch (err) {
+        void vscode.window.showErrorMessage(`Tandem: could not reopen that session: ${err instanceof Error ? err.message : err}`);
+      }
+    });
+  }
+
+  async signIn(): Promise<void> {
+    if (this.client && this.agentConfig) await signIn(this.client, this.agentConfig, () => this.restart());
+  }
+
+  /** "Tandem: Export Session as Markdown". Returns the file written. */
+  async exportSession(target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+    const session = this.client?.session;
+    if (!session) { void vscode.window.showInformationMessage('Tandem: there is no session to export.'); return undefined; }
+    const snap = session.snapshot();
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const name = `${(snap.meta.title || 'tandem-session').replace(/[^\w.-]+/g, '-').slice(0, 60)}.md`;
+    const uri = target ?? await vscode.window.showSaveDialog({ defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined, filters: { Markdown: ['md'] } });
+    if (!uri) return undefined;
+    const md = sessionToMarkdown(snap, { agentName: this.agentView.info?.title ?? this.agentView.name, exportedAt: new Date() });
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(md, 'utf8'));
+    return uri;
   }
 
   private setAgent(a: AgentView): void {

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../common/logger';
 
-/** The "Tandem" log: agent stderr, errors, and at trace level every JSON-RPC message. */
-export function createLog(): { channel: vscode.LogOutputChannel; logger: Logger; traffic: (dir: 'in' | 'out', msg: unknown) => void } {
+/** The "Tandem" log: agent stderr, errors; every JSON-RPC message at trace level (see traffic.ts). */
+export function createLog(): { channel: vscode.LogOutputChannel; logger: Logger } {
   const channel = vscode.window.createOutputChannel('Tandem', { log: true });
   const logger: Logger = {
     trace: (m, ...a) => channel.trace(m, ...a),
@@ -11,10 +11,5 @@ export function createLog(): { channel: vscode.LogOutputChannel; logger: Logger;
     warn: (m, ...a) => channel.warn(m, ...a),
     error: (m, ...a) => channel.error(m, ...a),
   };
-  const traffic = (dir: 'in' | 'out', msg: unknown) => {
-    // Serializing every message costs; only pay it when someone is looking at trace level.
-    if (channel.logLevel !== vscode.LogLevel.Trace) return;
-    channel.trace(`${dir === 'in' ? '◀ agent' : '▶ agent'} ${JSON.stringify(msg)}`);
-  };
-  return { channel, logger, traffic };
+  return { channel, logger };
 }

@@ -29,3 +29,12 @@ test('demo agent runs the bundled script with the host Node', () => {
   assert.deepEqual(d.args, ['/ext/dist/demo-agent.js']);
   assert.equal(d.env?.ELECTRON_RUN_AS_NODE, '1');
 });
+
+test('parseAgents: secretEnv names are validated', () => {
+  const { agents, warnings } = parseAgents([
+    { name: 'A', command: 'a', secretEnv: ['ANTHROPIC_API_KEY'] },
+    { name: 'B', command: 'b', secretEnv: ['not valid'] },
+  ]);
+  assert.deepEqual(agents, [{ name: 'A', command: 'a', secretEnv: ['ANTHROPIC_API_KEY'] }]);
+  assert.match(warnings[0], /secretEnv/);
+});

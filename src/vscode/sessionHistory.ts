@@ -1,0 +1,56 @@
+// Past sessions per workspace: the local index (workspaceState), merged with the agent's
+// session/list in "Tandem: Open Session…", and the session to reopen after a window reload.
+import * as vscode from 'vscode';
+import type { AgentClient } from '../client/agentClient';
+import { mergeWithAgentList, parseIndex, removeSession, upsertSession, type SessionIndexEntry } from '../session/sessionIndex';
+
+const INDEX_KEY = 'tandem.sessionIndex';
+const LAST_KEY = 'tandem.lastSession';
+
+export class SessionHistory {
+  constructor(private readonly state: vscode.Memento) {}
+
+  entries(): SessionIndexEntry[] { return parseIndex(this.state.get(INDEX_KEY)); }
+
+  record(entry: Partial<SessionIndexEntry> & Pick<SessionIndexEntry, 'sessionId'>): void {
+    void this.state.update(INDEX_KEY, upsertSession(this.entries(), entry));
+  }
+
+  forget(sessionId: string): void {
+    void this.state.update(INDEX_KEY, removeSession(this.entries(), sessionId));
+  }
+
+  /** The session that was active when the window closed, for this agent. */
+  lastSession(agentName: string): string | undefined {
+    const last = this.state.get<{ agentName?: string; sessionId?: string }>(LAST_KEY);
+    return last?.agentName === agentName ? last.sessionId : undefined;
+  }
+
+  setLastSession(agentName: string, sessionId: string | undefined): void {
+    void this.state.update(LAST_KEY, sessionId ? { agentName, sessionId } : undefined);
+  }
+
+  /** QuickPick of past sessions; returns the chosen id. */
+  async pick(client: AgentClient, agentName: string): Promise<string | undefined> {
+    const remote = await client.listSessions().catch((err) => {
+      void vscode.window.showWarningMessage(`Tandem: ${agentName} could not list its sessions: ${err instanceof Error ? err.message : err}`);
+      return [];
+    });
+    // Open sessions are in the view's switcher already; this lists the ones to reopen.
+    const open = new Set(client.sessions().map((s) => s.sessionId));
+    const merged = mergeWithAgentList(this.entries(), agentName, remote).filter((e) => !open.has(e.sessionId));
+    if (!merged.length) {
+      void vscode.window.showInformationMessage(`Tandem: no past sessions of ${agentName} in this workspace yet.`);
+      return undefined;
+    }
+    const canReopen = client.canReopen();
+    const items = merged.map((e) => ({
+      label: e.title || 'Untitled session',
+      description: e.updatedAt ? new Date(e.updatedAt).toLocaleString() : undefined,
+      detail: `${e.turns ? `${e.turns} turn${e.turns === 1 ? '' : 's'} · ` : ''}${e.source === 'agent' ? 'from the agent' : 'local history'}${!canReopen ? ' · this agent cannot reopen sessions' : ''}`,
+      sessionId: e.sessionId,
+    }));
+    const choice = await vscode.window.showQuickPick(items, { title: `Tandem: Open Session (${agentName})`, matchOnDescription: true, matchOnDetail: true });
+    return choice?.sessionId;
+  }
+}

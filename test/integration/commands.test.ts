@@ -1,0 +1,183 @@
+/// <reference types="mocha" />
+// Issue 7 in the real VS Code: every contributed command is registered and does something
+// observable; several sessions, switching, reopening a past session (its tool calls replayed),
+// export to Markdown, the traffic view, restart.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { Controller } from '../../src/vscode/controller';
+
+const ID = 'tandem-dev.tandem';
+
+function until(pred: () => boolean | Promise<boolean>, ms = 10_000, what = 'condition'): Promise<void> {
+  const t0 = Date.now();
+  return new Promise((resolve, reject) => {
+    const tick = async () => {
+      try { if (await pred()) { resolve(); return; } } catch { /* retry */ }
+      if (Date.now() - t0 > ms) reject(new Error(`timed out waiting for ${what}`));
+      else setTimeout(tick, 25);
+    };
+    void tick();
+  });
+}
+
+/** Runs a command that shows a QuickPick/InputBox and accepts its first item (or the one `down` below it). */
+async function runAccepting(command: string, down = 0): Promise<unknown> {
+  let done = false;
+  const p = Promise.resolve(vscode.commands.executeCommand(command)).finally(() => { done = true; });
+  const t0 = Date.now();
+  while (!done && Date.now() - t0 < 10_000) {
+    await new Promise((r) => setTimeout(r, 300));
+    for (let i = 0; i < down && !done; i++) await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+    if (!done) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+  }
+  return p;
+}
+
+suite('commands, sessions, export (issue 7)', () => {
+  let ctl: Controller;
+  let ws: string;
+
+  suiteSetup(async function () {
+    this.timeout(60_000);
+    const ext = vscode.extensions.getExtension<{ controller: Controller }>(ID)!;
+    ctl = (await ext.activate()).controller;
+    ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const agentJs = join(ext.extensionPath, 'out', 'test', 'fixtures', 'agents', 'scripted-agent.js');
+    const script = {
+      name: 'cmds',
+      initialize: { agentCapabilities: { loadSession: true, sessionCapabilities: { list: {} } }, agentInfo: { name: 'cmds', title: 'Commands Agent', version: '1' } },
+      newSession: { modes: { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code' }] } },
+      handlers: {
+        'session/list': { result: { sessions: [{ sessionId: 'past-1', cwd: ws, title: 'Past work', updatedAt: '2026-11-20T10:00:00Z' }] } },
+        'session/load': {
+          steps: [
+            { update: { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'earlier question' } }, sessionId: '${params.sessionId}' },
+            { update: { sessionUpdate: 'tool_call', toolCallId: 'old-read', title: 'Read src/hello.ts', kind: 'read', status: 'completed' }, sessionId: '${params.sessionId}' },
+            { update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'earlier answer' } }, sessionId: '${params.sessionId}' },
+          ],
+          result: {},
+        },
+      },
+      prompts: [
+        { match: 'hang', steps: [{ stream: 'working…' }, { hang: true }] },
+      ],
+      defaultPrompt: { steps: [{ stream: 'Answer to: ${promptLine}' }, { update: { sessionUpdate: 'tool_call', toolCallId: 't-${turn}', title: 'ls', kind: 'execute', status: 'completed' } }] },
+    };
+    const file = join(mkdtempSync(join(tmpdir(), 'tandem-cmds-')), 'script.json');
+    writeFileSync(file, JSON.stringify(script));
+    await vscode.workspace.getConfiguration('tandem').update('agents', [{ name: 'Cmds', command: process.execPath, args: [agentJs, file] }], vscode.ConfigurationTarget.Global);
+    await ctl.start('Cmds');
+    assert.equal(ctl.agent.state, 'ready', ctl.agent.message);
+  });
+
+  suiteTeardown(async () => { await ctl?.stop(); });
+
+  test('every command in package.json is registered', async () => {
+    const ext = vscode.extensions.getExtension(ID)!;
+    const contributed: string[] = ext.packageJSON.contributes.commands.map((c: { command: string }) => c.command);
+    const registered = new Set(await vscode.commands.getCommands(true));
+    const missing = contributed.filter((c) => !registered.has(c));
+    assert.deepEqual(missing, []);
+    assert.ok(contributed.length >= 18, `${contributed.length} commands`);
+  });
+
+  test('New Session opens a second session; switching shows the first again', async () => {
+    await ctl.current!.prompt('first prompt');
+    const first = ctl.current!.session!.sessionId;
+    await vscode.commands.executeCommand('tandem.newSession');
+    const second = ctl.current!.session!.sessionId;
+    assert.notEqual(second, first);
+    assert.equal(ctl.snapshot().sessions?.length, 2);
+    await ctl.handle({ type: 'switchSession', sessionId: first });
+    assert.equal(ctl.current!.session!.sessionId, first);
+    assert.equal(ctl.snapshot().session?.meta.sessionId, first);
+    await ctl.handle({ type: 'closeSession', sessionId: second });
+    assert.equal(ctl.snapshot().sessions?.length, 1);
+  });
+
+  test('Export Session as Markdown writes a readable file', async () => {
+    const target = vscode.Uri.file(join(mkdtempSync(join(tmpdir(), 'tandem-export-')), 'session.md'));
+    const uri = await vscode.commands.executeCommand<vscode.Uri>('tandem.exportSession', target);
+    assert.equal(uri?.fsPath, target.fsPath);
+    const md = readFileSync(target.fsPath, 'utf8');
+    assert.match(md, /^# /);
+    assert.match(md, /\*\*You:\*\*\n\nfirst prompt/);
+    assert.match(md, /Answer to: first prompt/);
+    assert.match(md, /\*\*execute\*\* ls/);
+  });
+
+  test('Show Traffic opens the JSON-RPC traffic (initialize included)', async () => {
+    await vscode.commands.executeCommand('tandem.showTraffic');
+    await until(() => /"method":"initialize"/.test(vscode.window.activeTextEditor?.document.getText() ?? ''), 5000, 'traffic document');
+  });
+
+  test('Open Session… lists past sessions and replays the chosen one into the view', async () => {
+    await runAccepting('tandem.openSession');
+    await until(() => ctl.current?.session?.sessionId === 'past-1', 10_000, 'past session loaded');
+    const snap = ctl.snapshot().session!;
+    assert.equal(snap.toolCalls['old-read']?.title, 'Read src/hello.ts');
+    assert.deepEqual(snap.turns[0].items.map((i) => i.kind), ['user', 'tool', 'agent']);
+  });
+
+  test('Switch Mode sets the agent mode', async () => {
+    await vscode.commands.executeCommand('tandem.newSession');
+    assert.equal(ctl.current!.session!.state.meta.currentModeId, 'ask');
+    await runAccepting('tandem.switchMode', 1);
+    await until(() => ctl.current!.session!.state.meta.currentModeId === 'code', 5000, 'mode code');
+  });
+
+  test('Send Selection and Ask About This File send the right content', async () => {
+    const uri = vscode.Uri.file(join(ws, 'src', 'hello.ts'));
+    const editor = await vscode.window.showTextDocument(uri);
+    editor.selection = new vscode.Selection(0, 0, 1, 0);
+    await vscode.commands.executeCommand('tandem.sendSelection', 'explain this');
+    await until(() => ctl.current!.session!.state.meta.status === 'idle' && ctl.current!.session!.state.turns.length > 0, 10_000);
+    const turns = ctl.snapshot().session!.turns;
+    const user = turns[turns.length - 1].items[0];
+    assert.ok(user.kind === 'user');
+    assert.equal(user.blocks[0].type, 'text');
+    assert.ok(user.blocks.some((b) => (b.type === 'resource_link' || b.type === 'resource')), 'selection attached');
+    await vscode.commands.executeCommand('tandem.askAboutFile', uri, 'what does it do?');
+    await until(() => {
+      const t = ctl.snapshot().session!.turns;
+      const u = t[t.length - 1].items[0];
+      return u.kind === 'user' && u.blocks.some((b) => b.type === 'resource_link' && b.uri.endsWith('hello.ts'));
+    }, 10_000, 'ask about file');
+    await until(() => ctl.current!.session!.state.meta.status === 'idle', 10_000, 'turn end');
+  });
+
+  test('Cancel Turn cancels a running turn', async () => {
+    const done = ctl.current!.prompt('hang please');
+    await until(() => ctl.current!.session!.state.meta.status === 'working', 5000);
+    await vscode.commands.executeCommand('tandem.cancelTurn');
+    await done;
+    const t = ctl.snapshot().session!.turns;
+    assert.equal(t[t.length - 1].stopReason, 'cancelled');
+  });
+
+  test('Toggle Follow Agent flips the setting', async () => {
+    const before = vscode.workspace.getConfiguration('tandem').get<boolean>('followAgent');
+    await vscode.commands.executeCommand('tandem.toggleFollowAgent');
+    await until(() => vscode.workspace.getConfiguration('tandem').get<boolean>('followAgent') === !before, 5000);
+    await vscode.commands.executeCommand('tandem.toggleFollowAgent');
+  });
+
+  test('Select Agent sets the default agent; Restart Agent starts a fresh connection', async () => {
+    await runAccepting('tandem.selectAgent');
+    await until(() => ctl.agent.state === 'ready', 15_000, 'agent ready after select');
+    assert.ok(vscode.workspace.getConfiguration('tandem').get<string>('defaultAgent'));
+    const before = ctl.current;
+    await vscode.commands.executeCommand('tandem.restartAgent');
+    assert.notEqual(ctl.current, before);
+    assert.equal(ctl.agent.state, 'ready');
+  });
+
+  test('the remaining commands run without error', async () => {
+    for (const c of ['tandem.showLog', 'tandem.forgetAgentSecrets', 'tandem.resetClientTools']) {
+      await vscode.commands.executeCommand(c);
+    }
+  });
+});
