@@ -1,7 +1,7 @@
 // The webview's copy of host state. Patches are queued as they arrive and applied once per
 // animation frame, so a burst of thousands of chunks costs one render.
 import { applyPatches, type Patch, type SessionSnapshot } from '../shared/sessionModel';
-import type { AgentView, HostMessage } from '../shared/protocol';
+import type { AgentView, HostMessage, SessionTab } from '../shared/protocol';
 
 export interface ViewModel {
   agent: AgentView;
@@ -11,6 +11,8 @@ export interface ViewModel {
   /** Bumped when any tool call changed (filters by status/kind depend on it). */
   toolsVersion: number;
   workspaceRoots: string[];
+  /** Open sessions, for the switcher. */
+  sessions: SessionTab[];
 }
 
 type Listener = (vm: ViewModel) => void;
@@ -18,7 +20,7 @@ type Announcer = (text: string) => void;
 type Raw = (msg: HostMessage) => void;
 
 export class Mirror {
-  private vm: ViewModel = { agent: { state: 'none' }, session: null, version: 0, toolsVersion: 0, workspaceRoots: [] };
+  private vm: ViewModel = { agent: { state: 'none' }, session: null, version: 0, toolsVersion: 0, workspaceRoots: [], sessions: [] };
   private pending: Patch[] = [];
   private frame = 0;
   private listeners: Listener[] = [];
@@ -52,8 +54,12 @@ export class Mirror {
         this.pending = [];
         this.vm = {
           ...this.vm, agent: msg.agent, session: msg.session, version: this.vm.version + 1, toolsVersion: this.vm.toolsVersion + 1,
-          workspaceRoots: msg.workspaceRoots ?? this.vm.workspaceRoots,
+          workspaceRoots: msg.workspaceRoots ?? this.vm.workspaceRoots, sessions: msg.sessions ?? [],
         };
+        this.emit();
+        break;
+      case 'sessions':
+        this.vm = { ...this.vm, sessions: msg.sessions, version: this.vm.version + 1 };
         this.emit();
         break;
       case 'agent':

@@ -4,6 +4,7 @@ import { post } from '../vscodeApi';
 import { Composer } from './Composer';
 import { PermissionCards } from './PermissionPrompt';
 import { Plan } from './Plan';
+import { SessionTabs } from './SessionTabs';
 import { Transcript } from './Transcript';
 
 export function App({ vm, onHostMessage }: { vm: ViewModel; onHostMessage: (l: (m: HostMessage) => void) => () => void }) {
@@ -20,9 +21,11 @@ export function App({ vm, onHostMessage }: { vm: ViewModel; onHostMessage: (l: (
         <span class="agent-name" data-testid="agent-name">{agent.info?.title ?? agent.name ?? 'No agent'}</span>
         <span class="agent-state" data-testid="agent-state">{stateText(agent.state, working)}</span>
         <span class="spacer" />
+        <button class="icon-button" aria-label="Open a past session" title="Open a past session…" onClick={() => post({ type: 'openSession' })}><i class="codicon codicon-history" aria-hidden="true" /></button>
         <button class="icon-button" aria-label="New session" title="New session" onClick={() => post({ type: 'newSession' })}><i class="codicon codicon-add" aria-hidden="true" /></button>
         <button class="icon-button" aria-label="Restart agent" title="Restart agent" onClick={() => post({ type: 'restartAgent' })}><i class="codicon codicon-debug-restart" aria-hidden="true" /></button>
       </header>
+      {vm.sessions.length > 1 && <SessionTabs sessions={vm.sessions} activeId={session?.meta.sessionId} />}
       {(session?.meta.title || usage) && (
         <div class="subheader">
           {session?.meta.title && <span class="session-title" data-testid="session-title" title={session.meta.title}>{session.meta.title}</span>}
@@ -37,6 +40,16 @@ export function App({ vm, onHostMessage }: { vm: ViewModel; onHostMessage: (l: (
           <div class="banner-actions">
             {agent.state !== 'untrusted' && <button class="button secondary" onClick={() => post({ type: 'restartAgent' })}>Restart agent</button>}
             <button class="button secondary" onClick={() => post({ type: 'showLog' })}>Show log</button>
+          </div>
+        </div>
+      )}
+      {agent.state === 'auth' && (
+        <div class="banner info" role="alert" data-testid="sign-in">
+          <i class="codicon codicon-account" aria-hidden="true" />
+          <p class="banner-text">{agent.message ?? 'The agent needs you to sign in.'}</p>
+          <div class="banner-actions">
+            {!!agent.authMethods?.length && <button class="button" data-testid="sign-in-button" onClick={() => post({ type: 'signIn' })}>Sign in…</button>}
+            <button class="button secondary" onClick={() => post({ type: 'restartAgent' })}>Restart agent</button>
           </div>
         </div>
       )}
@@ -73,5 +86,5 @@ function Usage({ used, size, cost }: { used: number; size: number; cost?: { amou
 
 function stateText(state: string, working: boolean): string {
   if (state === 'ready') return working ? 'working…' : 'idle';
-  return { none: 'not started', untrusted: 'restricted', starting: 'starting…', error: 'error', exited: 'stopped' }[state] ?? state;
+  return { none: 'not started', untrusted: 'restricted', starting: 'starting…', auth: 'sign-in needed', error: 'error', exited: 'stopped' }[state] ?? state;
 }
