@@ -72,9 +72,10 @@ export class FollowAgent implements vscode.Disposable {
     if (port instanceof EditorReveal) this.subs.push(port);
   }
 
-  get enabled(): boolean {
-    return vscode.workspace.getConfiguration().get<boolean>(FOLLOW_SETTING, false);
-  }
+  /** Read once per configuration change: onPatches runs for every session change and must stay cheap. */
+  private on = vscode.workspace.getConfiguration().get<boolean>(FOLLOW_SETTING, false);
+
+  get enabled(): boolean { return this.on; }
 
   async toggle(): Promise<void> {
     const cfg = vscode.workspace.getConfiguration();
@@ -86,7 +87,7 @@ export class FollowAgent implements vscode.Disposable {
   }
 
   private updateStatus(): void {
-    const on = this.enabled;
+    const on = this.on = vscode.workspace.getConfiguration().get<boolean>(FOLLOW_SETTING, false);
     this.status.text = on ? '$(eye) Follow' : '$(eye-closed) Follow';
     this.status.tooltip = on ? 'Tandem follows the agent: files it touches open beside you. Click to stop.' : 'Tandem: click to follow the agent (open the files it touches).';
   }
