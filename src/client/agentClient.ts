@@ -24,6 +24,8 @@ export interface FeatureContext {
   readonly cwd: string;
   /** The store of a session on this connection, if it is open. */
   session(sessionId: string): SessionStore | undefined;
+  /** The session the view shows (where requests that name no session are shown). */
+  activeSession?(): SessionStore | undefined;
   readonly agentName: string;
   /** session/cancel was sent for this session (pending permission prompts must resolve as cancelled). */
   readonly onDidCancel?: Event<string>;
@@ -147,6 +149,7 @@ export class AgentClient extends Disposable {
       const ctx: FeatureContext = {
         connection: conn, logger, cwd: this.opts.cwd, agentName: agent.name,
         session: (id) => this.stores.get(id),
+        activeSession: () => this.session,
         onDidCancel: this.onDidCancel, onDidCloseSession: this.onDidCloseSession,
       };
       this.featureCtx = ctx;

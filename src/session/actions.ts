@@ -1,5 +1,5 @@
 import type { ContentBlock, SessionConfigOption, SessionMode, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
-import type { PermissionDecisionView, PermissionRequestView, TerminalView } from '../shared/sessionModel';
+import type { ElicitationRequestView, PermissionDecisionView, PermissionRequestView, TerminalView } from '../shared/sessionModel';
 
 /**
  * Everything that can change a session: the agent's session/update notifications plus the
@@ -20,4 +20,8 @@ export type SessionAction =
   /** A session/request_permission waits for the user (queued in arrival order). */
   | { type: 'permissionRequested'; at: number; request: PermissionRequestView }
   /** It was answered (by the user, a rule, a remembered decision) or cancelled. */
-  | { type: 'permissionResolved'; at: number; requestId: string; decision: PermissionDecisionView };
+  | { type: 'permissionResolved'; at: number; requestId: string; decision: PermissionDecisionView }
+  /** An elicitation/create form waits for the user, or a URL they opened waits for elicitation/complete. */
+  | { type: 'elicitationRequested'; at: number; request: ElicitationRequestView }
+  /** It was answered, cancelled, completed or dismissed. */
+  | { type: 'elicitationResolved'; at: number; requestId: string };

@@ -4,7 +4,7 @@ import type { ContentBlock, SessionUpdate, ToolCall, ToolCallUpdate } from '@age
 import { PMap, PVec } from '../common/persistent';
 import {
   appendBounded,
-  type ItemView, type NoticeView, type Patch, type PermissionRequestView, type SessionMeta, type SessionSnapshot,
+  type ElicitationRequestView, type ItemView, type NoticeView, type Patch, type PermissionRequestView, type SessionMeta, type SessionSnapshot,
   type TerminalView, type ToolCallView, type TurnView,
 } from '../shared/sessionModel';
 import type { SessionAction } from './actions';
@@ -21,6 +21,7 @@ export interface SessionState {
   readonly notices: PVec<NoticeView>;
   readonly terminals: PMap<TerminalView>;
   readonly permissions: readonly PermissionRequestView[];
+  readonly elicitations: readonly ElicitationRequestView[];
 }
 
 export interface ReduceResult { state: SessionState; patches: Patch[] }
@@ -33,6 +34,7 @@ export function createSessionState(sessionId: string): SessionState {
     notices: PVec.empty(),
     terminals: PMap.empty(),
     permissions: [],
+    elicitations: [],
   };
 }
 
@@ -96,6 +98,15 @@ export function reduce(state: SessionState, action: SessionAction): ReduceResult
         patches.push({ op: 'tool', call: updated });
       }
       return { state, patches };
+    }
+    case 'elicitationRequested': {
+      const elicitations = [...state.elicitations.filter((e) => e.requestId !== action.request.requestId), action.request];
+      return { state: { ...state, elicitations }, patches: [{ op: 'elicitations', elicitations }] };
+    }
+    case 'elicitationResolved': {
+      if (!state.elicitations.some((e) => e.requestId === action.requestId)) return { state, patches: [] };
+      const elicitations = state.elicitations.filter((e) => e.requestId !== action.requestId);
+      return { state: { ...state, elicitations }, patches: [{ op: 'elicitations', elicitations }] };
     }
   }
   return { state, patches: [] };
@@ -358,6 +369,7 @@ export function toSnapshot(state: SessionState): SessionSnapshot {
     notices: state.notices.toArray(),
     terminals: mapToRecord(state.terminals),
     permissions: state.permissions.slice(),
+    elicitations: state.elicitations.slice(),
   };
 }
 

@@ -2,6 +2,7 @@
 // the webview gets a snapshot on `ready`, then patches. Every webview→host message is
 // checked by parseIntent before the host acts on it.
 import type { Patch, SessionSnapshot } from './sessionModel';
+import { MAX_ELICITATION_FIELDS, MAX_ELICITATION_STRING, type ElicitationContent } from './elicitation';
 
 /** What the agent accepts in prompts beyond text and resource links (initialize's promptCapabilities). */
 export interface PromptCaps { image?: boolean; audio?: boolean; embeddedContext?: boolean }
@@ -69,6 +70,11 @@ export type Intent =
   | { type: 'openExternal'; url: string }
   /** Answer to a pending permission prompt; the host accepts it only for a pending request and an option it offered. */
   | { type: 'permissionAnswer'; requestId: string; optionId: string }
+  /**
+   * Answer to a pending elicitation form: `content` only with accept, checked by the host against
+   * the form's schema again. For a URL in progress, any action just dismisses its card.
+   */
+  | { type: 'elicitationAnswer'; requestId: string; action: 'accept' | 'decline' | 'cancel'; content?: ElicitationContent }
   /** Show another open session. */
   | { type: 'switchSession'; sessionId: string }
   | { type: 'closeSession'; sessionId: string }
@@ -164,6 +170,17 @@ export function parseIntent(msg: unknown): Intent | string {
       if (typeof m.optionId !== 'string' || !m.optionId || m.optionId.length > 1000) return 'permissionAnswer.optionId must be a non-empty string';
       return { type: 'permissionAnswer', requestId: m.requestId, optionId: m.optionId };
     }
+    case 'elicitationAnswer': {
+      const bad = extra(['requestId', 'action', 'content']);
+      if (bad) return `unexpected field "${bad}" in elicitationAnswer`;
+      if (typeof m.requestId !== 'string' || !m.requestId || m.requestId.length > 200) return 'elicitationAnswer.requestId must be a non-empty string';
+      if (m.action !== 'accept' && m.action !== 'decline' && m.action !== 'cancel') return 'elicitationAnswer.action must be accept, decline or cancel';
+      if (m.content === undefined) return { type: 'elicitationAnswer', requestId: m.requestId, action: m.action };
+      if (m.action !== 'accept') return `elicitationAnswer.content goes only with accept, not ${m.action}`;
+      const content = parseElicitationContent(m.content);
+      if (typeof content === 'string') return `elicitationAnswer.content: ${content}`;
+      return { type: 'elicitationAnswer', requestId: m.requestId, action: 'accept', content };
+    }
     case 'switchSession': case 'closeSession': {
       const bad = extra(['sessionId']);
       if (bad) return `unexpected field "${bad}" in ${m.type}`;
@@ -180,6 +197,24 @@ export function parseIntent(msg: unknown): Intent | string {
     default:
       return `unknown message type ${JSON.stringify(m.type)}`;
   }
+}
+
+/** The shape of an elicitation answer (what the schema asks of it is the host's check, not this one's). */
+function parseElicitationContent(c: unknown): ElicitationContent | string {
+  if (typeof c !== 'object' || c === null || Array.isArray(c)) return 'must be an object';
+  const entries = Object.entries(c as Record<string, unknown>);
+  if (entries.length > MAX_ELICITATION_FIELDS) return `has more than ${MAX_ELICITATION_FIELDS} fields`;
+  const out: ElicitationContent = {};
+  for (const [k, v] of entries) {
+    if (!k || k.length > 200 || k === '__proto__') return `field name ${JSON.stringify(k.slice(0, 40))} is not allowed`;
+    const ok = (typeof v === 'string' && v.length <= MAX_ELICITATION_STRING)
+      || (typeof v === 'number' && Number.isFinite(v))
+      || typeof v === 'boolean'
+      || (Array.isArray(v) && v.length <= 1000 && v.every((x) => typeof x === 'string' && x.length <= 10_000));
+    if (!ok) return `"${k}" must be text, a number, true/false or a list of choices`;
+    out[k] = v as ElicitationContent[string];
+  }
+  return out;
 }
 
 function parseAttachment(a: unknown): Attachment | string {

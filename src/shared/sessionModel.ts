@@ -4,6 +4,7 @@ import type {
   AvailableCommand, ContentBlock, Cost, PermissionOption, PlanEntry, SessionConfigOption, SessionMode, StopReason,
   ToolCallContent, ToolCallLocation, ToolCallStatus, ToolCallUpdate, ToolKind,
 } from '@agentclientprotocol/sdk';
+import type { ElicitationSchema } from '@agentclientprotocol/sdk';
 
 export type { ContentBlock, PermissionOption, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind, PlanEntry, StopReason };
 
@@ -79,6 +80,26 @@ export interface PermissionRequestView {
   at: number;
 }
 
+/**
+ * An elicitation/create shown in the view: a form waiting for the user (mode "form"), or a URL
+ * the user chose to open whose completion the agent has not announced yet (mode "url").
+ */
+export interface ElicitationRequestView {
+  /** Tandem's own id for it (the JSON-RPC id is the agent's business). */
+  requestId: string;
+  mode: 'form' | 'url';
+  message: string;
+  /** The tool call it belongs to, when the agent says so. */
+  toolCallId?: string;
+  /** mode "form": the schema the form is generated from. */
+  requestedSchema?: ElicitationSchema;
+  /** mode "url": where the user was sent, and its host as shown. */
+  url?: string;
+  host?: string;
+  elicitationId?: string;
+  at: number;
+}
+
 export type ItemView =
   | { kind: 'user' | 'agent' | 'thought'; blocks: ContentBlock[]; messageId?: string }
   | { kind: 'tool'; toolCallId: string }
@@ -119,6 +140,8 @@ export interface SessionSnapshot {
   terminals: Record<string, TerminalView>;
   /** Pending permission requests, oldest first. */
   permissions: PermissionRequestView[];
+  /** Pending elicitations (forms, URLs in progress), oldest first. */
+  elicitations: ElicitationRequestView[];
 }
 
 /** Fine-grained changes: text streaming appends, it never resends a whole message. */
@@ -133,14 +156,15 @@ export type Patch =
   | { op: 'terminal'; terminal: Omit<TerminalView, 'output'> & { output?: string } }
   /** Output appended to a terminal; `truncated` set when the front was dropped to stay bounded. */
   | { op: 'terminalOutput'; terminalId: string; data: string }
-  | { op: 'permissions'; permissions: PermissionRequestView[] };
+  | { op: 'permissions'; permissions: PermissionRequestView[] }
+  | { op: 'elicitations'; elicitations: ElicitationRequestView[] };
 
 /**
  * Applies patches to a mutable snapshot (the webview's mirror). Returns what changed so a
  * view can re-render only those parts. Unknown ops are ignored, never thrown on.
  */
 export function applyPatches(s: SessionSnapshot, patches: readonly Patch[]): Changed {
-  const changed: Changed = { meta: false, turns: new Set(), tools: new Set(), notices: false, terminals: new Set(), permissions: false };
+  const changed: Changed = { meta: false, turns: new Set(), tools: new Set(), notices: false, terminals: new Set(), permissions: false, elicitations: false };
   for (const p of patches) {
     switch (p.op) {
       case 'meta':
@@ -197,13 +221,17 @@ export function applyPatches(s: SessionSnapshot, patches: readonly Patch[]): Cha
         s.permissions = p.permissions;
         changed.permissions = true;
         break;
+      case 'elicitations':
+        s.elicitations = p.elicitations;
+        changed.elicitations = true;
+        break;
     }
   }
   return changed;
 }
 
 export interface Changed {
-  meta: boolean; turns: Set<number>; tools: Set<string>; notices: boolean; terminals: Set<string>; permissions: boolean;
+  meta: boolean; turns: Set<number>; tools: Set<string>; notices: boolean; terminals: Set<string>; permissions: boolean; elicitations: boolean;
 }
 
 /** Appends and keeps the last TERMINAL_VIEW_MAX_CHARS; the reducer and the mirror share it. */
@@ -250,5 +278,6 @@ export function emptySnapshot(sessionId: string): SessionSnapshot {
     notices: [],
     terminals: {},
     permissions: [],
+    elicitations: [],
   };
 }

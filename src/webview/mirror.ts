@@ -104,6 +104,7 @@ export class Mirror {
     if (changed.meta) session.meta = { ...s.meta };
     if (changed.terminals.size) session.terminals = { ...s.terminals };
     if (changed.permissions) session.permissions = s.permissions.slice();
+    if (changed.elicitations) session.elicitations = s.elicitations.slice();
     if (changed.notices) session.notices = s.notices.slice();
     this.vm = { ...this.vm, session, version: this.vm.version + 1, toolsVersion: this.vm.toolsVersion + (changed.tools.size ? 1 : 0) };
     this.emit();

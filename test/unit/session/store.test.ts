@@ -215,6 +215,28 @@ test('permissions queue in order; resolution is recorded on the tool call', () =
   assert.equal(snap.toolCalls.c1.permission?.rule, 'reads in workspace');
 });
 
+test('elicitations queue in order, resolve by id (unknown ids change nothing), and re-requesting an id replaces it', () => {
+  const form = (id: string) => ({
+    requestId: id, mode: 'form' as const, message: `form ${id}`, at: 1,
+    requestedSchema: { type: 'object' as const, properties: { name: { type: 'string' as const, title: 'Name' } }, required: ['name'] },
+  });
+  const url = { requestId: 'u1', mode: 'url' as const, message: 'Sign in', url: 'https://example.com/a', host: 'example.com', elicitationId: 'e1', at: 2 };
+  const { snap, patches } = run([
+    { type: 'elicitationRequested', at: 1, request: form('f1') },
+    { type: 'elicitationRequested', at: 2, request: url },
+    { type: 'elicitationRequested', at: 3, request: form('f2') },
+    { type: 'elicitationResolved', at: 4, requestId: 'f1' },
+    { type: 'elicitationResolved', at: 4, requestId: 'nope' },
+    { type: 'elicitationRequested', at: 5, request: { ...form('f2'), message: 'again' } },
+  ]);
+  assert.deepEqual(snap.elicitations.map((e) => e.requestId), ['u1', 'f2']);
+  assert.equal(snap.elicitations[1].message, 'again');
+  assert.equal(patches.filter((p) => p.op === 'elicitations').length, 5, 'an unknown id makes no patch');
+  const empty = run([{ type: 'elicitationResolved', at: 1, requestId: 'x' }]);
+  assert.deepEqual(empty.patches, []);
+  assert.deepEqual(empty.snap.elicitations, []);
+});
+
 test('agent-side terminal output in _meta (claude-agent-acp) becomes a terminal on the call', () => {
   const { snap } = run([
     up({ sessionUpdate: 'tool_call', toolCallId: 'b1', title: 'Bash', kind: 'execute', status: 'in_progress', rawInput: { command: 'npm test' },
