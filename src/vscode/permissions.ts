@@ -98,7 +98,8 @@ export class TandemPermissions implements vscode.Disposable {
     if (this.viewAttended || this.notified.has(p.requestId)) return;
     this.notified.add(p.requestId);
     const t = p.view.toolCall;
-    const what = p.facts.command !== undefined ? `run \`${p.facts.command}\`` : (t.title ?? p.facts.title) || p.view.toolCallId;
+    // Plain text: notifications render neither Markdown nor code spans (backticks would show).
+    const what = p.facts.command !== undefined ? `run: ${p.facts.command}` : `${(t.title ?? p.facts.title) || p.view.toolCallId}`.replace(/`/g, '');
     const where = p.facts.command === undefined && p.facts.paths.length ? ` (${p.facts.paths.map((x) => vscode.workspace.asRelativePath(x)).join(', ')})` : '';
     const items = p.view.options.map((o) => ({ title: `${o.name}`, optionId: o.optionId }));
     const show = { title: 'Show in Tandem', optionId: '' };

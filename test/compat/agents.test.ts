@@ -14,6 +14,10 @@ import { TerminalsFeature } from '../../src/client/terminals';
 import { CLIENT_METHODS } from '../../src/acp/methods';
 import { MemoryLogger } from '../../src/common/logger';
 import type { Patch } from '../../src/shared/sessionModel';
+import { PermissionBroker } from '../../src/client/permissions/broker';
+import { PermissionsFeature } from '../../src/client/permissions/feature';
+import { RememberedDecisions, type RememberedDecision } from '../../src/client/permissions/remembered';
+import type { PermissionPort } from '../../src/client/permissionPort';
 import { FakeDocs, FakeEdits, FakePermission, fakeWorkspace, nodeFs } from '../unit/client/fakePorts';
 import { fakeAnthropic, fakeGemini, type Step } from './fakeModels';
 
@@ -41,19 +45,48 @@ function workspace(): { ws: string; home: string } {
   return { ws, home };
 }
 
-function client(name: string, command: string, args: string[], env: Record<string, string>, ws: string) {
+/**
+ * Tandem's real permission pipeline (rules → remembered → prompt) with the built-in rules only;
+ * `answer` plays the user: it picks an option kind for each prompt, and the answer goes through
+ * broker.answer like a click in the view or the notification.
+ */
+function permissions(ws: string, logger: MemoryLogger, answer: (kinds: string[], title: string) => string) {
+  let saved: readonly RememberedDecision[] = [];
+  const broker = new PermissionBroker({
+    rules: () => ({ user: [], workspace: [] }), roots: () => [ws], logger,
+    remembered: new RememberedDecisions({ get: () => saved, set: (l) => { saved = l; } }),
+  });
+  const asked: { title: string; kinds: string[]; kind: string }[] = [];
+  broker.onDidChange((ch) => {
+    if (ch.type !== 'added') return;
+    const { view } = ch.pending;
+    const kinds = view.options.map((o) => o.kind);
+    const title = view.toolCall.title ?? view.toolCallId;
+    const kind = answer(kinds, title);
+    asked.push({ title, kinds, kind });
+    const option = view.options.find((o) => o.kind === kind);
+    assert.ok(option, `${title}: no ${kind} option among ${kinds.join(', ')}`);
+    // As the view does: the answer comes after the prompt was shown, not inside the request.
+    setTimeout(() => assert.ok(broker.answer(ch.pending.requestId, option.optionId)), 50);
+  });
+  return { broker, feature: new PermissionsFeature(broker), asked };
+}
+
+function client(name: string, command: string, args: string[], env: Record<string, string>, ws: string,
+  perms?: (logger: MemoryLogger) => { feature: ClientFeature; broker: PermissionPort }) {
   const logger = new MemoryLogger();
   const tracker = new ChangeTracker();
   const docs = new FakeDocs();
   const traffic: { dir: 'in' | 'out'; msg: { method?: string; params?: unknown } }[] = [];
+  const p = perms?.(logger);
   let c!: AgentClient;
   const fsFeature = new FileSystemFeature({
-    documents: docs, fs: nodeFs, edits: new FakeEdits(docs), workspace: fakeWorkspace(ws), permission: new FakePermission('reject_once'),
+    documents: docs, fs: nodeFs, edits: new FakeEdits(docs), workspace: fakeWorkspace(ws), permission: p?.broker ?? new FakePermission('reject_once'),
     tracker, agentInfoName: () => c.initializeResult?.agentInfo?.name,
   });
   c = new AgentClient({
     agent: { name, command, args, env, cwd: ws }, cwd: ws, logger,
-    features: [fsFeature, new TerminalsFeature(), autoAllow],
+    features: [fsFeature, new TerminalsFeature(), p?.feature ?? autoAllow],
     traffic: (dir, msg) => traffic.push({ dir, msg: msg as { method?: string } }),
     clientInfo: { name: 'tandem-compat', version: '0' },
   });
@@ -119,6 +152,83 @@ test('claude-code-acp 0.16.2: read, edit, write a new file, run a command with l
     assert.deepEqual(changes.map((x) => x.path).sort(), [join(ws, 'hello.txt'), join(ws, 'sub', 'new-file.txt')]);
     assert.equal(Buffer.from(changes.find((x) => x.path.endsWith('hello.txt'))!.before!).toString(), 'hello world\nsecond line\n');
     assert.equal(changes.find((x) => x.path.endsWith('new-file.txt'))!.before, null);
+  } finally {
+    await c.shutdown();
+    await model.close();
+  }
+});
+
+const claudeEnv = (model: { url: string }, home: string) => ({
+  ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'dummy', HOME: home, IS_SANDBOX: '1',
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1',
+});
+
+test('claude-code-acp 0.16.2 + Tandem permissions: a rejected edit leaves the file untouched and the tool call failed', { skip: !existsSync(CLAUDE_CODE_ACP) && 'claude-code-acp not installed (run test/harness/run-compat.mjs)', timeout: 120_000 }, async () => {
+  const { ws, home } = workspace();
+  const file = join(ws, 'keep.txt');
+  writeFileSync(file, 'original line\nsecond line\n');
+  const model = await fakeAnthropic([
+    { tool: 'mcp__acp__Edit', input: { file_path: file, old_string: 'original line', new_string: 'CHANGED' } },
+    { text: 'Edited.' },
+  ]);
+  let perms!: ReturnType<typeof permissions>;
+  const { c, logger, tracker, traffic } = client('Claude Code', process.execPath, [CLAUDE_CODE_ACP], claudeEnv(model, home), ws,
+    (l) => (perms = permissions(ws, l, () => 'reject_once')));
+  try {
+    await c.start();
+    assert.equal(c.agent.state, 'ready', `${c.agent.message}\n${logTail(logger)}`);
+    await c.prompt('Change the first line of keep.txt');
+    const snap = c.session!.snapshot();
+    assert.equal(snap.turns[0].error, undefined, `turn failed: ${snap.turns[0].error}\n${logTail(logger)}`);
+    // Asked once, through the broker, with the agent's options; the user rejected.
+    assert.equal(perms.asked.length, 1, `prompts: ${JSON.stringify(perms.asked)}\n${logTail(logger)}`);
+    assert.deepEqual(perms.asked[0].kinds, ['allow_always', 'allow_once', 'reject_once']);
+    assert.equal(readFileSync(file, 'utf8'), 'original line\nsecond line\n', 'the file is untouched');
+    assert.ok(!methods(traffic).includes('fs/write_text_file'), 'no write reached the client');
+    assert.equal(tracker.changes(snap.meta.sessionId, 0).length, 0);
+    const calls = Object.values(snap.toolCalls);
+    assert.equal(calls.length, 1, JSON.stringify(calls.map((x) => x.title)));
+    assert.equal(calls[0].status, 'failed', `tool call status: ${calls[0].status}`);
+    assert.deepEqual({ outcome: calls[0].permission?.outcome, kind: calls[0].permission?.optionKind, by: calls[0].permission?.by },
+      { outcome: 'selected', kind: 'reject_once', by: 'user' }, 'the decision is recorded on the tool call');
+    assert.equal(snap.permissions.length, 0, 'nothing left pending');
+    assert.match(logger.records.map((r) => r.message).join('\n'), /Permission .* → Reject \[reject_once\], by the user/, 'audit log line');
+  } finally {
+    await c.shutdown();
+    await model.close();
+  }
+});
+
+test('claude-code-acp 0.16.2 + Tandem permissions: an allowed command runs', { skip: !existsSync(CLAUDE_CODE_ACP) && 'claude-code-acp not installed (run test/harness/run-compat.mjs)', timeout: 120_000 }, async () => {
+  const { ws, home } = workspace();
+  const model = await fakeAnthropic([
+    { tool: 'mcp__acp__Bash', input: { command: 'echo allowed > ran.txt && echo it-ran', timeout: 30000, description: 'Write a marker' } },
+    { text: 'Ran it.' },
+  ]);
+  let perms!: ReturnType<typeof permissions>;
+  const { c, logger, traffic } = client('Claude Code', process.execPath, [CLAUDE_CODE_ACP], claudeEnv(model, home), ws,
+    (l) => (perms = permissions(ws, l, () => 'allow_once')));
+  try {
+    await c.start();
+    assert.equal(c.agent.state, 'ready', `${c.agent.message}\n${logTail(logger)}`);
+    await c.prompt('Run the marker command');
+    const snap = c.session!.snapshot();
+    assert.equal(snap.turns[0].error, undefined, `turn failed: ${snap.turns[0].error}\n${logTail(logger)}`);
+    assert.equal(snap.turns[0].stopReason, 'end_turn');
+    assert.equal(perms.asked.length, 1, `prompts: ${JSON.stringify(perms.asked)}\n${logTail(logger)}`);
+    assert.equal(perms.asked[0].kind, 'allow_once');
+    assert.ok(methods(traffic).includes('terminal/create'), 'the command ran in a client terminal');
+    assert.equal(readFileSync(join(ws, 'ran.txt'), 'utf8'), 'allowed\n', 'the command ran');
+    const terms = Object.values(snap.terminals);
+    assert.equal(terms.length, 1);
+    assert.match(terms[0].output, /it-ran/);
+    assert.equal(terms[0].exitCode, 0);
+    const calls = Object.values(snap.toolCalls);
+    assert.equal(calls.length, 1);
+    assert.equal(calls[0].status, 'completed');
+    assert.equal(calls[0].permission?.optionKind, 'allow_once');
+    assert.equal(calls[0].permission?.by, 'user');
+    assert.match(JSON.stringify(model.requests[1]), /it-ran/, 'the output went back to the model');
   } finally {
     await c.shutdown();
     await model.close();

@@ -70,7 +70,8 @@ export function workbenchUrl(base, { folder, extensionDevelopmentPath, extension
  * @param {string} [o.extensionDevelopmentPath] load this extension in development mode (via the URL payload)
  * @param {string} [o.extensionTestsPath] run this tests module (test-electron contract)
  * @param {object} [o.extensionEnvironment] env for the extension host (payload)
- * @param {object} [o.userSettings] merged into User/settings.json
+ * @param {object} [o.userSettings] merged into User/settings.json (machine-scoped keys of the
+ *   extension(s) also into Machine/settings.json: the remote settings, see below)
  * @param {object} [o.env] extra env for code-server (inherited by the extension host)
  * @param {number} [o.port] fixed port instead of a free one
  * @param {string} [o.runDir] use this dir (kept) instead of a fresh temp dir (removed on stop)
@@ -114,6 +115,16 @@ export async function startCodeServer(o) {
     ...o.userSettings,
   };
   writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  // code-server is a remote window: VS Code reads machine-scoped settings only from the remote
+  // ("Machine") settings there. From User/settings.json it takes them only until it reparses that
+  // file with the extension's schema, which may happen before or after the extension reads them
+  // (a race: the configured agent, or the default one). So they go to Machine/settings.json too.
+  const machineKeys = machineScopedKeys([o.extensionDevelopmentPath, ...(o.linkExtensions ?? [])]);
+  const machine = Object.fromEntries(Object.entries(settings).filter(([k]) => machineKeys.has(k)));
+  if (Object.keys(machine).length) {
+    mkdirSync(join(dirs.userData, 'Machine'), { recursive: true });
+    writeFileSync(join(dirs.userData, 'Machine', 'settings.json'), JSON.stringify(machine, null, 2));
+  }
   const config = join(runDir, 'config.yaml');
   writeFileSync(config, '');
   const port = o.port ?? await freePort();
@@ -195,6 +206,21 @@ export async function startCodeServer(o) {
   return { url: urlFor(), baseUrl, port, runDir, pid: child.pid, logFile, urlFor, stop, exited: exitPromise, tail: () => tail.join('\n') };
 }
 
+/** Setting keys an extension declares with scope machine or machine-overridable. */
+function machineScopedKeys(extDirs) {
+  const keys = new Set();
+  for (const dir of extDirs) {
+    if (!dir) continue;
+    let pkg;
+    try { pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')); } catch { continue; }
+    const conf = pkg.contributes?.configuration;
+    for (const c of Array.isArray(conf) ? conf : conf ? [conf] : []) {
+      for (const [k, v] of Object.entries(c.properties ?? {})) if (v?.scope === 'machine' || v?.scope === 'machine-overridable') keys.add(k);
+    }
+  }
+  return keys;
+}
+
 async function loadPlaywright() {
   // Prefer the repo's own playwright-core (devDependency), else the cached one from install.mjs.
   const req = createRequire(join(REPO, 'package.json'));
@@ -274,30 +300,77 @@ export async function openTandemView(page, { title = 'Tandem', containerId = 'ta
   try {
     await item.waitFor({ state: 'visible', timeout: Math.min(timeout, 10_000) });
     // Clicking an already open container toggles it closed: only click when not checked.
-    const checked = await item.evaluate((el) => el.closest('.action-item')?.classList.contains('checked') || el.getAttribute('aria-checked') === 'true' || el.getAttribute('aria-selected') === 'true');
+    const checked = await item.evaluate((el) => el.closest('.action-item')?.classList.contains('checked') || el.getAttribute('aria-checked') === 'true' || el.getAttribute('aria-selected') === 'true')
+      && await page.locator('.part.sidebar').isVisible();
     if (!checked) await item.click();
   } catch {
     await runCommand(page, `View: Show ${title}`);
   }
-  await page.locator(`iframe.webview.ready[src*="extensionId=${TANDEM_ID}"][src*="purpose=webviewView"]`).first().waitFor({ state: 'attached', timeout });
+  await page.locator(webviewViewFrame()).first().waitFor({ state: 'visible', timeout });
   void containerId;
 }
 
-/** Runs a command from the command palette by its label (e.g. "View: Show Tandem"). */
+/**
+ * CSS (Playwright) selector of the outer iframe of an extension's sidebar webview view.
+ * VS Code puts `purpose=webviewView` in that iframe's src only the first time: once the view
+ * was hidden (side bar closed) and is shown again, the workbench builds a new iframe from
+ * webview options the extension's resolve replaced (OverlayWebview's options setter), and the
+ * src has no `purpose` at all. So: a visible webview iframe of the extension that is either a
+ * webview view or has no purpose (not a custom editor / notebook renderer / chat output).
+ * `:visible` skips a retained but hidden one.
+ */
+export function webviewViewFrame(extensionId = TANDEM_ID) {
+  const base = `iframe.webview.ready[src*="extensionId=${extensionId}"]`;
+  return `${base}[src*="purpose=webviewView"]:visible, ${base}:not([src*="purpose="]):visible`;
+}
+
+/**
+ * The notification whose text contains `text`, in the notification center (opened if needed).
+ * Under `enable-smoke-test-driver` (which the payload needs) VS Code never shows notification
+ * toasts (NotificationsToasts.addToast returns early), so a notification is only ever in the center.
+ */
+export async function notification(page, text, { timeout = 10_000 } = {}) {
+  const item = page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
+  if (!await page.locator('.notifications-center.visible').isVisible()) {
+    await runCommand(page, 'Notifications: Show Notifications');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout }).catch(() => {});
+  }
+  await item.waitFor({ timeout });
+  return item;
+}
+
+/**
+ * Runs a command from the command palette by its label (e.g. "View: Show Tandem"): the row of
+ * exactly that command, never whatever fuzzy match comes first (a command hidden by its `when`
+ * clause must fail here, not run a neighbour). The palette is asked twice, a second apart: a
+ * context key the extension just set may reach the workbench a moment after the view's update.
+ */
 export async function runCommand(page, label) {
-  await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, force: true }).catch(() => {});
-  await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(`>${label}`);
-  await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 10_000 });
-  await page.keyboard.press('Enter');
+  // A row's aria-label is the command's label, plus ", <keybinding>" when it has one.
+  const row = page.locator(`.quick-input-list .monaco-list-row[aria-label="${label}"], .quick-input-list .monaco-list-row[aria-label^="${label},"]`).first();
+  for (let attempt = 1; ; attempt++) {
+    await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, force: true }).catch(() => {});
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(`>${label}`);
+    try {
+      await row.waitFor({ timeout: attempt === 1 ? 5_000 : 10_000 });
+      await row.click();
+      return;
+    } catch (e) {
+      const offered = await page.locator('.quick-input-list .monaco-list-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label'))).catch(() => []);
+      await page.keyboard.press('Escape');
+      if (attempt >= 2) throw new Error(`runCommand: "${label}" is not in the command palette (offered: ${offered.slice(0, 5).map((x) => JSON.stringify(x)).join(', ') || 'nothing'})`, { cause: e });
+      await sleep(1000);
+    }
+  }
 }
 
 /** FrameLocator of the Tandem sidebar webview's content (outer webview iframe → #active-frame). */
 export function tandemWebview(page, extensionId = TANDEM_ID) {
   return page
-    .frameLocator(`iframe.webview.ready[src*="extensionId=${extensionId}"][src*="purpose=webviewView"]`)
+    .frameLocator(webviewViewFrame(extensionId))
     .frameLocator('#active-frame');
 }
 

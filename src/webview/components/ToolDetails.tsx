@@ -38,8 +38,10 @@ export default function ToolDetails({ call, terminals }: { call: ToolCallView; t
       )}
       {p && (
         <div class="tool-permission muted" data-testid="tool-permission">
-          <i class="codicon codicon-shield" aria-hidden="true" /> {p.outcome === 'cancelled' ? 'Permission request cancelled' : `${p.optionName ?? p.optionId ?? 'Answered'}`}
-          {' — '}{p.by === 'user' ? 'by you' : p.by === 'rule' ? `by rule${p.rule ? ` (${p.rule})` : ''}` : p.by === 'remembered' ? 'remembered choice' : 'cancelled'}
+          <i class="codicon codicon-shield" aria-hidden="true" /> {p.outcome === 'cancelled' ? 'Permission request cancelled' : <>
+            {p.optionName ?? p.optionId ?? 'Answered'}
+            {' — '}{p.by === 'user' ? 'by you' : p.by === 'rule' ? `by rule${p.rule ? ` (${p.rule})` : ''}` : 'remembered choice'}
+          </>}
         </div>
       )}
       {(call.rawInput !== undefined || call.rawOutput !== undefined) && (
