@@ -68,6 +68,15 @@ export async function invokeTool(name: string, rawArgs: unknown, env: InvokeEnv)
   if (!listed) return textResult(unknownToolText(name, state), true);
   const args = (rawArgs && typeof rawArgs === 'object' && !Array.isArray(rawArgs) ? rawArgs : {}) as Record<string, unknown>;
 
+  if (listed.kind === 'container' && typeof args.function === 'string') {
+    // Proxy: run a function of the group through its container (agents with a stale tool list).
+    state.expand(listed.group);
+    const target = state.resolve(args.function);
+    if (!target || target.kind !== 'tool' || target.group !== listed.group) {
+      return textResult(`${listed.group} has no function "${args.function}". Available functions: ${state.list().filter((l) => l.kind === 'tool' && l.group === listed.group).map((l) => l.name).join(', ')}`, true);
+    }
+    return invokeTool(args.function, args.arguments ?? {}, env);
+  }
   if (listed.kind === 'container') {
     env.observer?.started({ callId, group: listed.group, tool: listed.name, args, kind: 'container' });
     const text = state.expand(listed.group) ?? unknownToolText(name, state);

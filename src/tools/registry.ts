@@ -135,7 +135,24 @@ const EMPTY_OBJECT_SCHEMA: JsonSchema = { type: 'object', properties: {}, additi
 
 export function containerDescription(g: ToolGroup): string {
   const n = g.tools.length;
-  return `${g.name}${g.description ? ` — ${g.description}` : ''} (${n} tool${n === 1 ? '' : 's'}). Call this to expand the group and make its tools available.`;
+  return `${g.name}${g.description ? ` — ${g.description}` : ''} (${n} tool${n === 1 ? '' : 's'}). Call this to expand the group and make its tools available.`
+    + ' If your tool list does not show them afterwards, call this again with {"function": "<name>", "arguments": {…}} to run one directly.';
+}
+
+/**
+ * The container's input: nothing (expand), or a function of the group to run through it. Some
+ * agents (Claude Code) never re-read the tool list after list_changed; proxying keeps the
+ * group usable for them. See ../../shared/ACP-NOTES.md and claude-code issue #13646.
+ */
+function containerSchema(g: ToolGroup): JsonSchema {
+  return {
+    type: 'object',
+    properties: {
+      function: { type: 'string', enum: g.tools.map((t) => t.name), description: 'A function of this group to run now (optional).' },
+      arguments: { type: 'object', description: 'Arguments for that function, as its own schema describes them.' },
+    },
+    additionalProperties: false,
+  };
 }
 
 /** `"{Group} expanded. Available functions: {A, B, C}"` + the group's functionResult. */
@@ -213,7 +230,7 @@ export class ToolState implements IDisposable {
     for (const c of this.groups()) {
       const g = c.group;
       if (this.isCollapsed(g.name)) {
-        out.push({ kind: 'container', name: g.name, description: containerDescription(g), inputSchema: EMPTY_OBJECT_SCHEMA, group: g.name });
+        out.push({ kind: 'container', name: g.name, description: containerDescription(g), inputSchema: containerSchema(g), group: g.name });
       }
       for (const [name, skill] of c.skillNames) {
         out.push({ kind: 'skill', name, description: `Skill: ${skill.description} Activating it makes these tools available: ${skill.references.join(', ')}.`, inputSchema: EMPTY_OBJECT_SCHEMA, group: g.name, skill });
@@ -245,7 +262,11 @@ export class ToolState implements IDisposable {
 
   /** What a name in the agent's call refers to now, if it is listed. */
   resolve(name: string): ListedTool | undefined {
-    return this.list().find((l) => l.name === name);
+    const listed = this.list().find((l) => l.name === name);
+    if (listed) return listed;
+    // A group's container called after it expanded: an agent with a stale tool list.
+    const c = this.group(name);
+    return c ? { kind: 'container', name, description: containerDescription(c.group), inputSchema: containerSchema(c.group), group: name } : undefined;
   }
 
   /** Expands a group; returns the generated expansion text. */

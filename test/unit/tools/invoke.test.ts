@@ -171,3 +171,19 @@ test('disconnection: pending and later calls get the fallback text, answered onc
   await sleep(100);
   assert.equal(finished.length, 1, 'the observer saw one answer');
 });
+
+test('stale tool lists (Claude Code ignores list_changed): the container proxies a function and answers after expansion', async () => {
+  const opened: Array<{ path: string; line?: number }> = [];
+  const { env } = setup([ideGroup(opened)]);
+  assert.equal(text(await invokeTool('IDE', {}, env)), 'IDE expanded. Available functions: OpenFile, GetSelection, ShowMessage');
+  // The agent still only knows "IDE": calling it again expands again, it is not an unknown tool.
+  assert.equal(text(await invokeTool('IDE', {}, env)), 'IDE expanded. Available functions: OpenFile, GetSelection, ShowMessage');
+  const r = await invokeTool('IDE', { function: 'OpenFile', arguments: { path: 'src/a.ts', line: 2 } }, env);
+  assert.equal(text(r), 'Opened src/a.ts');
+  assert.deepEqual(opened, [{ path: 'src/a.ts', line: 2 }]);
+  const bad = await invokeTool('IDE', { function: 'OpenFile', arguments: { line: 2 } }, env);
+  assert.equal(text(bad), "Invalid arguments for tool OpenFile: must have required property 'path'");
+  const none = await invokeTool('IDE', { function: 'Nope' }, env);
+  assert.equal(none.isError, true);
+  assert.match(text(none), /IDE has no function "Nope". Available functions: OpenFile, GetSelection, ShowMessage/);
+});
