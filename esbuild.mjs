@@ -3,7 +3,7 @@
 // out/ for the test runners. Flags: --production (minify, no sourcemaps), --watch.
 import * as esbuild from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -27,7 +27,8 @@ const bundles = [
   {
     ...common,
     // mcp-bridge: stdio ↔ HTTP relay for agents without http MCP (client tools, src/tools/bridge.ts).
-    entryPoints: { extension: 'src/extension.ts', 'demo-agent': 'src/demo/agent.ts', 'mcp-bridge': 'src/tools/bridge.ts' },
+    // replay-agent: plays a recorded session back as an agent (src/demo/replayAgent.ts).
+    entryPoints: { extension: 'src/extension.ts', 'demo-agent': 'src/demo/agent.ts', 'replay-agent': 'src/demo/replayAgent.ts', 'mcp-bridge': 'src/tools/bridge.ts' },
     outdir: 'dist',
     platform: 'node',
     format: 'cjs',
@@ -91,6 +92,8 @@ async function writeMeta(results) {
   writeFileSync('dist/meta.json', JSON.stringify(meta));
 }
 
+// Hashed chunk names change with content: drop the old ones so only the current build ships.
+if (!testsOnly) rmSync('dist/webview-chunks', { recursive: true, force: true });
 copyAssets();
 if (watch) {
   const ctxs = await Promise.all([...bundles, testTranspile].map((o) => esbuild.context(o)));
