@@ -181,6 +181,19 @@ function endTurn(state: SessionState, h: Partial<Omit<TurnView, 'items' | 'index
     const header = { ...last.header, ...h };
     state = { ...state, turns: state.turns.set(header.index, { ...last, header }) };
     patches.push({ op: 'turn', turn: header });
+    // A turn that ended without finishing its calls (cancelled, failed, agent gone): they will not
+    // finish now. Marked so the view stops their spinners; a late update from the agent still wins.
+    if (h.stopReason === 'cancelled' || h.error) {
+      const endedAt = h.endedAt ?? header.startedAt;
+      last.items.forEach((it) => {
+        if (it.kind !== 'tool') return;
+        const call = state.toolCalls.get(it.toolCallId);
+        if (!call || call.status === 'completed' || call.status === 'failed') return;
+        const updated: ToolCallView = { ...call, interrupted: true, endedAt };
+        state = { ...state, toolCalls: state.toolCalls.set(call.toolCallId, updated) };
+        patches.push({ op: 'tool', call: updated });
+      });
+    }
   }
   const r = setMeta(state, m);
   patches.push(...r.patches);
@@ -294,8 +307,9 @@ function upsertToolCall(state: SessionState, u: ToolCall | ToolCallUpdate, at: n
     if (id) call.agentTerminalId = id;
     patches.push(...terminal.patches);
   }
+  if (prev?.interrupted && (u.status != null)) delete call.interrupted;
   if ((call.status === 'completed' || call.status === 'failed') && call.endedAt === undefined) call.endedAt = at;
-  if (call.status !== 'completed' && call.status !== 'failed') delete call.endedAt;
+  if (call.status !== 'completed' && call.status !== 'failed' && !call.interrupted) delete call.endedAt;
   state = { ...state, toolCalls: state.toolCalls.set(call.toolCallId, call) };
   patches.push({ op: 'tool', call });
   return { state, patches };

@@ -24,8 +24,10 @@ export interface ToolCallView {
   /** The turn that made the call. */
   turn: number;
   startedAt: number;
-  /** Set when the call reaches completed or failed. */
+  /** Set when the call reaches completed or failed (or was interrupted). */
   endedAt?: number;
+  /** Its turn ended (cancelled, failed, agent gone) before the call finished; it never will. */
+  interrupted?: boolean;
   /** How the last permission request about this call was decided (audit, shown in the call). */
   permission?: PermissionDecisionView;
   /**

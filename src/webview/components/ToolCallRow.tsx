@@ -54,6 +54,9 @@ export function terminalIds(call: ToolCallView): string[] {
   return ids;
 }
 
+/** The turn ended before this call finished (cancel, failure): no spinner forever. */
+const INTERRUPTED = { icon: 'circle-slash', label: 'Interrupted' };
+
 export function hasDetails(call: ToolCallView): boolean {
   return call.content.length > 0 || call.rawInput !== undefined || call.rawOutput !== undefined || !!call.agentTerminalId || !!call.permission;
 }
@@ -70,7 +73,7 @@ interface Props {
 }
 
 export const ToolCallRow = memo(function ToolCallRow({ call, expanded, focused, terminals, onToggle, onFocus, prompts }: Props) {
-  const status = STATUS[call.status] ?? STATUS.pending;
+  const status = call.interrupted ? INTERRUPTED : STATUS[call.status] ?? STATUS.pending;
   const t = niceTitle(call);
   const expandable = hasDetails(call);
   // A call that arrives already finished has no duration worth showing.
@@ -82,7 +85,7 @@ export const ToolCallRow = memo(function ToolCallRow({ call, expanded, focused, 
   const label = `${KIND_LABEL[call.kind] ?? 'Tool'}: ${t.verb ? `${t.verb} ${t.subject}` : t.subject}, ${status.label}${duration ? `, ${duration}` : ''}`;
   return (
     <div
-      class={`tool tool-${call.status}${expanded ? ' expanded' : ''}`}
+      class={`tool tool-${call.interrupted ? 'interrupted' : call.status}${expanded ? ' expanded' : ''}`}
       role="treeitem" aria-level={2} aria-expanded={expandable ? expanded : undefined} aria-label={label}
       tabIndex={focused ? 0 : -1} data-focus-target=""
       data-testid="tool-call" data-status={call.status} data-kind={call.kind} data-id={call.toolCallId}

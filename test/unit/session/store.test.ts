@@ -250,3 +250,26 @@ test('agent-side terminal output in _meta (claude-agent-acp) becomes a terminal 
   assert.deepEqual(call.meta, { claudeCode: { toolName: 'Bash' } }, 'terminal keys are not kept in meta');
   assert.deepEqual({ ...snap.terminals.T1 }, { terminalId: 'T1', command: 'npm test', output: 'ok 1\nok 2\n', truncated: false, exited: true, exitCode: 0, signal: null });
 });
+
+test('calls unfinished when a turn is cancelled or fails are marked interrupted; a late update wins', () => {
+  const { snap } = run([
+    { type: 'promptStarted', at: 1, prompt: [{ type: 'text', text: 'go' }] },
+    up({ sessionUpdate: 'tool_call', toolCallId: 'a', title: 'ls', kind: 'execute', status: 'in_progress' }),
+    up({ sessionUpdate: 'tool_call', toolCallId: 'b', title: 'cat', kind: 'read', status: 'completed' }),
+    up({ sessionUpdate: 'tool_call', toolCallId: 'c', title: 'rm', kind: 'delete', status: 'pending' }),
+    { type: 'promptEnded', at: 9, stopReason: 'cancelled' },
+    up({ sessionUpdate: 'tool_call_update', toolCallId: 'c', status: 'failed' }, 10),
+  ]);
+  assert.equal(snap.toolCalls.a.interrupted, true);
+  assert.equal(snap.toolCalls.a.status, 'in_progress');
+  assert.equal(snap.toolCalls.a.endedAt, 9);
+  assert.equal(snap.toolCalls.b.interrupted, undefined);
+  assert.equal(snap.toolCalls.c.interrupted, undefined, 'the agent reported it after all');
+  assert.equal(snap.toolCalls.c.status, 'failed');
+  const ok = run([
+    { type: 'promptStarted', at: 1, prompt: [{ type: 'text', text: 'go' }] },
+    up({ sessionUpdate: 'tool_call', toolCallId: 'x', title: 'ls', status: 'in_progress' }),
+    { type: 'promptEnded', at: 2, stopReason: 'end_turn' },
+  ]).snap;
+  assert.equal(ok.toolCalls.x.interrupted, undefined, 'end_turn leaves calls alone');
+});
