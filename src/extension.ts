@@ -3,6 +3,8 @@ import * as vscode from 'vscode';
 import { AgentHands } from './vscode/agentHands';
 import { createClientTools } from './vscode/clientToolsSettings';
 import { Controller } from './vscode/controller';
+import { ElicitationFeature } from './client/elicitation';
+import { VsCodeUrlPort } from './vscode/elicitation';
 import { createLog } from './vscode/logging';
 import { TandemPermissions } from './vscode/permissions';
 import { SessionViewProvider } from './vscode/sessionView';
@@ -26,10 +28,13 @@ export function activate(context: vscode.ExtensionContext) {
   // Client tools (IDE group, API groups, command tools) served to the agent over MCP on loopback.
   const clientTools = createClientTools(context, logger, () => permissions?.broker);
   context.subscriptions.push(clientTools);
+  // elicitation/create: forms in the view, URLs opened only after a modal names their host.
+  const elicitation = new ElicitationFeature({ url: new VsCodeUrlPort(), logger });
   const ctl = controller = new Controller({
     context, logger, traffic: traffic.onMessage, showLog, permissions: { answer: (r, o) => permissions?.answer(r, o) ?? false },
+    elicitation,
     history: new SessionHistory(context.workspaceState), onWillConnect: (name) => traffic.startConnection(name),
-    features: () => [...(permissions ? [permissions.feature()] : []), ...(hands?.features() ?? []), clientTools.feature],
+    features: () => [...(permissions ? [permissions.feature()] : []), ...(hands?.features() ?? []), clientTools.feature, elicitation],
   });
   context.subscriptions.push(ctl);
   // fs + terminals through VS Code, follow-along, review changes, "Open in terminal".
@@ -42,6 +47,11 @@ export function activate(context: vscode.ExtensionContext) {
   // Permission prompts: rules → remembered → inline prompt (notification + badge when the view is hidden).
   permissions = new TandemPermissions(context, logger, view);
   context.subscriptions.push(permissions, asVs(view.onDidChangeVisibility(() => permissions?.onViewVisibilityChanged())));
+  // A form waiting while the view is hidden: say so, with a way to it.
+  context.subscriptions.push(asVs(elicitation.onDidAskForm((f) => {
+    if (view.isVisible) return;
+    void vscode.window.showInformationMessage(`${f.agentName} asks for input: ${f.message}`, 'Show in Tandem').then((pick) => { if (pick) view.show(); });
+  })));
   // Writes outside the workspace ask through the same pipeline.
   hands.setPermissionPort(permissions.broker);
 
@@ -71,7 +81,7 @@ export function activate(context: vscode.ExtensionContext) {
     ...registerCommands({ context, ctl, view, traffic, showLog, managePermissions: () => permissions?.manage() }),
   );
 
-  return { controller: ctl, hands, permissions, clientTools, registerToolGroup: clientTools.registerToolGroup };
+  return { controller: ctl, hands, permissions, clientTools, elicitation, registerToolGroup: clientTools.registerToolGroup };
 }
 
 export async function deactivate(): Promise<void> {

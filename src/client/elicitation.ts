@@ -14,6 +14,7 @@ import type { ClientCapabilities, CreateElicitationRequest, CreateElicitationRes
 import type { AcpConnection } from '../acp/connection';
 import { CLIENT_METHODS } from '../acp/methods';
 import { DisposableStore, type IDisposable } from '../common/disposable';
+import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
 import type { SessionStore } from '../session/sessionStore';
 import { httpHost, validateElicitationContent, type ElicitationContent } from '../shared/elicitation';
@@ -23,7 +24,7 @@ import type { ClientFeature, FeatureContext } from './agentClient';
 /** How a URL elicitation reaches the user. */
 export interface UrlPort {
   /** Asks whether to open `url` (http/https only ever reach this). */
-  confirmUrl(message: string, url: string): Promise<boolean>;
+  confirmUrl(message: string, url: string, agentName?: string): Promise<boolean>;
   /** Opens it in the browser; false when it could not be opened. */
   openUrl(url: string): Promise<boolean>;
 }
@@ -54,6 +55,9 @@ export class ElicitationFeature implements ClientFeature {
   private readonly pendingById = new Map<string, Pending>();
   private readonly cards = new Map<string, Card>();
   private seq = 0;
+  private readonly asked = new Emitter<{ requestId: string; agentName: string; message: string }>();
+  /** A form is waiting in a session (the host tells the user when the view is hidden). */
+  readonly onDidAskForm = this.asked.event;
 
   constructor(private readonly deps: { url: UrlPort; logger: Logger }) {}
 
@@ -138,6 +142,7 @@ export class ElicitationFeature implements ClientFeature {
       };
       store.dispatch({ type: 'elicitationRequested', at: view.at, request: view });
       logger.info(`Elicitation ${requestId} (form, ${where}): waiting for you — ${params.message}`);
+      this.asked.fire({ requestId, agentName: ctx.agentName, message: params.message });
       return { entry, answer };
     }
 
@@ -150,7 +155,7 @@ export class ElicitationFeature implements ClientFeature {
       });
       this.pendingById.set(requestId, entry);
       logger.info(`Elicitation ${requestId} (url, ${where}): asking before opening ${url}`);
-      void this.askUrl(entry, params.message, url).catch((err) => {
+      void this.askUrl(entry, params.message, url, ctx.agentName).catch((err) => {
         logger.error(`Elicitation ${requestId}: ${err instanceof Error ? err.message : err}`);
         this.finish(entry, { action: 'cancel' }, 'after an error');
       });
@@ -160,8 +165,8 @@ export class ElicitationFeature implements ClientFeature {
     return declined(`Tandem does not know the elicitation mode ${JSON.stringify(params.mode)}.`);
   }
 
-  private async askUrl(e: Pending, message: string, url: string): Promise<void> {
-    const yes = await this.deps.url.confirmUrl(message, url);
+  private async askUrl(e: Pending, message: string, url: string, agentName: string): Promise<void> {
+    const yes = await this.deps.url.confirmUrl(message, url, agentName);
     if (!this.pendingById.has(e.requestId)) return; // cancelled or completed while the dialog was open: never open it
     if (!yes) { this.finish(e, { action: 'decline' }, 'by you'); return; }
     const opened = await this.deps.url.openUrl(url);

@@ -28,6 +28,8 @@ export interface ControllerDeps {
   features?: () => readonly ClientFeature[];
   /** Answers to permission prompts from the view (accepted only for a pending request and an offered option). */
   permissions?: { answer(requestId: string, optionId: string): boolean };
+  /** Answers to elicitation forms from the view (accepted only for a pending form and, for accept, valid content). */
+  elicitation?: { answer(requestId: string, action: 'accept' | 'decline' | 'cancel', content?: Record<string, string | number | boolean | string[]>): boolean };
   /** Past sessions of this workspace, and the one to reopen after a reload. */
   history?: SessionHistory;
   /** A new connection is about to start (traffic recording). */
@@ -194,6 +196,7 @@ export class Controller extends Disposable {
         break;
       }
       case 'permissionAnswer': this.deps.permissions?.answer(intent.requestId, intent.optionId); break;
+      case 'elicitationAnswer': this.deps.elicitation?.answer(intent.requestId, intent.action, intent.content); break;
       case 'switchSession': this.client?.switchTo(intent.sessionId); break;
       case 'closeSession': await this.client?.closeSession(intent.sessionId); break;
       case 'openSession': await this.openPastSession(); break;

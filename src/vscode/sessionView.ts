@@ -130,6 +130,7 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
 <link rel="stylesheet" href="${asset('dist/codicon.css')}">
 <link rel="stylesheet" href="${asset('media/webview.css')}">
 <link rel="stylesheet" href="${asset('media/permissions.css')}">
+<link rel="stylesheet" href="${asset('media/elicitation.css')}">
 <title>Tandem</title>
 </head>
 <body>

@@ -2,6 +2,7 @@ import type { HostMessage } from '../../shared/protocol';
 import type { ViewModel } from '../mirror';
 import { post } from '../vscodeApi';
 import { Composer } from './Composer';
+import { ElicitationCards } from './ElicitationForm';
 import { PermissionCards } from './PermissionPrompt';
 import { Plan } from './Plan';
 import { SessionTabs } from './SessionTabs';
@@ -63,6 +64,7 @@ export function App({ vm, onHostMessage }: { vm: ViewModel; onHostMessage: (l: (
       {session ? <Transcript session={session} toolsVersion={vm.toolsVersion} working={working} /> : <div class="transcript-wrap" />}
       {session && <Plan entries={session.meta.plan} working={working} />}
       {session && <PermissionCards session={session} />}
+      {session && <ElicitationCards session={session} />}
       <Composer
         working={working} enabled={agent.state === 'ready' && !!session}
         commands={session?.meta.commands ?? []} modes={session?.meta.modes ?? []} currentModeId={session?.meta.currentModeId}

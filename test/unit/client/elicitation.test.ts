@@ -82,6 +82,8 @@ test('initialize advertises elicitation {form, url}', async () => {
 
 test('a form shows in the session; invalid content is refused (the form stays), valid content reaches the agent', async () => {
   const t = setup({ prompts: [{ steps: [form('a', { toolCallId: 'tc1' }), say('hello ${a.content.name}, ${a.content.age}, ${a.action}')] }] });
+  const asked: Array<{ agentName: string; message: string }> = [];
+  t.feature.onDidAskForm((f) => asked.push(f));
   await t.c.start();
   const turn = t.c.prompt('go');
   await until(() => t.c.session!.state.elicitations.length === 1);
@@ -90,6 +92,7 @@ test('a form shows in the session; invalid content is refused (the form stays), 
   assert.equal(view.message, 'Who are you?');
   assert.equal(view.toolCallId, 'tc1');
   assert.deepEqual(view.requestedSchema, SCHEMA);
+  assert.deepEqual(asked.map((a) => [a.agentName, a.message]), [['Scripted', 'Who are you?']], 'the host hears of the form (notification when the view is hidden)');
   const id = view.requestId;
   assert.equal(t.feature.answer(id, 'accept', { name: 'x' }), false, 'too short');
   assert.equal(t.feature.answer(id, 'accept', { name: 'Ada', age: 1.5 }), false, 'not an integer');
