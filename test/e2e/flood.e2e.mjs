@@ -43,7 +43,7 @@ export default {
   }),
   tests: [
     {
-      name: 'flood: 2,000 tool calls + 20,000 chunks shown ≤ 2 s after the last write, no stall > 100 ms',
+      name: 'flood: 2,000 tool calls + 20,000 chunks are all shown (timings: bench/flood.mjs)',
       timeoutMs: 180_000,
       async run({ openTandemView, view, page, log, screenshot }) {
         await openTandemView();
