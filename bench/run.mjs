@@ -1,7 +1,13 @@
 #!/usr/bin/env node
-// Builds the plain transpile (node esbuild.mjs --tests-only) and runs every out/bench/*.js bench,
-// each in its own process; every bench prints one JSON object per line, passed through as is.
-// `node bench/run.mjs [name-filter] [-- args for the benches]`
+// `npm run bench`: every benchmark, each in its own process, one JSON object per line.
+//  - builds the plain transpile (node esbuild.mjs --tests-only) and runs every out/bench/*.js
+//    (P1 protocol, P3 terminal, P5 clientTools, memory) with --expose-gc;
+//  - runs every bench/*.mjs but this file (P4 activation, P2 webview: real VS Code / Chromium);
+//  - with FULL=1, also the property-based fuzz suite at its full count
+//    (FULL=1 node --test out/test/unit/fuzz/), reported as one JSON line;
+//  - ends with a summary line: {"summary": [{bench, budget_met}], "failed": n}.
+// Exit code 1 when a bench crashed, printed nothing, or failed itself (memory: leak check).
+// `node bench/run.mjs [name-filter] [-- args for the benches]`  (e.g. `npm run bench -- memory`)
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,19 +16,50 @@ const argv = process.argv.slice(2);
 const dash = argv.indexOf('--');
 const filter = (dash < 0 ? argv : argv.slice(0, dash))[0];
 const benchArgs = dash < 0 ? [] : argv.slice(dash + 1);
+const FULL = process.env.FULL === '1';
 
 const build = spawnSync(process.execPath, ['esbuild.mjs', '--tests-only'], { stdio: ['ignore', 'ignore', 'inherit'] });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 let failed = 0;
-const files = readdirSync('out/bench').filter((f) => f.endsWith('.js') && (!filter || f.includes(filter))).sort();
-for (const f of files) {
-  const r = spawnSync(process.execPath, ['--expose-gc', join('out/bench', f), ...benchArgs], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
-  const lines = (r.stdout ?? '').split('\n').filter((l) => l.trim().startsWith('{'));
-  for (const l of lines) console.log(l.trim());
+const summary = [];
+const budgetOf = (o) => o.budget_met ?? o.ok ?? o.pass ?? o.withinBudget;
+
+function runOne(name, args, env) {
+  const t0 = Date.now();
+  const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 });
+  const lines = (r.stdout ?? '').split('\n').map((l) => l.trim()).filter((l) => l.startsWith('{'));
+  for (const l of lines) {
+    console.log(l);
+    try { const o = JSON.parse(l); summary.push({ bench: o.bench ?? name, budget_met: budgetOf(o) ?? null, seconds: Math.round((Date.now() - t0) / 1000) }); } catch { /* passed through as is */ }
+  }
   if (r.status !== 0 || lines.length === 0) {
     failed++;
-    console.log(JSON.stringify({ bench: f.replace(/\.js$/, ''), error: `exit ${r.status ?? r.signal}` }));
+    console.log(JSON.stringify({ bench: name, error: `exit ${r.status ?? r.signal}` }));
+    summary.push({ bench: name, error: `exit ${r.status ?? r.signal}` });
   }
 }
+
+const pick = (f) => !filter || f.includes(filter);
+for (const f of readdirSync('out/bench').filter((f) => f.endsWith('.js') && pick(f)).sort()) {
+  runOne(f.replace(/\.js$/, ''), ['--expose-gc', join('out/bench', f), ...benchArgs]);
+}
+for (const f of readdirSync('bench').filter((f) => f.endsWith('.mjs') && f !== 'run.mjs' && pick(f)).sort()) {
+  runOne(f.replace(/\.mjs$/, ''), [join('bench', f), ...benchArgs]);
+}
+
+if (FULL && pick('fuzz')) {
+  // The fuzz suite's full count (test/unit/fuzz/runs.ts: FULL=1 → 10× the `npm test` count).
+  const t0 = Date.now();
+  const files = readdirSync('out/test/unit/fuzz').filter((f) => f.endsWith('.test.js')).map((f) => join('out/test/unit/fuzz', f));
+  const r = spawnSync(process.execPath, ['--test', '--test-reporter=tap', ...files], { encoding: 'utf8', env: { ...process.env, FULL: '1' }, maxBuffer: 64 * 1024 * 1024 });
+  const num = (k) => Number(((r.stdout ?? '').match(new RegExp(`^# ${k} (\\d+)`, 'm')) ?? [])[1] ?? 0);
+  const o = { bench: 'fuzz (FULL=1)', files: files.length, pass: num('pass'), fail: num('fail'), seconds: Math.round((Date.now() - t0) / 1000) };
+  o.budget_met = r.status === 0 && o.fail === 0 && o.pass > 0;
+  console.log(JSON.stringify(o));
+  summary.push({ bench: o.bench, budget_met: o.budget_met, seconds: o.seconds });
+  if (!o.budget_met) failed++;
+}
+
+console.log(JSON.stringify({ summary, failed }));
 process.exit(failed ? 1 : 0);

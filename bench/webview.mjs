@@ -190,6 +190,16 @@ async function freshPage() {
 }
 const pct = (a, p) => { const s = [...a].sort((x, y) => x - y); return s.length ? +s[Math.min(s.length - 1, Math.floor(p * s.length))].toFixed(2) : null; };
 const domNodes = (page) => page.evaluate(() => document.getElementsByTagName('*').length);
+// Webview JS heap (memory report of issue 8): CDP JSHeapUsedSize after a forced GC, in MB.
+async function heapMB(page) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('HeapProfiler.collectGarbage');
+    await cdp.send('Performance.enable');
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    return +(metrics.find((m) => m.name === 'JSHeapUsedSize').value / 1048576).toFixed(1);
+  } finally { await cdp.detach().catch(() => {}); }
+}
 
 async function replayRun(startAt, rate, label) {
   const plan = replayPlan(startAt, rate);
@@ -221,7 +231,7 @@ async function replayRun(startAt, rate, label) {
   const lat = await page.evaluate(() => window.__lat);
   if (process.env.LATDUMP) console.error(label, lat.map((x) => x.toFixed(0)).join(' '));
   const r = {
-    label, rate, updates, messages: plan.messages.length, wallMs: wall,
+    label, rate, updates, messages: plan.messages.length, wallMs: wall, jsHeapMB: await heapMB(page),
     patchToPaintMs: { p50: pct(lat, 0.5), p95: pct(lat, 0.95), max: pct(lat, 1) },
     longestTaskMs: +(await page.evaluate(() => window.__longest)).toFixed(1),
     stallsOver100ms: await page.evaluate(() => window.__stalls),
@@ -238,6 +248,7 @@ async function initialRender() {
   const plan = replayPlan(Number.MAX_SAFE_INTEGER, RATE);
   const snap = plan.final;
   const page = await freshPage();
+  const emptyHeapMB = await heapMB(page);
   const icdp = process.env.PROFILE === 'initial' ? await page.context().newCDPSession(page) : undefined;
   if (icdp) { await icdp.send('Profiler.enable'); await icdp.send('Profiler.start'); }
   const ms = await page.evaluate((m) => new Promise((res) => {
@@ -252,10 +263,12 @@ async function initialRender() {
     profile.samples.forEach((id, i) => { const n = byId.get(id); const k = `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}`; self.set(k, (self.get(k) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000); });
     console.error('initial', [...self].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([k, v]) => `${v.toFixed(0)}ms ${k}`).join('\n'));
   }
+  const sessionHeapMB = await heapMB(page);
   // The same with everything expanded (worst case: 10,000 rows in the list).
   await page.click('[data-testid="expand-all"]');
   await page.waitForTimeout(300);
   const nodesExpanded = await domNodes(page);
+  const expandedHeapMB = await heapMB(page);
   const page2 = await freshPage();
   const msAll = await page2.evaluate(async (m) => {
     const t0 = performance.now();
@@ -274,6 +287,8 @@ async function initialRender() {
     calls: Object.keys(snap.toolCalls).length, turns: snap.turns.length, snapshotMB: +(JSON.stringify(snap).length / 1e6).toFixed(1),
     initialRenderMs: +ms.toFixed(1), initialRenderMsRepeat: +msAll.first.toFixed(1), expandAllMs: +msAll.expandAll.toFixed(1),
     domNodes: await domNodes(page), domNodesAllExpanded: nodesExpanded, budgetMs: 300,
+    // Baseline: the same page with the app loaded and no session yet.
+    jsHeapMB: { empty: emptyHeapMB, session: sessionHeapMB, sessionAllExpanded: expandedHeapMB, sessionMinusEmpty: +(sessionHeapMB - emptyHeapMB).toFixed(1) },
   };
   r.ok = Math.max(r.initialRenderMs, r.initialRenderMsRepeat) < 300;
   await page.close(); await page2.close();
