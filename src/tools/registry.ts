@@ -46,8 +46,32 @@ export function skillToolName(skill: string): string {
   return skill.trim().replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 64);
 }
 
-/** Validates a group and compiles its schemas. Throws ToolRegistrationError naming what is wrong. */
-export function compileGroup(group: ToolGroup): CompiledGroup {
+/**
+ * A validator that compiles its schema on the first call: for built-in groups whose schemas are
+ * Tandem's own, so activation loads no ajv and generates no code (bench/activation.mjs checks).
+ */
+function lazyValidator(schema: JsonSchema): ValidateFunction {
+  let real: ValidateFunction | undefined;
+  const v = ((data: unknown) => {
+    try { real ??= ajv().compile(schema); } catch (err) {
+      v.errors = [{ instancePath: '', schemaPath: '#', keyword: 'schema', params: {}, message: `has an invalid schema (${err instanceof Error ? err.message : String(err)})` }];
+      return false;
+    }
+    const ok = real(data) as boolean;
+    v.errors = real.errors;
+    return ok;
+  }) as ValidateFunction;
+  v.errors = null;
+  v.schema = schema;
+  return v;
+}
+
+/**
+ * Validates a group and compiles its schemas. Throws ToolRegistrationError naming what is wrong.
+ * `trusted` (built-in groups only): the structure is checked now, the schemas are compiled on
+ * each tool's first call instead (no ajv at activation).
+ */
+export function compileGroup(group: ToolGroup, opts: { trusted?: boolean } = {}): CompiledGroup {
   const g = typeof group?.name === 'string' ? group.name : String(group?.name);
   const fail = (msg: string): never => { throw new ToolRegistrationError(`Invalid tool group "${g}": ${msg}`); };
   if (!group || typeof group !== 'object') fail('not an object');
@@ -65,6 +89,7 @@ export function compileGroup(group: ToolGroup): CompiledGroup {
     const schema = tool.parametersSchema as JsonSchema;
     if (!schema || typeof schema !== 'object' || Array.isArray(schema)) failTool('parametersSchema: must be a JSON Schema object');
     if (schema.type !== 'object') failTool('parametersSchema.type: must be "object" (tool arguments are an object)');
+    if (opts.trusted) { validators.set(tool.name, lazyValidator(schema)); continue; }
     const a = ajv();
     if (!a.validateSchema(schema)) {
       const e = a.errors?.[0];
@@ -101,9 +126,9 @@ export class ToolRegistry implements IDisposable {
   /** A group was registered or removed. */
   readonly onDidChange = this.changed.event;
 
-  /** Registers a group; throws ToolRegistrationError for a bad or clashing group. */
-  register(group: ToolGroup): IDisposable {
-    const compiled = compileGroup(group);
+  /** Registers a group; throws ToolRegistrationError for a bad or clashing group. `trusted`: see compileGroup. */
+  register(group: ToolGroup, opts: { trusted?: boolean } = {}): IDisposable {
+    const compiled = compileGroup(group, opts);
     this.checkClash(compiled, this.all());
     this.groups.set(group.name, compiled);
     this.changed.fire();

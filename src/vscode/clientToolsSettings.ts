@@ -72,7 +72,8 @@ export function createClientTools(context: vscode.ExtensionContext, logger: Logg
   });
   const subs: vscode.Disposable[] = [];
   const reg = (d: { dispose(): void }) => new vscode.Disposable(() => d.dispose());
-  subs.push(reg(registry.register(ideToolGroup())));
+  // Built-in schemas compile on first use: activation loads no ajv (bench/activation.mjs).
+  subs.push(reg(registry.register(ideToolGroup(), { trusted: true })));
 
   let commandGroup: { dispose(): void } | undefined;
   const registerCommands = () => {
