@@ -70,6 +70,11 @@ export interface AgentClientOptions {
   clientInfo: { name: string; title?: string; version: string };
   maxLineBytes?: number;
   now?: () => number;
+  /**
+   * After session/cancel, how long to wait for the agent's `cancelled` answer before ending the
+   * turn here (a hung agent must not keep the view busy forever). Default 5000 ms.
+   */
+  cancelTimeoutMs?: number;
 }
 
 /** Updates for a session id we don't know yet are held this long in count (session/new race). */
@@ -90,6 +95,8 @@ export class AgentClient extends Disposable {
   private readonly early: SessionNotification[] = [];
   private init?: InitializeResponse;
   private featureCtx?: FeatureContext;
+  /** Turns waiting for the answer to session/cancel: ends them here when the agent never answers. */
+  private readonly cancelWaits = new Map<string, { give: () => void; timer?: ReturnType<typeof setTimeout> }>();
 
   private readonly agentChanged = this._register(new Emitter<AgentView>());
   readonly onDidChangeAgent = this.agentChanged.event;
@@ -361,14 +368,29 @@ export class AgentClient extends Disposable {
     if (store.state.meta.status === 'working') return;
     const prompt: ContentBlock[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
     store.dispatch({ type: 'promptStarted', at: this.now, prompt });
+    const sent = conn.sendRequest(AGENT_METHODS.session_prompt, { sessionId: store.sessionId, prompt });
+    sent.catch(() => { /* handled below, or abandoned after an unanswered cancel */ });
+    let giveUp!: () => void;
+    const abandoned = new Promise<'abandoned'>((resolve) => { giveUp = () => resolve('abandoned'); });
+    this.cancelWaits.set(store.sessionId, { give: giveUp });
     try {
-      const res = await conn.sendRequest(AGENT_METHODS.session_prompt, { sessionId: store.sessionId, prompt });
+      const res = await Promise.race([sent, abandoned]);
+      if (res === 'abandoned') {
+        const ms = this.opts.cancelTimeoutMs ?? 5000;
+        const message = `${this.opts.agent.name} did not answer the cancel within ${ms} ms: the turn was ended here. Restart the agent if it stays busy.`;
+        this.opts.logger.warn(message);
+        store.dispatch({ type: 'promptFailed', at: this.now, error: message });
+        return;
+      }
       store.dispatch({ type: 'promptEnded', at: this.now, stopReason: res.stopReason });
     } catch (err) {
       // A lost agent is reported once, by onExit, for every session.
       if (conn.isClosed && await this.waitForExit()) return;
       store.dispatch({ type: 'promptFailed', at: this.now, error: errorText(err) });
       if (isAuthRequired(err)) this.needAuth(err);
+    } finally {
+      const w = this.cancelWaits.get(store.sessionId);
+      if (w?.give === giveUp) { clearTimeout(w.timer); this.cancelWaits.delete(store.sessionId); }
     }
   }
 
@@ -395,6 +417,8 @@ export class AgentClient extends Disposable {
     const store = sessionId ? this.stores.get(sessionId) : this.session;
     if (!store || !this.conn || this.conn.isClosed || store.state.meta.status !== 'working') return;
     this.conn.sendNotification(AGENT_METHODS.session_cancel, { sessionId: store.sessionId });
+    const w = this.cancelWaits.get(store.sessionId);
+    if (w && !w.timer) w.timer = setTimeout(w.give, this.opts.cancelTimeoutMs ?? 5000);
     // After the notification, as the protocol asks: pending permission prompts answer `cancelled`.
     this.cancelled.fire(store.sessionId);
   }
@@ -445,6 +469,8 @@ export class AgentClient extends Disposable {
   override dispose(): void {
     if (this.isDisposed) return;
     this.conn?.close('Tandem closed the connection to the agent.');
+    for (const w of this.cancelWaits.values()) clearTimeout(w.timer);
+    this.cancelWaits.clear();
     for (const store of this.stores.values()) store.dispose();
     super.dispose();
   }

@@ -55,6 +55,8 @@ export class TerminalsFeature implements ClientFeature {
     d.add(c.onRequest(CLIENT_METHODS.terminal_wait_for_exit, (p) => manager.waitForExit(p)));
     d.add(c.onRequest(CLIENT_METHODS.terminal_kill, (p) => manager.kill(p)));
     d.add(c.onRequest(CLIENT_METHODS.terminal_release, (p) => manager.release(p)));
+    // The agent is gone (crash, exit): nobody can release its commands any more, kill them now.
+    d.add(c.onDidClose(() => manager.dispose()));
     d.add(manager);
     return d;
   }

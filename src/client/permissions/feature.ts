@@ -16,9 +16,31 @@ export class PermissionsFeature implements ClientFeature {
     const d = new DisposableStore();
     const scope: RequestScope = { store: (id) => ctx.session(id), agentName: ctx.agentName, cwd: ctx.cwd };
     d.add(this.broker.addScope(scope));
-    d.add(ctx.connection.onRequest(CLIENT_METHODS.session_request_permission, (params, token) =>
-      this.broker.requestFromAgent(scope, params, (cb) => { token.onCancellationRequested(cb); }).then((outcome) => ({ outcome }))));
-    if (ctx.onDidCancel) d.add(ctx.onDidCancel((sessionId) => this.broker.cancelSession(sessionId)));
+    // Turns the user cancelled (session id → turn count then): a prompt arriving while such a
+    // turn winds down is answered `cancelled` at once, never shown (the user already said stop).
+    const cancelledTurns = new Map<string, number>();
+    const afterCancel = (sessionId: string): boolean => {
+      const turns = cancelledTurns.get(sessionId);
+      if (turns === undefined) return false;
+      const st = ctx.session(sessionId)?.state;
+      if (st && st.meta.status === 'working' && st.turns.length === turns) return true;
+      cancelledTurns.delete(sessionId);
+      return false;
+    };
+    d.add(ctx.connection.onRequest(CLIENT_METHODS.session_request_permission, (params, token) => {
+      if (afterCancel(params.sessionId)) {
+        ctx.logger.info(`Permission request for ${params.toolCall?.toolCallId} arrived after the turn was cancelled: answered cancelled`);
+        return { outcome: { outcome: 'cancelled' as const } };
+      }
+      return this.broker.requestFromAgent(scope, params, (cb) => { token.onCancellationRequested(cb); }).then((outcome) => ({ outcome }));
+    }));
+    if (ctx.onDidCancel) {
+      d.add(ctx.onDidCancel((sessionId) => {
+        const st = ctx.session(sessionId)?.state;
+        if (st) cancelledTurns.set(sessionId, st.turns.length);
+        this.broker.cancelSession(sessionId);
+      }));
+    }
     if (ctx.onDidCloseSession) d.add(ctx.onDidCloseSession((sessionId) => this.broker.cancelSession(sessionId)));
     d.add(ctx.connection.onDidClose(() => this.broker.cancelScope(scope)));
     // Disposing the scope (restart, window close) answers what is still pending.
