@@ -26,12 +26,32 @@ export interface ReplayIO {
 export interface ReplayOptions {
   /** Multiplies the recorded gaps between agent messages; 0 (default) sends at once. */
   timeScale?: number;
+  /** Caps each (scaled) gap, e.g. a model's long think; default no cap. */
+  maxGapMs?: number;
   /** Exit(0) when the input ends. Default true. */
   exitOnInputEnd?: boolean;
 }
 
 export function parseTranscript(text: string): TranscriptRecord[] {
   return text.split(/\r?\n/).filter((l) => l.trim()).map((l) => JSON.parse(l) as TranscriptRecord);
+}
+
+/**
+ * Lenient parse for recordings made by Tandem (src/acp/trafficRecorder.ts): a line that is not a
+ * record (e.g. cut off when the window closed) is skipped and reported, never fatal.
+ */
+export function parseRecording(text: string): { records: TranscriptRecord[]; skipped: number[] } {
+  const records: TranscriptRecord[] = [];
+  const skipped: number[] = [];
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (!line.trim()) return;
+    try {
+      const r = JSON.parse(line) as TranscriptRecord;
+      if (r && typeof r === 'object' && (r.dir === 'c->a' || r.dir === 'a->c') && r.msg && typeof r.msg === 'object') records.push({ ...r, ms: Number(r.ms) || 0 });
+      else skipped.push(i + 1);
+    } catch { skipped.push(i + 1); }
+  });
+  return { records, skipped };
 }
 
 const isRequest = (m: RpcMessage) => m.method !== undefined && m.id !== undefined && m.id !== null;
@@ -239,8 +259,9 @@ export class TranscriptReplayer {
     const gap = this.lastMs === undefined ? 0 : Math.max(0, ms - this.lastMs);
     this.lastMs = ms;
     if (scale <= 0 || gap === 0) return;
+    const wait = Math.min(gap * scale, this.options.maxGapMs ?? Infinity);
     await new Promise<void>((r) => {
-      const t = setTimeout(() => { cur.wake = undefined; r(); }, gap * scale);
+      const t = setTimeout(() => { cur.wake = undefined; r(); }, wait);
       cur.wake = () => { clearTimeout(t); r(); };
     });
   }

@@ -1,10 +1,13 @@
 /**
  * Script format of the scripted ACP agent (src/demo/scriptedAgent.ts, CLI
  * test/fixtures/agents/scripted-agent.ts). A script is data: JSON, JSONL or a TS object.
+ * The built-in demo agent is one such script (demoScript.ts).
  *
  * ```jsonc
  * {
  *   "name": "fake",                                  // used in stderr lines
+ *   "vars": {"greeting": "hi"},                      // initial variables (`${greeting}`)
+ *   "files": {"demo": "tandem-demo.md"},             // named files in the session cwd: `files.demo.*`
  *   "startup": [ {"stderr": "booting"} ],            // steps run at process start, before any input
  *   "initialize": {                                  // answer to `initialize`
  *     "agentCapabilities": {"loadSession": true},    // default {}
@@ -44,6 +47,24 @@
  *      `{"error": {...}}`) under `name`. `{"await": "name"}` waits for a `wait: false` request.
  * - `{"branch": "name.path", "cases": {"allow": [...], "reject": [...]}, "else": [...]}`
  *      runs the steps of the case equal to String(value at path).
+ * - `{"if": "path" | "!path" | ["a", "!b"], "then": [...], "else": [...]}`
+ *      `path` holds when the value there is truthy (an ACP capability `{}` counts), `!path`
+ *      when it is missing or falsy; a list holds when all of its conditions hold.
+ * - `{"set": {"name": value}}`                        sets variables (values substituted); a
+ *      prompt's variables are the session's, so they last across its turns
+ * - `{"terminal": {"command", "args"?, "env"?, "cwd"?, "outputByteLimit"?}, "toolCallId"?, "as"?}`
+ *      runs a command in a client terminal: terminal/create, then (with `toolCallId`) a
+ *      tool_call_update with `{"type": "terminal", terminalId}` content so the client shows the
+ *      output live, terminal/wait_for_exit, terminal/output, terminal/release. Stores
+ *      `{terminalId, exitCode, signal, output, truncated}` or `{error}`. On session/cancel the
+ *      terminal is released before the turn answers `cancelled` (never killed).
+ * - `{"mcpTools": "server", "as": "name", "timeoutMs"?}`
+ *      lists the tools of an MCP server from session/new `mcpServers` (connected on first use,
+ *      kept for the session: http with its headers, or stdio). Stores `{names, has: {Tool: true}}`
+ *      or `{error: {message}}`.
+ * - `{"mcpCall": {"server", "tool", "arguments"?}, "as"?: "name", "timeoutMs"?}`   (default 30 s)
+ *      calls an MCP tool (aborted on session/cancel). Stores `{content, isError, text}` (`text`:
+ *      the text content joined) or `{error: {message}}`. Report it yourself as a tool call.
  * - `{"sleep": 100}`                                  milliseconds (scaled by timeScale)
  * - `{"stream": "text", "chunk": 12, "delayMs": 10, "kind": "agent_message_chunk"}`
  *      text as many chunks (kind: agent_message_chunk | agent_thought_chunk | user_message_chunk)
@@ -65,10 +86,16 @@
  * `${path}`; a string that is exactly `${path}` is replaced by the raw value (object, null, …).
  * Unknown paths are left as written. Variables: `sessionId`, `cwd`, `n` (session number),
  * `turn` (prompt number, 1-based), `prompt` (prompt text), `promptLine` (first line, ≤ 120
- * chars), `client` (the initialize params), `params` (the current request's params), answers
- * stored with `as`, and `workspace.{file,path,exists,head,oldText}`: a real file in cwd
- * (README.md first, else the first text file), relative and absolute path, whether it exists,
- * its first lines (`head`) and `oldText` (= head, or null when no file was found).
+ * chars), `client` (the initialize params: `client.clientCapabilities.fs.readTextFile`, …),
+ * `params` (the current request's params), answers stored with `as`, the script's `vars`, and:
+ * - `workspace.{file,path,exists,head,oldText}`: a real file in cwd (README.md first, else the
+ *   first text file), relative and absolute path, whether it exists, its first lines (`head`)
+ *   and `oldText` (= head, or null when no file was found);
+ * - `files.<key>.{file,path,exists,text}`: the files named in `files`, read from disk at each use
+ *   (`text` null when missing);
+ * - `mcp.<name>`: the `mcpServers` entry of session/new with that name (e.g. `mcp.tandem`);
+ * - `runtime.{node,nodeEnv,platform,timeScale}`: a Node command for client terminals (`node` on
+ *   PATH, else this process's executable, which needs `nodeEnv` = ELECTRON_RUN_AS_NODE=1 in VS Code).
  *
  * JSONL scripts: every line is a step of one prompt entry, except an optional first line
  * `{"$script": {...}}` that gives the rest of the script.
@@ -116,6 +143,10 @@ export interface PromptScript {
 
 export interface AgentScript {
   name?: string;
+  /** Initial variables. */
+  vars?: Record<string, unknown>;
+  /** Files of the session cwd by key (relative paths with `/`): the `files.<key>` variables. */
+  files?: Record<string, string>;
   startup?: Step[];
   initialize?: InitializeScript;
   newSession?: NewSessionScript;
@@ -133,6 +164,11 @@ export type Step =
   | { request: string; params?: unknown; as?: string; wait?: boolean; timeoutMs?: number }
   | { await: string }
   | { branch: string; cases: Record<string, Step[]>; else?: Step[] }
+  | { if: string | string[]; then?: Step[]; else?: Step[] }
+  | { set: Record<string, unknown> }
+  | { terminal: TerminalSpec; toolCallId?: string; as?: string }
+  | { mcpTools: string; as: string; timeoutMs?: number }
+  | { mcpCall: { server: string; tool: string; arguments?: Record<string, unknown> }; as?: string; timeoutMs?: number }
   | { sleep: number }
   | { stream: string; chunk?: number; delayMs?: number; kind?: StreamKind }
   | { stop: StopReason }
@@ -151,4 +187,13 @@ export interface FloodSpec {
   /** A tool call is completed after this many later calls started. Default 4. */
   lag?: number;
   kind?: ToolKind;
+}
+
+/** terminal/create params (sessionId is added); strings may use `${…}`. */
+export interface TerminalSpec {
+  command: string;
+  args?: string[] | string;
+  env?: Array<{ name: string; value: string }> | string;
+  cwd?: string;
+  outputByteLimit?: number;
 }

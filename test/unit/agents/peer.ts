@@ -9,6 +9,9 @@ export const scriptedAgentJs = join(outRoot, 'test/fixtures/agents/scripted-agen
 export const replayAgentJs = join(outRoot, 'test/fixtures/agents/replay-agent.js');
 export const demoAgentJs = join(outRoot, 'src/demo/agent.js');
 export const transcriptsDir = join(repoRoot, 'test/fixtures/acp-transcripts');
+/** The bundles `node esbuild.mjs` writes (what the extension runs). */
+export const demoAgentBundle = join(repoRoot, 'dist/demo-agent.js');
+export const replayAgentBundle = join(repoRoot, 'dist/replay-agent.js');
 
 export interface Msg { jsonrpc?: string; id?: number | string | null; method?: string; params?: any; result?: any; error?: any }
 

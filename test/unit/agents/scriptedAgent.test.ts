@@ -237,3 +237,39 @@ test('the agent exits when the client closes stdin', async () => {
   p.child.stdin.end();
   assert.equal((await p.waitExit()).code, 0);
 });
+
+test('if / set / vars / files: conditions on capabilities, variables kept across the turns of a session', async () => {
+  writeFileSync(join(dir, 'owned.txt'), 'mine\n');
+  const p = start({
+    vars: { greeting: 'hello' },
+    files: { owned: 'owned.txt', missing: 'nope/none.txt' },
+    defaultPrompt: {
+      steps: [
+        { if: 'client.clientCapabilities.terminal', then: [{ stream: 'T' }], else: [{ stream: 't' }] },
+        { if: ['client.clientCapabilities.fs', '!client.clientCapabilities.fs.writeTextFile'], then: [{ stream: 'R' }] },
+        { if: '!seen', then: [{ stream: '${greeting} ' }, { set: { seen: true, first: '${promptLine}' } }], else: [{ stream: 'again after ${first} ' }] },
+        { stream: '${files.owned.text}|${files.missing.exists}|' },
+        { if: 'mcp.tandem', then: [{ stream: 'mcp' }], else: [{ stream: 'no-mcp' }] },
+      ],
+    },
+  });
+  const sid = await handshake(p);
+  await prompt(p, sid, 'one');
+  await prompt(p, sid, 'two');
+  assert.equal(p.updates('agent_message_chunk').map((u) => u.content.text).join(''), 'TRhello mine\n|false|no-mcpTRagain after one mine\n|false|no-mcp');
+});
+
+test('mcpCall / mcpTools without that server in session/new store an error, the turn goes on', async () => {
+  const p = start({
+    defaultPrompt: {
+      steps: [
+        { mcpTools: 'tandem', as: 'tools' },
+        { mcpCall: { server: 'tandem', tool: 'OpenFile', arguments: { path: 'a' } }, as: 'r' },
+        { stream: '${tools.error.message}|${r.error.message}' },
+      ],
+    },
+  });
+  const sid = await handshake(p);
+  assert.equal((await prompt(p, sid, 'x')).result.stopReason, 'end_turn');
+  assert.equal(p.updates('agent_message_chunk').map((u) => u.content.text).join(''), 'No MCP server named "tandem" in session/new|No MCP server named "tandem" in session/new');
+});
