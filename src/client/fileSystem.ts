@@ -136,20 +136,28 @@ export class FileSystemHandlers {
     if (stat?.type === 'directory') throw new AcpError(`${path} is a directory; cannot write text to it.`, ErrorCodes.InvalidParams);
     const turn = this.turnOf(p.sessionId);
     await this.pendingSnapshots.get(snapshotKey(p.sessionId, turn, real));
+    let onDisk: Uint8Array | null | undefined;
     if (tracker.needsSnapshot(p.sessionId, turn, real)) {
       let before: Uint8Array | null = null;
+      if (stat) {
+        try { onDisk = before = await fs.readFile(real); } catch (err) { throw fsError(err, path); }
+      } else onDisk = null;
       if (doc?.isDirty) before = new TextEncoder().encode(doc.text);
-      else if (stat) {
-        try { before = await fs.readFile(real); } catch (err) { throw fsError(err, path); }
-      }
       tracker.snapshot(p.sessionId, turn, real, before, { source: 'write', exact: true });
     }
     try {
       if (stat) await edits.replaceText(real, p.content);
       else await edits.createFile(real, new TextEncoder().encode(p.content));
     } catch (err) {
-      tracker.forget(p.sessionId, turn, real);
-      throw new AcpError(`Could not write ${path}: ${err instanceof Error ? err.message : String(err)}`, ErrorCodes.InternalError);
+      // A write that failed half-way (disk full) may have changed the file: then keep the
+      // snapshot so Review Changes can restore it; otherwise nothing happened, drop it.
+      const damaged = onDisk !== undefined && await this.changedOnDisk(real, onDisk);
+      if (damaged) tracker.markApplied(p.sessionId, turn, real);
+      else tracker.forget(p.sessionId, turn, real);
+      const message = `Could not write ${path}: ${err instanceof Error ? err.message : String(err)}`
+        + (damaged ? '. The file may be partly written: its previous content can be restored from Review Changes.' : '');
+      this.logger.error(message);
+      throw new AcpError(message, ErrorCodes.InternalError);
     }
     tracker.markApplied(p.sessionId, turn, real);
     const after = documents.get(real);
@@ -244,6 +252,17 @@ export class FileSystemHandlers {
       try { const r = await this.deps.fs.realpath(f); if (r !== f) out.push(r); } catch { /* keep as is */ }
     }
     return out;
+  }
+
+  /** True when the file on disk no longer has these bytes (null: it did not exist). */
+  private async changedOnDisk(real: string, before: Uint8Array | null): Promise<boolean> {
+    try {
+      const stat = await this.deps.fs.stat(real);
+      if (!stat) return before !== null;
+      if (before === null) return true;
+      if (stat.size !== before.length) return true;
+      return !Buffer.from(await this.deps.fs.readFile(real)).equals(Buffer.from(before));
+    } catch { return true; }
   }
 
   async isInsideWorkspace(real: string): Promise<boolean> {

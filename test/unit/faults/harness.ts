@@ -9,6 +9,7 @@
 //   - no orphan process: the agent's group and every terminal's group are gone after shutdown.
 // The clear message and "no user data lost" are case-specific: each test asserts them itself.
 import assert from 'node:assert/strict';
+import { afterEach } from 'node:test';
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +31,12 @@ import { FakeDocs, FakeEdits, fakeWorkspace, nodeFs } from '../client/fakePorts'
 export const AGENT = join(__dirname, '../../fixtures/agents/scripted-agent.js');
 const root = mkdtempSync(join(tmpdir(), 'tandem-faults-'));
 let seq = 0;
+const live = new Set<Fault>();
+// A failed assertion must not leave an agent (or a terminal) running: shut down what is left.
+afterEach(async () => {
+  for (const f of [...live]) await f.client.shutdown().catch(() => undefined);
+  live.clear();
+});
 
 type Msg = { id?: number | string | null; method?: string; params?: unknown; result?: unknown; error?: { code: number; message: string } };
 
@@ -64,7 +71,7 @@ export class Fault {
   mirror?: SessionSnapshot;
   private readonly features: ClientFeature[];
 
-  constructor(script: AgentScript, readonly opts: FaultOptions = {}) {
+  constructor(script: AgentScript | ((dirs: { ws: string; outside: string }) => AgentScript), readonly opts: FaultOptions = {}) {
     const dir = join(root, `case-${seq++}`);
     mkdirSync(dir);
     this.ws = join(realpathSync(dir), 'ws');
@@ -72,7 +79,7 @@ export class Fault {
     mkdirSync(this.ws);
     mkdirSync(this.outside);
     const file = join(dir, 'script.json');
-    writeFileSync(file, JSON.stringify(script));
+    writeFileSync(file, JSON.stringify(typeof script === 'function' ? script({ ws: this.ws, outside: this.outside }) : script));
     this.edits = opts.edits ? opts.edits(this.docs) : new FakeEdits(this.docs);
     this.broker = new PermissionBroker({
       rules: () => ({ user: [], workspace: [] }), roots: () => [this.ws], remembered: new RememberedDecisions(memoryMemento()), logger: this.logger,
@@ -101,6 +108,7 @@ export class Fault {
       maxLineBytes: opts.maxLineBytes, ...(opts.cancelTimeoutMs !== undefined ? { cancelTimeoutMs: opts.cancelTimeoutMs } : {}),
       traffic: (dir, m) => (dir === 'in' ? this.incoming : this.outgoing).push(slim(m as Msg)),
     });
+    live.add(this);
     this.client.onDidChangeAgent((a) => this.states.push(a));
     // The webview's view of the session: a snapshot when the session is (re)placed, then patches.
     this.client.onDidReplaceSession((s) => { this.mirror = s.snapshot(); });
@@ -159,6 +167,7 @@ export class Fault {
     let pid: number | undefined;
     try { pid = this.agentPid; } catch { pid = undefined; }
     await this.client.shutdown();
+    live.delete(this);
     if (pid !== undefined) {
       assert.equal(processAlive(pid), false, `agent ${pid} is gone`);
       assert.equal(groupAlive(pid), false, `agent group ${pid} is gone`);
