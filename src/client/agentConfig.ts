@@ -20,6 +20,12 @@ export function demoAgent(nodePath: string, scriptPath: string): AgentConfig {
   return { name: DEMO_AGENT_NAME, command: nodePath, args: [scriptPath], env: { ELECTRON_RUN_AS_NODE: '1' } };
 }
 
+/** Plays a recorded session (JSONL) back as an agent, paths rebased to the workspace. */
+export function replayAgent(nodePath: string, scriptPath: string, recording: string): AgentConfig {
+  const base = recording.split(/[\\/]/).pop() ?? recording;
+  return { name: `Replay: ${base}`, command: nodePath, args: [scriptPath, recording], env: { ELECTRON_RUN_AS_NODE: '1' } };
+}
+
 /**
  * Validates the raw `tandem.agents` setting. Returns the usable agents and one warning per
  * entry skipped, so a typo in one entry never hides the others.

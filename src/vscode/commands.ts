@@ -7,6 +7,7 @@ import { pickAgent } from './agentPicker';
 import { buildPrompt, currentSelection } from './promptContent';
 import { forgetSecrets } from './agentSecrets';
 import { readSettings } from './settings';
+import { replayAgent } from '../client/agentConfig';
 
 export interface CommandDeps {
   context: vscode.ExtensionContext;
@@ -74,10 +75,33 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       if (!question) return;
       await send(question, [{ kind: 'file', path: target.fsPath }]);
     }),
+    vscode.commands.registerCommand('tandem.replayRecording', async (file?: vscode.Uri) => {
+      const uri = file instanceof vscode.Uri ? file : await pickRecording(d.context.globalStorageUri);
+      if (!uri) return;
+      view.show();
+      await ctl.start(undefined, replayAgent(process.execPath, vscode.Uri.joinPath(d.context.extensionUri, 'dist', 'replay-agent.js').fsPath, uri.fsPath));
+    }),
     vscode.commands.registerCommand('tandem.forgetAgentSecrets', async () => {
       const agent = readSettings(d.context.extensionUri).agents.find((a) => a.name === ctl.agent.name);
       const n = agent ? await forgetSecrets(agent, d.context.secrets) : 0;
       void vscode.window.showInformationMessage(n ? `Tandem: forgot ${n} secret${n === 1 ? '' : 's'} of ${agent!.name}.` : 'Tandem: no stored secrets for this agent.');
     }),
   ];
+}
+
+/** Recordings Tandem made (tandem.recordTraffic), newest first, or any JSONL file. */
+async function pickRecording(storage: vscode.Uri): Promise<vscode.Uri | undefined> {
+  const dir = vscode.Uri.joinPath(storage, 'recordings');
+  let files: [string, vscode.FileType][] = [];
+  try { files = await vscode.workspace.fs.readDirectory(dir); } catch { /* none yet */ }
+  const items: (vscode.QuickPickItem & { uri?: vscode.Uri })[] = files
+    .filter(([n, t]) => t === vscode.FileType.File && n.endsWith('.jsonl'))
+    .sort(([a], [b]) => b.localeCompare(a))
+    .map(([n]) => ({ label: n, uri: vscode.Uri.joinPath(dir, n) }));
+  items.push({ label: '$(folder-opened) Browse…', description: 'a recording or transcript (.jsonl)' });
+  const pick = await vscode.window.showQuickPick(items, { title: 'Tandem: Replay Recording', placeHolder: files.length ? 'Pick a recording' : 'No recordings yet: turn on tandem.recordTraffic, or browse' });
+  if (!pick) return undefined;
+  if (pick.uri) return pick.uri;
+  const chosen = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'ACP recording': ['jsonl'] } });
+  return chosen?.[0];
 }

@@ -85,7 +85,11 @@ export class Controller extends Disposable {
     await this.start();
   }
 
-  async start(agentName?: string): Promise<void> {
+  /**
+   * Starts the named agent (default: tandem.defaultAgent), or an agent Tandem made itself (the
+   * replay of a recording): never one from workspace settings.
+   */
+  async start(agentName?: string, adHoc?: AgentConfig): Promise<void> {
     await this.stop();
     if (!vscode.workspace.isTrusted) {
       this.setAgent({ state: 'untrusted', message: 'Tandem does not start an agent in a restricted workspace: agents run commands and edit files. Trust this workspace to use Tandem.' });
@@ -93,8 +97,8 @@ export class Controller extends Disposable {
     }
     const settings = readSettings(this.deps.context.extensionUri);
     for (const w of settings.warnings) this.deps.logger.warn(w);
-    const name = agentName ?? settings.defaultAgent;
-    const configured = settings.agents.find((a) => a.name === name);
+    const name = adHoc?.name ?? agentName ?? settings.defaultAgent;
+    const configured = adHoc ?? settings.agents.find((a) => a.name === name);
     if (!configured) {
       this.setAgent({ state: 'error', name, message: `No agent named "${name}" in tandem.agents. Known agents: ${settings.agents.map((a) => a.name).join(', ')}. Run "Tandem: Select Agent" to pick one.` });
       return;
@@ -156,7 +160,7 @@ export class Controller extends Disposable {
   }
 
   async restart(): Promise<void> {
-    await this.start(this.agentView.name);
+    await this.start(this.agentView.name, this.agentConfig && !readSettings(this.deps.context.extensionUri).agents.some((a) => a.name === this.agentConfig!.name) ? this.agentConfig : undefined);
     this.replaced.fire();
   }
 

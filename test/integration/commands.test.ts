@@ -175,6 +175,20 @@ suite('commands, sessions, export (issue 7)', () => {
     assert.equal(ctl.agent.state, 'ready');
   });
 
+  test('Replay Recording plays a recorded session back as the agent, paths rebased to this workspace', async () => {
+    const ext = vscode.extensions.getExtension(ID)!;
+    const rec = vscode.Uri.file(join(ext.extensionPath, 'test', 'fixtures', 'acp-transcripts', 'claude-code-acp-0.16.2-read.jsonl'));
+    await vscode.commands.executeCommand('tandem.replayRecording', rec);
+    assert.equal(ctl.agent.state, 'ready', ctl.agent.message);
+    assert.match(ctl.agent.name ?? '', /^Replay: claude-code-acp-0\.16\.2-read\.jsonl$/);
+    await ctl.current!.prompt('read it');
+    const snap = ctl.snapshot().session!;
+    const calls = Object.values(snap.toolCalls);
+    assert.ok(calls.length >= 1, 'the recorded tool call is replayed');
+    assert.ok(calls.every((c) => c.locations.every((l) => !l.path.startsWith('/home/user/project'))), 'paths rebased');
+    await ctl.start('Cmds');
+  });
+
   test('the remaining commands run without error', async () => {
     for (const c of ['tandem.showLog', 'tandem.forgetAgentSecrets', 'tandem.resetClientTools']) {
       await vscode.commands.executeCommand(c);
