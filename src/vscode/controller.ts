@@ -199,7 +199,16 @@ export class Controller extends Disposable {
         await vscode.window.showTextDocument(uri, { selection: new vscode.Range(line, 0, line, 0), preview: true, preserveFocus: true });
         break;
       }
-      case 'permissionAnswer': this.deps.permissions?.answer(intent.requestId, intent.optionId); break;
+      case 'permissionAnswer': {
+        // Only a prompt the view shows (the active session's queue) can be answered from it: ids
+        // are guessable, and a prompt of a session in the background was never shown.
+        if (!this.client?.session?.state.permissions.some((p) => p.requestId === intent.requestId)) {
+          this.deps.logger.warn(`Ignored a permission answer for ${intent.requestId}: that prompt is not shown in the view.`);
+          break;
+        }
+        this.deps.permissions?.answer(intent.requestId, intent.optionId);
+        break;
+      }
       case 'elicitationAnswer': this.deps.elicitation?.answer(intent.requestId, intent.action, intent.content); break;
       case 'switchSession': this.client?.switchTo(intent.sessionId); break;
       case 'closeSession': await this.client?.closeSession(intent.sessionId); break;
