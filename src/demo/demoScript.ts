@@ -25,7 +25,7 @@ const TERMINAL = 'client.clientCapabilities.terminal';
 
 /** A short real command: a few lines, a progress bar redrawn with \r, a coloured "Done". */
 const PROGRESS_JS = [
-  "const s = Number(process.argv[1] || 1);",
+  "const s = Number(String(process.argv[1] || '').replace(/x$/, '') || 1);",
   "const names = require('fs').readdirSync('.').filter((n) => !n.startsWith('.')).slice(0, 5);",
   "console.log('Hello from a real process: Node ' + process.version);",
   "console.log('First entries of ' + process.cwd() + ': ' + names.join(', '));",
@@ -173,14 +173,16 @@ const editStep: Step[] = [
 
 const execStep: Step[] = [
   toolCall({
-    toolCallId: EXEC, title: 'Run `node -e …` (a few lines and a progress bar)', kind: 'execute', status: 'in_progress',
+    toolCallId: EXEC, title: 'Run a short demo command', kind: 'execute', status: 'in_progress',
     rawInput: { command: 'node -e "<progress bar script>"', cwd: '${cwd}' },
   }),
   {
     if: TERMINAL,
     then: [
       {
-        terminal: { command: '${runtime.node}', args: ['-e', PROGRESS_JS, '${runtime.timeScale}'], env: '${runtime.nodeEnv}', cwd: '${cwd}', outputByteLimit: 32000 },
+        // ACP terminal args are strings: the scale goes as text like "1x" (a bare `${…}` keeps its
+        // number type; a leading "--" would be read by node itself).
+        terminal: { command: '${runtime.node}', args: ['-e', PROGRESS_JS, '${runtime.timeScale}x'], env: '${runtime.nodeEnv}', cwd: '${cwd}', outputByteLimit: 32000 },
         toolCallId: EXEC, as: 'run',
       },
       {

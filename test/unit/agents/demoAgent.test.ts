@@ -87,7 +87,7 @@ test('a full demo turn: every update kind, real fs, permission, terminal and an 
     ['read', 'Read README.md'],
     ['edit', `Write ${DEMO_FILE}`],
     ['edit', `Edit ${DEMO_FILE}`],
-    ['execute', 'Run `node -e …` (a few lines and a progress bar)'],
+    ['execute', 'Run a short demo command'],
     ['other', 'IDE · expand the tandem tool group'],
     ['other', `IDE · OpenFile ${DEMO_FILE}:1`],
   ]);
