@@ -15,7 +15,20 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
   }
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    out[k] = SECRET_KEY.test(k) && (typeof v === 'string' || typeof v === 'number') ? '[redacted]' : redactSecrets(v, depth + 1);
+    out[k] = SECRET_KEY.test(k) && (typeof v === 'string' || typeof v === 'number') ? '[redacted]'
+      : k === 'mcpServers' && Array.isArray(v) ? v.map(redactMcpServer)
+      : redactSecrets(v, depth + 1);
+  }
+  return out;
+}
+
+/** An MCP server entry (session/new|load|resume): its headers and env carry credentials under any name. */
+function redactMcpServer(server: unknown): unknown {
+  if (!server || typeof server !== 'object' || Array.isArray(server)) return redactSecrets(server, 1);
+  const out = redactSecrets(server, 1) as Record<string, unknown>;
+  for (const k of ['headers', 'env']) {
+    const list = out[k];
+    if (Array.isArray(list)) out[k] = list.map((e) => (isNameValue(e) ? { ...e, value: '[redacted]' } : e));
   }
   return out;
 }

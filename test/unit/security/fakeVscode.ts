@@ -80,7 +80,9 @@ const api: Record<string, unknown> = {
   }, { get: (t, p) => (p in t ? (t as Record<string | symbol, unknown>)[p] : stub(`commands.${String(p)}`)) }),
 };
 
-export const vscodeFake = new Proxy(api, { get: (t, p) => (p in t ? t[p as string] : stub(`vscode.${String(p)}`)) });
+export const vscodeFake = new Proxy(api, { get: (t, p) => (p in t ? t[p as string] : stub(`vscode.${String(p)}`)) }) as Record<string, unknown> & {
+  Uri: typeof Uri; LogLevel: Record<string, number>; workspace: Record<string, unknown>;
+};
 
 const M = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
 const load = M._load;
