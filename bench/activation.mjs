@@ -213,8 +213,8 @@ async function vscodeRuns(tandemExt, baselineExt) {
       const listed = await rows.evaluateAll((els) => els.map((el) => ({
         name: el.querySelector('.name')?.textContent ?? '', time: el.querySelector('.activation-time')?.textContent ?? '',
       })));
-      const find = (prefix) => {
-        const row = listed.find((x) => x.name.startsWith(prefix));
+      const find = (...names) => {
+        const row = listed.find((x) => names.some((n) => x.name.startsWith(n)));
         const m = row && /(Startup )?Activation: (\d+)ms/.exec(row.time);
         return m ? { ms: Number(m[2]), startup: !!m[1] } : null;
       };
@@ -225,7 +225,8 @@ async function vscodeRuns(tandemExt, baselineExt) {
           activeBefore: host.activeBefore, gitActive: host.gitActive,
         },
         runningExtensions: {
-          tandem: find('Tandem — ACP'), baseline: find('Tandem baseline'), git: find('Git'), extensionsListed: listed.length,
+          tandem: find('Tandem — ACP', TANDEM_ID), baseline: find('Tandem baseline', BASELINE_ID), git: find('Git', GIT_ID),
+          listed: listed.map((x) => `${x.name}: ${x.time}`),
         },
         workbenchToReportMs,
       });
