@@ -1,12 +1,23 @@
+import type { SessionSnapshot } from '../../shared/sessionModel';
+import type { FunctionComponent } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import type { HostMessage } from '../../shared/protocol';
 import type { ViewModel } from '../mirror';
 import { post } from '../vscodeApi';
 import { Composer } from './Composer';
-import { ElicitationCards } from './ElicitationForm';
 import { PermissionCards } from './PermissionPrompt';
 import { Plan } from './Plan';
 import { SessionTabs } from './SessionTabs';
 import { Transcript } from './Transcript';
+
+type Cards = FunctionComponent<{ session: SessionSnapshot }>;
+let cards: Cards | undefined;
+/** Elicitation forms are rare: their code (and the schema validator) loads on first use. */
+function LazyElicitations({ session }: { session: SessionSnapshot }) {
+  const [C, setC] = useState<Cards | undefined>(() => cards);
+  useEffect(() => { if (!C) void import('./ElicitationForm').then((m) => { cards = m.ElicitationCards; setC(() => cards); }); }, [C]);
+  return C ? <C session={session} /> : null;
+}
 
 export function App({ vm, onHostMessage }: { vm: ViewModel; onHostMessage: (l: (m: HostMessage) => void) => () => void }) {
   const { agent, session } = vm;
@@ -64,7 +75,7 @@ export function App({ vm, onHostMessage }: { vm: ViewModel; onHostMessage: (l: (
       {session ? <Transcript session={session} toolsVersion={vm.toolsVersion} working={working} /> : <div class="transcript-wrap" />}
       {session && <Plan entries={session.meta.plan} working={working} />}
       {session && <PermissionCards session={session} />}
-      {session && <ElicitationCards session={session} />}
+      {session && !!session.elicitations?.length && <LazyElicitations session={session} />}
       <Composer
         working={working} enabled={agent.state === 'ready' && !!session}
         commands={session?.meta.commands ?? []} modes={session?.meta.modes ?? []} currentModeId={session?.meta.currentModeId}
