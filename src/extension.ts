@@ -60,7 +60,8 @@ export function activate(context: vscode.ExtensionContext) {
   const contextKeys = new ContextKeys();
   const refreshStatus = () => {
     const session = ctl.current?.session?.state;
-    const waiting = session?.permissions.length ?? 0;
+    // Prompts and forms both wait for the user.
+    const waiting = (session?.permissions.length ?? 0) + (session?.elicitations.length ?? 0);
     status.update(ctl.agent, session?.meta.status === 'working', waiting > 0);
     contextKeys.update(ctl.agent, session?.meta, waiting);
   };
