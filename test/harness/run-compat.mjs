@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // Compatibility tests: real agents from npm against fake model servers on 127.0.0.1.
 // Installs the pinned agents into a cache dir OUTSIDE the repo (idempotent, marker file), builds
-// the plain transpile, runs out/test/compat/**/*.test.js with node --test, and prints exactly one
-// closing line `RESULT <n> passed, <m> failed[, <k> skipped]` (read by scripts/test.mjs).
+// the plain transpile, runs out/test/compat/**/*.test.js with node --test (AgentClient + node-backed
+// ports), then the same agents through the REAL extension inside a real VS Code
+// (test/integration/compat.test.ts via run-integration.mjs --grep "compat:", TANDEM_COMPAT=1), and
+// prints exactly one closing line `RESULT <n> passed, <m> failed[, <k> skipped]` for both parts
+// (read by scripts/test.mjs).
 // Env: TANDEM_COMPAT_CACHE (default ~/.cache/tandem-compat).
-// node test/harness/run-compat.mjs [--no-build] [--no-install]
+// node test/harness/run-compat.mjs [--no-build] [--no-install] [--no-vscode] [--only-vscode]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -55,12 +58,29 @@ try {
     const b = spawnSync(process.execPath, ['esbuild.mjs', '--tests-only'], { cwd: REPO, stdio: 'inherit' });
     if (b.status !== 0) throw new Error('build failed');
   }
-  const files = listTests(join(REPO, 'out', 'test', 'compat'));
-  const r = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', '--test-reporter-destination=stderr', '--test-reporter=tap', '--test-reporter-destination=stdout', ...files],
-    { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', env: { ...process.env, TANDEM_COMPAT_CACHE: CACHE } });
-  const num = (k) => Number(((r.stdout ?? '').match(new RegExp(`^# ${k} (\\d+)`, 'm')) ?? [])[1] ?? 0);
-  passed = num('pass'); failed = num('fail'); skipped = num('skipped');
-  if (r.status !== 0 && failed === 0) failed = 1;
+  const files = args.has('--only-vscode') ? [] : listTests(join(REPO, 'out', 'test', 'compat'));
+  if (files.length) {
+    const r = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', '--test-reporter-destination=stderr', '--test-reporter=tap', '--test-reporter-destination=stdout', ...files],
+      { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', env: { ...process.env, TANDEM_COMPAT_CACHE: CACHE } });
+    const num = (k) => Number(((r.stdout ?? '').match(new RegExp(`^# ${k} (\\d+)`, 'm')) ?? [])[1] ?? 0);
+    passed = num('pass'); failed = num('fail'); skipped = num('skipped');
+    if (r.status !== 0 && failed === 0) failed = 1;
+  }
+  if (!args.has('--no-vscode')) {
+    // The same agents through the real extension (Controller, VS Code ports, permission broker,
+    // client-tools MCP server, IDE handlers) in code-server. Its build includes the bundles.
+    console.log('[compat] real agents through the real extension in VS Code (run-integration.mjs --grep "compat:")');
+    const t0 = Date.now();
+    const v = spawnSync(process.execPath, [join(REPO, 'test', 'harness', 'run-integration.mjs'), '--grep', 'compat:', '--timeout', '600', ...(args.has('--no-build') ? ['--no-build'] : [])],
+      { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', env: { ...process.env, TANDEM_COMPAT: '1', TANDEM_COMPAT_CACHE: CACHE } });
+    const out = v.stdout ?? '';
+    process.stderr.write(out.replace(/^RESULT .*$/m, '')); // its report, minus its own RESULT line
+    const m = out.match(/^RESULT (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/m);
+    const c = m ? { p: +m[1], f: +m[2], s: +(m[3] ?? 0) } : { p: 0, f: 1, s: 0 };
+    if (v.status !== 0 && c.f === 0) c.f = 1;
+    console.log(`[compat] in VS Code: ${c.p} passed, ${c.f} failed${c.s ? `, ${c.s} skipped` : ''} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+    passed += c.p; failed += c.f; skipped += c.s;
+  }
 } catch (err) {
   console.log(`✗ ${err instanceof Error ? err.message : err}`);
   failed = Math.max(failed, 1);

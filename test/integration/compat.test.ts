@@ -1,0 +1,344 @@
+/// <reference types="mocha" />
+// Compatibility through the REAL extension inside a real VS Code: real agents from npm
+// (claude-code-acp 0.16.2, gemini-cli 0.61.0; installed by test/harness/run-compat.mjs into
+// ~/.cache/tandem-compat) are configured in `tandem.agents` and started by the extension's own
+// Controller, so their fs/terminal requests hit the VS Code ports (WorkspaceEdit, undo), their
+// permission prompts go to the extension's broker (answered here as a user would), and the client
+// tools they call are the extension's `tandem` MCP server with the real IDE group handlers.
+// Their models are fake servers on 127.0.0.1 inside this test (test/compat/fakeModels.ts).
+//
+// Runs in the compat layer: `node test/harness/run-compat.mjs` installs the agents, then runs
+// `run-integration.mjs --grep "compat:"` with TANDEM_COMPAT=1. Without TANDEM_COMPAT=1 (the plain
+// integration layer) this suite is not registered, so the integration layer stays quick.
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { Controller } from '../../src/vscode/controller';
+import type { AgentHands } from '../../src/vscode/agentHands';
+import type { TandemPermissions } from '../../src/vscode/permissions';
+import type { HostMessage } from '../../src/shared/protocol';
+import type { SessionSnapshot } from '../../src/shared/sessionModel';
+import { fakeAnthropic, fakeGemini, type FakeServer, type Step } from '../compat/fakeModels';
+
+const ID = 'tandem-dev.tandem';
+const CACHE = process.env.TANDEM_COMPAT_CACHE || join(homedir(), '.cache', 'tandem-compat');
+const CLAUDE_CODE_ACP = join(CACHE, 'claude-code-acp-0.16.2', 'node_modules', '@zed-industries', 'claude-code-acp', 'dist', 'index.js');
+const GEMINI_CLI = join(CACHE, 'gemini-cli-0.61.0', 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
+const NOT_INSTALLED = (what: string) => `${what} is not installed in ${CACHE}: run node test/harness/run-compat.mjs (it installs the pinned agents)`;
+
+function until(pred: () => boolean | Promise<boolean>, ms = 10_000, what = 'condition'): Promise<void> {
+  const t0 = Date.now();
+  return new Promise((resolve, reject) => {
+    const tick = async () => {
+      try { if (await pred()) { resolve(); return; } } catch { /* retry */ }
+      if (Date.now() - t0 > ms) reject(new Error(`timed out waiting for ${what}`));
+      else setTimeout(tick, 50);
+    };
+    void tick();
+  });
+}
+
+/** Runs a command that shows a QuickPick and accepts its first item. */
+async function runAccepting(command: string): Promise<unknown> {
+  let done = false;
+  const p = Promise.resolve(vscode.commands.executeCommand(command)).finally(() => { done = true; });
+  const t0 = Date.now();
+  while (!done && Date.now() - t0 < 30_000) {
+    await new Promise((r) => setTimeout(r, 300));
+    if (!done) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+  }
+  return p;
+}
+
+/** A throwaway HOME for an agent (Claude Code keeps its sessions under it). */
+function freshHome(): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), 'tandem-compat-home-')));
+}
+
+const claudeEnv = (model: FakeServer, home: string): Record<string, string> => ({
+  ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'dummy', HOME: home, IS_SANDBOX: '1',
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1',
+});
+const geminiEnv = (model: FakeServer, home: string): Record<string, string> => ({
+  GOOGLE_GEMINI_BASE_URL: model.url, GEMINI_API_KEY: 'dummy', HOME: home, GEMINI_CLI_TRUST_WORKSPACE: 'true',
+});
+
+if (process.env.TANDEM_COMPAT === '1') {
+  suite('compat: real agents through the real extension (issues 4, 6, 7)', function () {
+    this.timeout(180_000);
+    let ctl: Controller;
+    let hands: AgentHands;
+    let permissions: TandemPermissions;
+    let ws: string;
+    let asked: Array<{ title: string; kinds: string[] }> = [];
+    let unsub: { dispose(): void } | undefined;
+    const models: FakeServer[] = [];
+
+    suiteSetup(async function () {
+      this.timeout(60_000);
+      const api = await vscode.extensions.getExtension<{ controller: Controller; hands: AgentHands; permissions: TandemPermissions }>(ID)!.activate();
+      ctl = api.controller;
+      hands = api.hands;
+      permissions = api.permissions;
+      ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
+      mkdirSync(join(ws, 'compat'), { recursive: true });
+      // The user: every prompt the extension's broker queues is answered "allow once", a moment
+      // after it was shown, through broker.answer (what a click in the view or the notification does).
+      unsub = permissions.broker.onDidChange((ch) => {
+        if (ch.type !== 'added') return;
+        const { view, requestId } = ch.pending;
+        asked.push({ title: view.toolCall.title ?? view.toolCallId, kinds: view.options.map((o) => o.kind) });
+        const o = view.options.find((x) => x.kind === 'allow_once') ?? view.options.find((x) => x.kind.startsWith('allow'));
+        setTimeout(() => { if (o) permissions.broker.answer(requestId, o.optionId); }, 50);
+      });
+    });
+
+    setup(() => { asked = []; });
+
+    teardown(async () => {
+      await ctl?.stop();
+      while (models.length) await models.pop()!.close();
+    });
+
+    suiteTeardown(async () => {
+      unsub?.dispose();
+      await vscode.workspace.getConfiguration('tandem').update('agents', undefined, vscode.ConfigurationTarget.Global);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    });
+
+    /** Configures one agent in tandem.agents (user settings) and starts it through the Controller. */
+    async function startAgent(name: string, args: string[], env: Record<string, string>): Promise<void> {
+      await vscode.workspace.getConfiguration('tandem').update('agents', [{ name, command: process.execPath, args, env }], vscode.ConfigurationTarget.Global);
+      await ctl.start(name);
+      assert.equal(ctl.agent.state, 'ready', `${name} did not start: ${ctl.agent.message}`);
+    }
+
+    async function model(kind: 'anthropic' | 'gemini', script: Step[]): Promise<FakeServer> {
+      const m = kind === 'anthropic' ? await fakeAnthropic(script) : await fakeGemini(script);
+      models.push(m);
+      return m;
+    }
+
+    function lastTurn(): SessionSnapshot['turns'][number] {
+      const turns = ctl.snapshot().session!.turns;
+      return turns[turns.length - 1];
+    }
+
+    function assertTurnOk(m: FakeServer): void {
+      const t = lastTurn();
+      assert.equal(t.error, undefined, `turn failed: ${t.error}; unknown model paths: ${m.unknown.join(', ')}`);
+    }
+
+    /** The tool calls of the shown session, as the view gets them. */
+    function toolRows(): Array<{ id: string; title: string; kind?: string; status: string; group?: string }> {
+      return Object.values(ctl.snapshot().session!.toolCalls).map((t) => ({
+        id: t.toolCallId, title: t.title, kind: t.kind, status: t.status,
+        group: (t.meta?.tandem as { group?: string } | undefined)?.group,
+      }));
+    }
+
+    test('claude-code-acp 0.16.2 (issue 4): reads, edits (the open editor shows it, undo works), writes a new file, runs a command with live output', async function () {
+      if (!existsSync(CLAUDE_CODE_ACP)) this.skip();
+      const dir = join(ws, 'compat', 'claude');
+      mkdirSync(dir, { recursive: true });
+      const file = join(dir, 'hello.txt');
+      writeFileSync(file, 'hello world\nsecond line\n');
+      // A file open with unsaved edits: fs/read_text_file must answer from the editor buffer.
+      const dirty = join(dir, 'unsaved.txt');
+      writeFileSync(dirty, 'on disk\n');
+      const dirtyEditor = await vscode.window.showTextDocument(vscode.Uri.file(dirty), { preview: false });
+      await dirtyEditor.edit((e) => e.replace(new vscode.Range(0, 0, 0, 7), 'unsaved buffer text'));
+      assert.ok(dirtyEditor.document.isDirty);
+      const m = await model('anthropic', [
+        { tool: 'mcp__acp__Read', input: { file_path: dirty } },
+        { tool: 'mcp__acp__Read', input: { file_path: file } },
+        { tool: 'mcp__acp__Edit', input: { file_path: file, old_string: 'hello world', new_string: 'hello ACP' } },
+        { tool: 'mcp__acp__Write', input: { file_path: join(dir, 'sub', 'new-file.txt'), content: 'brand new\n' } },
+        { tool: 'mcp__acp__Bash', input: { command: 'echo live-1; sleep 1.5; echo live-2', timeout: 30000, description: 'Print two lines' } },
+        { text: 'All done.' },
+      ]);
+      const editor = await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
+      await startAgent('Claude Code', [CLAUDE_CODE_ACP], claudeEnv(m, freshHome()));
+
+      let liveBeforeExit: boolean | undefined;
+      const sub = ctl.onDidChange((msg: HostMessage) => {
+        if (msg.type !== 'patch') return;
+        for (const p of msg.patches) {
+          if (p.op === 'terminalOutput' && p.data.includes('live-1') && liveBeforeExit === undefined) {
+            liveBeforeExit = !ctl.current!.session!.state.terminals.get(p.terminalId)?.exited;
+          }
+        }
+      });
+      try {
+        await ctl.current!.prompt('Read compat/claude/hello.txt, change the greeting, add a file and run a command');
+      } finally { sub.dispose(); }
+      assertTurnOk(m);
+      assert.equal(lastTurn().stopReason, 'end_turn');
+
+      // Read: answered by VS Code (the unsaved buffer, not the disk), and the result reached the model.
+      assert.match(JSON.stringify(m.requests[1]), /unsaved buffer text/, 'the Read of an open file returned its unsaved buffer');
+      assert.doesNotMatch(JSON.stringify(m.requests[1]), /on disk/);
+      assert.match(JSON.stringify(m.requests[2]), /hello world/, 'the Read result reached the model');
+      // Edit: through a WorkspaceEdit — the open editor shows it at once, saved, on disk.
+      assert.equal(editor.document.getText(), 'hello ACP\nsecond line\n');
+      assert.equal(readFileSync(file, 'utf8'), 'hello ACP\nsecond line\n');
+      // Write: a new file in a new folder.
+      assert.equal(readFileSync(join(dir, 'sub', 'new-file.txt'), 'utf8'), 'brand new\n');
+      const sid = ctl.current!.session!.sessionId;
+      const changes = hands.tracker.changes(sid, 0);
+      assert.deepEqual(changes.map((c) => c.path).sort(), [file, join(dir, 'sub', 'new-file.txt')].sort(), 'both writes went through the client (review list)');
+      // Command: a client terminal, output live in the view before it exited.
+      const terms = Object.values(ctl.snapshot().session!.terminals);
+      assert.equal(terms.length, 1, 'one client terminal');
+      assert.match(terms[0].output, /live-1\nlive-2\n/);
+      assert.equal(terms[0].exitCode, 0);
+      assert.equal(liveBeforeExit, true, 'live-1 reached the view while the command still ran');
+      assert.match(JSON.stringify(m.requests[5]), /live-2/, 'the command output went back to the model');
+      // Permission prompts went through the extension's broker (edit, write, command at least).
+      assert.ok(asked.length >= 3, `prompts asked through the broker: ${JSON.stringify(asked)}`);
+      const rows = toolRows();
+      console.log(`[compat] claude prompts: ${JSON.stringify(asked)}`);
+      console.log(`[compat] claude tool calls: ${JSON.stringify(rows.map((r) => [r.kind, r.status, r.title]))}`);
+      assert.ok(rows.filter((r) => r.status === 'completed').length >= 5, `tool calls: ${JSON.stringify(rows)}`);
+      // Undo: the agent's edit is an undoable edit of the document.
+      await vscode.window.showTextDocument(editor.document, { preview: false });
+      await vscode.commands.executeCommand('undo');
+      await until(() => editor.document.getText() === 'hello world\nsecond line\n', 5000, 'undo of the agent edit');
+      // Leave no dirty editors behind (closing them would ask to save).
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+      await vscode.window.showTextDocument(dirtyEditor.document, { preview: false });
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    });
+
+    test('gemini-cli 0.61.0 --acp (issue 4): edits a file (the open editor shows it) and creates one', async function () {
+      if (!existsSync(GEMINI_CLI)) this.skip();
+      const dir = join(ws, 'compat', 'gemini');
+      mkdirSync(dir, { recursive: true });
+      const file = join(dir, 'edit-me.txt');
+      writeFileSync(file, 'hello world\nsecond line\n');
+      const m = await model('gemini', [
+        { tool: 'replace', input: { file_path: file, old_string: 'hello world', new_string: 'hello ACP', instruction: 'Change the greeting.' } },
+        { tool: 'write_file', input: { file_path: join(dir, 'new-file.txt'), content: 'brand new\n' } },
+        { text: 'All done.' },
+      ]);
+      const editor = await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
+      await startAgent('Gemini CLI', [GEMINI_CLI, '--acp'], geminiEnv(m, freshHome()));
+      await ctl.current!.prompt('Edit compat/gemini/edit-me.txt and create new-file.txt');
+      assertTurnOk(m);
+      assert.equal(editor.document.getText(), 'hello ACP\nsecond line\n', 'the open editor shows the edit');
+      assert.equal(readFileSync(file, 'utf8'), 'hello ACP\nsecond line\n');
+      assert.equal(readFileSync(join(dir, 'new-file.txt'), 'utf8'), 'brand new\n');
+      const changes = hands.tracker.changes(ctl.current!.session!.sessionId, 0);
+      assert.deepEqual(changes.map((c) => c.path).sort(), [file, join(dir, 'new-file.txt')].sort(), 'both writes went through the client');
+      console.log(`[compat] gemini prompts: ${JSON.stringify(asked)}`);
+      console.log(`[compat] gemini tool calls: ${JSON.stringify(toolRows().map((r) => [r.kind, r.status, r.title]))}`);
+      assert.ok(asked.length >= 2, `prompts asked through the broker: ${JSON.stringify(asked)}`);
+    });
+
+    const openMe = () => {
+      const p = join(ws, 'compat', 'open-me.ts');
+      writeFileSync(p, Array.from({ length: 12 }, (_, i) => `export const line${i + 1} = ${i + 1};`).join('\n') + '\n');
+      return p;
+    };
+
+    test('claude-code-acp 0.16.2 (issue 6): expands the IDE group and calls OpenFile — the file opens in VS Code at the line', async function () {
+      if (!existsSync(CLAUDE_CODE_ACP)) this.skip();
+      const target = openMe();
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      // Claude Code never re-reads tools after list_changed: the model calls the container again
+      // with {function, arguments}, as its description says (src/tools/invoke.ts).
+      const m = await model('anthropic', [
+        { tool: 'mcp__tandem__IDE', input: {} },
+        { tool: 'mcp__tandem__IDE', input: { function: 'OpenFile', arguments: { path: 'compat/open-me.ts', line: 7 } } },
+        { text: 'Opened it.' },
+      ]);
+      await startAgent('Claude Code', [CLAUDE_CODE_ACP], claudeEnv(m, freshHome()));
+      await ctl.current!.prompt('Open compat/open-me.ts at line 7');
+      assertTurnOk(m);
+      const declared = (r: unknown) => ((r as { tools?: Array<{ name: string }> }).tools ?? []).map((x) => x.name).filter((n) => n.startsWith('mcp__tandem__'));
+      assert.deepEqual(declared(m.requests[0]), ['mcp__tandem__IDE'], 'collapsed: only the container');
+      assert.match(JSON.stringify(m.requests[1]), /IDE expanded\. Available functions: OpenFile/);
+      assert.match(JSON.stringify(m.requests[2]), /Opened compat\/open-me\.ts at line 7/);
+      const ed = vscode.window.activeTextEditor;
+      assert.ok(ed, 'an editor is active');
+      assert.equal(ed.document.uri.fsPath, target);
+      assert.equal(ed.selection.active.line, 6, 'line 7 (1-based)');
+      const rows = toolRows().filter((r) => r.group === 'IDE');
+      console.log(`[compat] claude IDE tool calls: ${JSON.stringify(rows.map((r) => [r.status, r.title]))}; prompts: ${JSON.stringify(asked)}`);
+      assert.ok(rows.length >= 2, `client tool calls marked with their group: ${JSON.stringify(toolRows())}`);
+    });
+
+    test('gemini-cli 0.61.0 --acp (issue 6): expands the IDE group and calls OpenFile — the file opens in VS Code at the line', async function () {
+      if (!existsSync(GEMINI_CLI)) this.skip();
+      const target = openMe();
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      const m = await model('gemini', [
+        { tool: 'mcp_tandem_IDE', input: {} },
+        { tool: 'mcp_tandem_OpenFile', input: { path: 'compat/open-me.ts', line: 9 } },
+        { text: 'Opened it.' },
+      ]);
+      await startAgent('Gemini CLI', [GEMINI_CLI, '--acp'], geminiEnv(m, freshHome()));
+      await ctl.current!.prompt('Open compat/open-me.ts at line 9');
+      assertTurnOk(m);
+      assert.match(JSON.stringify(m.requests[1]), /IDE expanded\. Available functions: OpenFile/);
+      assert.match(JSON.stringify(m.requests[2]), /Opened compat\/open-me\.ts at line 9/, `unknown model paths: ${m.unknown.join(', ')}`);
+      const ed = vscode.window.activeTextEditor;
+      assert.ok(ed, 'an editor is active');
+      assert.equal(ed.document.uri.fsPath, target);
+      assert.equal(ed.selection.active.line, 8, 'line 9 (1-based)');
+      const rows = toolRows().filter((r) => r.group === 'IDE');
+      console.log(`[compat] gemini IDE tool calls: ${JSON.stringify(rows.map((r) => [r.status, r.title]))}; prompts: ${JSON.stringify(asked)}`);
+      assert.ok(rows.length >= 2, `client tool calls marked with their group: ${JSON.stringify(toolRows())}`);
+    });
+
+    test('claude-code-acp 0.16.2 (issue 7): session/list and session/load reopen a past session with its tool calls (Open Session… QuickPick)', async function () {
+      if (!existsSync(CLAUDE_CODE_ACP)) this.skip();
+      const file = join(ws, 'compat', 'history.txt');
+      writeFileSync(file, 'remember this line\n');
+      const m = await model('anthropic', [
+        { tool: 'mcp__acp__Read', input: { file_path: file } },
+        { text: 'It says: remember this line.' },
+      ]);
+      // Same throwaway HOME for both connections: Claude Code keeps sessions in ~/.claude/projects.
+      // Its own agent name, so the local history of the other cases does not mix in the picker.
+      const name = 'Claude Code (history)';
+      const env = claudeEnv(m, freshHome());
+      await startAgent(name, [CLAUDE_CODE_ACP], env);
+      const first = ctl.current!.session!.sessionId;
+      await ctl.current!.prompt('compat history: read compat/history.txt');
+      assertTurnOk(m);
+      const before = toolRows();
+      assert.equal(before.length, 1, `one tool call in the first session: ${JSON.stringify(before)}`);
+
+      // A new connection (as after a window reload): the past session is not open any more.
+      await ctl.start(name);
+      assert.equal(ctl.agent.state, 'ready', ctl.agent.message);
+      assert.notEqual(ctl.current!.session!.sessionId, first, 'a fresh session on the new connection');
+      assert.ok(ctl.current!.canReopen(), 'claude-code-acp advertises loadSession');
+      const listed = await ctl.current!.listSessions();
+      assert.ok(listed.some((s) => s.sessionId === first), `session/list has the past session: ${JSON.stringify(listed)}`);
+      const entry = listed.find((s) => s.sessionId === first)!;
+      assert.equal(entry.cwd, ws);
+      assert.match(entry.title ?? '', /compat history/);
+
+      // "Tandem: Open Session…": the QuickPick lists it; accepting it loads and replays it.
+      await runAccepting('tandem.openSession');
+      await until(() => ctl.current?.session?.sessionId === first, 30_000, 'the past session reopened');
+      const snap = ctl.snapshot().session!;
+      assert.equal(snap.meta.sessionId, first);
+      const after = toolRows();
+      console.log(`[compat] session/list: ${JSON.stringify(listed.map((x) => [x.sessionId === first ? 'first' : x.sessionId, x.title]))}`);
+      console.log(`[compat] before: ${JSON.stringify(before)}; replayed: ${JSON.stringify(after)}`);
+      for (const t of before) {
+        const r = after.find((x) => x.id === t.id);
+        assert.ok(r, `tool call ${t.id} (${t.title}) replayed: ${JSON.stringify(after)}`);
+        assert.equal(r.kind, t.kind);
+      }
+      const text = JSON.stringify(snap.turns);
+      assert.match(text, /compat history: read compat\/history\.txt/, 'the user message replayed');
+      assert.match(text, /It says: remember this line\./, 'the agent reply replayed');
+    });
+  });
+}
