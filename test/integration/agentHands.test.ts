@@ -8,23 +8,13 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { until } from './helpers';
 import type { Controller } from '../../src/vscode/controller';
 import type { AgentHands } from '../../src/vscode/agentHands';
 import type { HostMessage } from '../../src/shared/protocol';
 
 const ID = 'tandem-dev.tandem';
 
-function until(pred: () => boolean | Promise<boolean>, ms = 10_000, what = 'condition'): Promise<void> {
-  const t0 = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = async () => {
-      try { if (await pred()) { resolve(); return; } } catch { /* retry */ }
-      if (Date.now() - t0 > ms) reject(new Error(`timed out waiting for ${what}`));
-      else setTimeout(tick, 25);
-    };
-    void tick();
-  });
-}
 
 suite('agent hands (fs, terminals, follow-along, review)', () => {
   let ctl: Controller;

@@ -7,32 +7,12 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { runAccepting, until } from './helpers';
 import type { Controller } from '../../src/vscode/controller';
 
 const ID = 'tandem-dev.tandem';
 
-function until(pred: () => boolean, ms: number, what: string): Promise<void> {
-  const t0 = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = () => (pred() ? resolve() : Date.now() - t0 > ms ? reject(new Error(`timed out waiting for ${what}`)) : setTimeout(tick, 50));
-    tick();
-  });
-}
 
-/** Runs a command showing a QuickPick and picks the item `down` rows below the first. */
-async function runPicking(command: string, down: number): Promise<void> {
-  let done = false;
-  const p = Promise.resolve(vscode.commands.executeCommand(command)).finally(() => { done = true; });
-  const t0 = Date.now();
-  while (!done && Date.now() - t0 < 20_000) {
-    await new Promise((r) => setTimeout(r, 300));
-    for (let i = 0; i < down && !done; i++) await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
-    if (!done) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-    // A picked terminal method keeps the command running until the login terminal closes.
-    if (vscode.window.terminals.some((t) => t.name.includes('Sign in in a terminal'))) break;
-  }
-  await p;
-}
 
 suite('sign-in (auth methods)', () => {
   let ctl: Controller;
@@ -57,7 +37,7 @@ suite('sign-in (auth methods)', () => {
 
   test('QuickPick path: choosing the agent method authenticates and opens a working session', async function () {
     this.timeout(40_000);
-    await runPicking('tandem.signIn', 0);
+    await runAccepting('tandem.signIn');
     await until(() => ctl.agent.state === 'ready', 15_000, 'ready after authenticate');
     await ctl.current!.prompt('who am I?');
     assert.match(JSON.stringify(ctl.snapshot().session!.turns[0].items), /Signed in \(browser\)/);
@@ -67,7 +47,8 @@ suite('sign-in (auth methods)', () => {
     this.timeout(60_000);
     await ctl.restart();
     assert.equal(ctl.agent.state, 'auth');
-    await runPicking('tandem.signIn', 1);
+    // A terminal method keeps the command busy until the login terminal closes: stop accepting once it is open.
+    await runAccepting('tandem.signIn', 1, () => vscode.window.terminals.some((t) => t.name.includes('Sign in in a terminal')));
     await until(() => existsSync(marker), 20_000, 'the terminal login to run');
     await until(() => ctl.agent.state === 'ready', 30_000, 'ready after the terminal login');
     await ctl.current!.prompt('who am I?');

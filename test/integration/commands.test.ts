@@ -7,34 +7,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { runAccepting, until } from './helpers';
 import type { Controller } from '../../src/vscode/controller';
 
 const ID = 'tandem-dev.tandem';
 
-function until(pred: () => boolean | Promise<boolean>, ms = 10_000, what = 'condition'): Promise<void> {
-  const t0 = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = async () => {
-      try { if (await pred()) { resolve(); return; } } catch { /* retry */ }
-      if (Date.now() - t0 > ms) reject(new Error(`timed out waiting for ${what}`));
-      else setTimeout(tick, 25);
-    };
-    void tick();
-  });
-}
 
-/** Runs a command that shows a QuickPick/InputBox and accepts its first item (or the one `down` below it). */
-async function runAccepting(command: string, down = 0): Promise<unknown> {
-  let done = false;
-  const p = Promise.resolve(vscode.commands.executeCommand(command)).finally(() => { done = true; });
-  const t0 = Date.now();
-  while (!done && Date.now() - t0 < 10_000) {
-    await new Promise((r) => setTimeout(r, 300));
-    for (let i = 0; i < down && !done; i++) await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
-    if (!done) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-  }
-  return p;
-}
 
 suite('commands, sessions, export (issue 7)', () => {
   let ctl: Controller;
