@@ -140,7 +140,7 @@ if (process.env.TANDEM_COMPAT === '1') {
     }
 
     test('claude-code-acp 0.16.2 (issue 4): reads, edits (the open editor shows it, undo works), writes a new file, runs a command with live output', async function () {
-      if (!existsSync(CLAUDE_CODE_ACP)) this.skip();
+      if (!existsSync(CLAUDE_CODE_ACP)) { console.log(`[compat] skipped: ${NOT_INSTALLED('claude-code-acp 0.16.2')}`); this.skip(); }
       const dir = join(ws, 'compat', 'claude');
       mkdirSync(dir, { recursive: true });
       const file = join(dir, 'hello.txt');
@@ -213,7 +213,7 @@ if (process.env.TANDEM_COMPAT === '1') {
     });
 
     test('gemini-cli 0.61.0 --acp (issue 4): edits a file (the open editor shows it) and creates one', async function () {
-      if (!existsSync(GEMINI_CLI)) this.skip();
+      if (!existsSync(GEMINI_CLI)) { console.log(`[compat] skipped: ${NOT_INSTALLED('gemini-cli 0.61.0')}`); this.skip(); }
       const dir = join(ws, 'compat', 'gemini');
       mkdirSync(dir, { recursive: true });
       const file = join(dir, 'edit-me.txt');
@@ -244,7 +244,7 @@ if (process.env.TANDEM_COMPAT === '1') {
     };
 
     test('claude-code-acp 0.16.2 (issue 6): expands the IDE group and calls OpenFile — the file opens in VS Code at the line', async function () {
-      if (!existsSync(CLAUDE_CODE_ACP)) this.skip();
+      if (!existsSync(CLAUDE_CODE_ACP)) { console.log(`[compat] skipped: ${NOT_INSTALLED('claude-code-acp 0.16.2')}`); this.skip(); }
       const target = openMe();
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       // Claude Code never re-reads tools after list_changed: the model calls the container again
@@ -271,7 +271,7 @@ if (process.env.TANDEM_COMPAT === '1') {
     });
 
     test('gemini-cli 0.61.0 --acp (issue 6): expands the IDE group and calls OpenFile — the file opens in VS Code at the line', async function () {
-      if (!existsSync(GEMINI_CLI)) this.skip();
+      if (!existsSync(GEMINI_CLI)) { console.log(`[compat] skipped: ${NOT_INSTALLED('gemini-cli 0.61.0')}`); this.skip(); }
       const target = openMe();
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       const m = await model('gemini', [
@@ -294,7 +294,7 @@ if (process.env.TANDEM_COMPAT === '1') {
     });
 
     test('claude-code-acp 0.16.2 (issue 7): session/list and session/load reopen a past session with its tool calls (Open Session… QuickPick)', async function () {
-      if (!existsSync(CLAUDE_CODE_ACP)) this.skip();
+      if (!existsSync(CLAUDE_CODE_ACP)) { console.log(`[compat] skipped: ${NOT_INSTALLED('claude-code-acp 0.16.2')}`); this.skip(); }
       const file = join(ws, 'compat', 'history.txt');
       writeFileSync(file, 'remember this line\n');
       const m = await model('anthropic', [
