@@ -21,36 +21,13 @@ import type { TandemPermissions } from '../../src/vscode/permissions';
 import type { HostMessage } from '../../src/shared/protocol';
 import type { SessionSnapshot } from '../../src/shared/sessionModel';
 import { fakeAnthropic, fakeGemini, type FakeServer, type Step } from '../compat/fakeModels';
+import { runAccepting, until } from './helpers';
 
 const ID = 'tandem-dev.tandem';
 const CACHE = process.env.TANDEM_COMPAT_CACHE || join(homedir(), '.cache', 'tandem-compat');
 const CLAUDE_CODE_ACP = join(CACHE, 'claude-code-acp-0.16.2', 'node_modules', '@zed-industries', 'claude-code-acp', 'dist', 'index.js');
 const GEMINI_CLI = join(CACHE, 'gemini-cli-0.61.0', 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
 const NOT_INSTALLED = (what: string) => `${what} is not installed in ${CACHE}: run node test/harness/run-compat.mjs (it installs the pinned agents)`;
-
-function until(pred: () => boolean | Promise<boolean>, ms = 10_000, what = 'condition'): Promise<void> {
-  const t0 = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = async () => {
-      try { if (await pred()) { resolve(); return; } } catch { /* retry */ }
-      if (Date.now() - t0 > ms) reject(new Error(`timed out waiting for ${what}`));
-      else setTimeout(tick, 50);
-    };
-    void tick();
-  });
-}
-
-/** Runs a command that shows a QuickPick and accepts its first item. */
-async function runAccepting(command: string): Promise<unknown> {
-  let done = false;
-  const p = Promise.resolve(vscode.commands.executeCommand(command)).finally(() => { done = true; });
-  const t0 = Date.now();
-  while (!done && Date.now() - t0 < 30_000) {
-    await new Promise((r) => setTimeout(r, 300));
-    if (!done) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-  }
-  return p;
-}
 
 /** A throwaway HOME for an agent (Claude Code keeps its sessions under it). */
 function freshHome(): string {
