@@ -43,7 +43,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       const name = await pickAgent(d.context.extensionUri, ctl.agent.name);
       if (name) { view.show(); await ctl.start(name); }
     }),
-    vscode.commands.registerCommand('tandem.signIn', () => ctl.signIn()),
+    vscode.commands.registerCommand('tandem.signIn', (methodId?: unknown) => ctl.signIn(typeof methodId === 'string' ? methodId : undefined)),
     vscode.commands.registerCommand('tandem.openSession', () => ctl.openPastSession()),
     vscode.commands.registerCommand('tandem.exportSession', async (target?: vscode.Uri) => {
       const uri = await ctl.exportSession(target);
@@ -53,7 +53,9 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     vscode.commands.registerCommand('tandem.switchMode', async () => {
       const meta = ctl.current?.session?.state.meta;
       if (!meta?.modes.length) { void vscode.window.showInformationMessage('Tandem: this agent offers no modes.'); return; }
-      const pick = await vscode.window.showQuickPick(meta.modes.map((m) => ({
+      // The other modes first, so Enter switches; the current one last, marked.
+      const modes = [...meta.modes.filter((m) => m.id !== meta.currentModeId), ...meta.modes.filter((m) => m.id === meta.currentModeId)];
+      const pick = await vscode.window.showQuickPick(modes.map((m) => ({
         label: `${m.id === meta.currentModeId ? '$(check) ' : ''}${m.name}`, detail: m.description ?? undefined, id: m.id,
       })), { title: 'Tandem: Switch Mode' });
       if (pick) await ctl.current?.setMode(pick.id);

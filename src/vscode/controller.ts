@@ -246,8 +246,8 @@ export class Controller extends Disposable {
     });
   }
 
-  async signIn(): Promise<void> {
-    if (this.client && this.agentConfig) await signIn(this.client, this.agentConfig, () => this.restart());
+  async signIn(methodId?: string): Promise<void> {
+    if (this.client && this.agentConfig) await signIn(this.client, this.agentConfig, () => this.restart(), methodId);
   }
 
   /** "Tandem: Export Session as Markdown". Returns the file written. */

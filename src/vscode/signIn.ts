@@ -5,13 +5,19 @@ import * as vscode from 'vscode';
 import type { AgentClient } from '../client/agentClient';
 import type { AgentConfig } from '../client/agentConfig';
 
-export async function signIn(client: AgentClient, agent: AgentConfig, restart: () => Promise<void>): Promise<void> {
+/** Signs in with `methodId` when given (a keybinding, another extension), else asks which method. */
+export async function signIn(client: AgentClient, agent: AgentConfig, restart: () => Promise<void>, methodId?: string): Promise<void> {
   const methods = client.authMethods;
+  const chosen = methodId !== undefined ? methods.find((m) => m.id === methodId) : undefined;
+  if (methodId !== undefined && !chosen) {
+    void vscode.window.showWarningMessage(`${agent.name} has no sign-in method "${methodId}".`);
+    return;
+  }
   if (!methods.length) {
     void vscode.window.showWarningMessage(`${agent.name} offers no sign-in method. Sign in with its own tool, then run "Tandem: Restart Agent".`);
     return;
   }
-  const pick = methods.length === 1 ? { method: methods[0] } : await vscode.window.showQuickPick(
+  const pick = chosen ? { method: chosen } : methods.length === 1 ? { method: methods[0] } : await vscode.window.showQuickPick(
     methods.map((m) => ({ label: m.name, detail: m.description ?? undefined, method: m })),
     { title: `Sign in to ${agent.name}`, placeHolder: 'How do you want to sign in?' });
   if (!pick) return;

@@ -103,7 +103,7 @@ suite('commands, sessions, export (issue 7)', () => {
   test('Switch Mode sets the agent mode', async () => {
     await vscode.commands.executeCommand('tandem.newSession');
     assert.equal(ctl.current!.session!.state.meta.currentModeId, 'ask');
-    await runAccepting('tandem.switchMode', 1);
+    await runAccepting('tandem.switchMode');
     await until(() => ctl.current!.session!.state.meta.currentModeId === 'code', 5000, 'mode code');
   });
 

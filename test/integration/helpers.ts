@@ -15,18 +15,16 @@ export function until(pred: () => boolean | Promise<boolean>, ms = 10_000, what 
 }
 
 /**
- * Runs a command that shows a QuickPick or InputBox and accepts an item: the first, or the one
- * `down` rows below it. `stopWhen` ends the accepting early (a pick that keeps the command busy).
+ * Runs a command that shows a QuickPick or InputBox and accepts its first item. (Moving the
+ * selection first races with the picker appearing: tests pick the first item only.)
  */
-export async function runAccepting(command: string, down = 0, stopWhen?: () => boolean): Promise<unknown> {
+export async function runAccepting(command: string): Promise<unknown> {
   let done = false;
   const p = Promise.resolve(vscode.commands.executeCommand(command)).finally(() => { done = true; });
   const t0 = Date.now();
   while (!done && Date.now() - t0 < 20_000) {
     await new Promise((r) => setTimeout(r, 300));
-    for (let i = 0; i < down && !done; i++) await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
     if (!done) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-    if (stopWhen?.()) break;
   }
   return p;
 }
