@@ -56,6 +56,9 @@ export default {
         await send(view, 'keyboard');
         const p = prompt(view, 'k1');
         await p.waitFor({ timeout: 20_000 });
+        // Focus moves into the prompt when it appears; press once it is there (a key pressed
+        // before that lands in the workbench, not in the view).
+        await view.locator('[data-testid="permission-prompt"] [data-testid="permission-option"]:focus').waitFor({ timeout: 10_000 });
         await page.keyboard.press('Alt+3');
         await reply(view, 'keyboard answer: reject');
         await idle(view);
