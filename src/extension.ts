@@ -41,7 +41,10 @@ export function activate(context: vscode.ExtensionContext) {
   hands = new AgentHands({ current: () => ctl.current, onDidChange: (l) => ctl.onDidChange(l) });
   context.subscriptions.push(hands);
 
-  const view = new SessionViewProvider(context.extensionUri, logger, () => ctl.snapshot());
+  const view = new SessionViewProvider(context.extensionUri, logger, {
+    snapshot: () => ctl.snapshot(),
+    turns: (id) => { const s = ctl.current?.session; return s?.sessionId === id ? s : undefined; },
+  });
   context.subscriptions.push(view, vscode.window.registerWebviewViewProvider(SessionViewProvider.viewType, view));
 
   // Permission prompts: rules → remembered → inline prompt (notification + badge when the view is hidden).

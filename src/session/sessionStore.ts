@@ -1,12 +1,13 @@
 import { Emitter } from '../common/event';
 import type { Patch, SessionSnapshot } from '../shared/sessionModel';
 import type { SessionAction } from './actions';
-import { createSessionState, reduce, toSnapshot, type SessionState } from './store';
+import type { FullTurn, TurnSource } from '../shared/turnOutline';
+import { createSessionState, getToolCall, reduce, toSnapshot, turnWithCalls, type SessionState } from './store';
 
 export interface SessionChange { sessionId: string; patches: Patch[] }
 
 /** Holds one session's state; every dispatch runs the pure reducer and announces its patches. */
-export class SessionStore {
+export class SessionStore implements TurnSource {
   private current: SessionState;
   private readonly changed = new Emitter<SessionChange>();
   readonly onDidChange = this.changed.event;
@@ -27,6 +28,10 @@ export class SessionStore {
   timestamp(): number { return this.now(); }
 
   snapshot(): SessionSnapshot { return toSnapshot(this.current); }
+
+  fullTurn(index: number): FullTurn | undefined { return turnWithCalls(this.current, index); }
+
+  turnOfCall(toolCallId: string): number | undefined { return getToolCall(this.current, toolCallId)?.turn; }
 
   dispose(): void { this.changed.dispose(); }
 }

@@ -413,6 +413,19 @@ function mapToRecord<V>(m: PMap<V>): Record<string, V> {
   return out;
 }
 
+/** One turn with its tool calls (what the view loads when it unfolds an outlined turn). */
+export function turnWithCalls(state: SessionState, index: number): { turn: TurnView; calls: ToolCallView[] } | undefined {
+  const t = index >= 0 && index < state.turns.length ? state.turns.get(index) : undefined;
+  if (!t) return undefined;
+  const items = t.items.toArray();
+  const calls: ToolCallView[] = [];
+  for (const it of items) {
+    const c = it.kind === 'tool' ? state.toolCalls.get(it.toolCallId) : undefined;
+    if (c) calls.push(c);
+  }
+  return { turn: { ...t.header, items }, calls };
+}
+
 export function getToolCall(state: SessionState, id: string): ToolCallView | undefined {
   return state.toolCalls.get(id);
 }

@@ -1,6 +1,7 @@
 // The host ↔ webview message protocol: string-tagged unions both ways. The host owns state;
 // the webview gets a snapshot on `ready`, then patches. Every webview→host message is
 // checked by parseIntent before the host acts on it.
+import { MAX_LOAD_TURNS } from './turnOutline';
 import type { Patch, SessionSnapshot } from './sessionModel';
 import { MAX_ELICITATION_FIELDS, MAX_ELICITATION_STRING, type ElicitationContent } from './elicitation';
 
@@ -77,6 +78,8 @@ export type Intent =
   | { type: 'elicitationAnswer'; requestId: string; action: 'accept' | 'decline' | 'cancel'; content?: ElicitationContent }
   /** Show another open session. */
   | { type: 'switchSession'; sessionId: string }
+  /** The user unfolded turns the snapshot sent as outlines: send their content. */
+  | { type: 'loadTurns'; sessionId: string; turns: number[] }
   | { type: 'closeSession'; sessionId: string }
   /** Pick a past session to reopen (a QuickPick on the host). */
   | { type: 'openSession' }
@@ -86,6 +89,7 @@ export type Intent =
 /** Largest pasted image accepted (base64 characters). */
 export const MAX_IMAGE_BASE64 = 8 * 1024 * 1024;
 export const MAX_ATTACHMENTS = 50;
+export { MAX_LOAD_TURNS };
 
 /** Longest prompt accepted from the webview (a pasted file is fine; a runaway loop is not). */
 export const MAX_PROMPT_CHARS = 1_000_000;
@@ -186,6 +190,14 @@ export function parseIntent(msg: unknown): Intent | string {
       if (bad) return `unexpected field "${bad}" in ${m.type}`;
       if (typeof m.sessionId !== 'string' || !m.sessionId || m.sessionId.length > 500) return `${m.type}.sessionId must be a non-empty string`;
       return { type: m.type, sessionId: m.sessionId };
+    }
+    case 'loadTurns': {
+      const bad = extra(['sessionId', 'turns']);
+      if (bad) return `unexpected field "${bad}" in loadTurns`;
+      if (typeof m.sessionId !== 'string' || !m.sessionId || m.sessionId.length > 500) return 'loadTurns.sessionId must be a non-empty string';
+      if (!Array.isArray(m.turns) || m.turns.length > MAX_LOAD_TURNS) return `loadTurns.turns must be an array of at most ${MAX_LOAD_TURNS} turn indexes`;
+      if (!m.turns.every((t) => Number.isInteger(t) && t >= 0)) return 'loadTurns.turns must hold non-negative integers';
+      return { type: 'loadTurns', sessionId: m.sessionId, turns: m.turns as number[] };
     }
     case 'openLocation': {
       const bad = extra(['path', 'line']);

@@ -115,7 +115,14 @@ export interface TurnView {
   /** A prompt that failed (JSON-RPC error or lost agent). */
   error?: string;
   items: ItemView[];
+  /**
+   * Set on a folded turn sent without its content (see turnOutline.ts): `items` then holds only
+   * the prompt, and the turn's tool calls are not in `toolCalls` until a `fullTurn` patch.
+   */
+  outline?: TurnOutline;
 }
+
+export interface TurnOutline { tools: number; failed: number; running: number }
 
 export interface NoticeView { severity: string; title: string; description?: string; at: number }
 
@@ -150,6 +157,8 @@ export interface SessionSnapshot {
 export type Patch =
   | { op: 'meta'; meta: Partial<SessionMeta> }
   | { op: 'turn'; turn: Omit<TurnView, 'items'> }
+  /** A whole turn with its tool calls, replacing an outline (or anything held for it). */
+  | { op: 'fullTurn'; turn: TurnView; calls: ToolCallView[] }
   | { op: 'item'; turn: number; index: number; item: ItemView }
   | { op: 'append'; turn: number; index: number; block: number; text: string }
   | { op: 'tool'; call: ToolCallView }
@@ -175,8 +184,15 @@ export function applyPatches(s: SessionSnapshot, patches: readonly Patch[]): Cha
         break;
       case 'turn': {
         const prev = s.turns[p.turn.index];
-        s.turns[p.turn.index] = { ...p.turn, items: prev?.items ?? [] };
+        s.turns[p.turn.index] = prev?.outline ? { ...p.turn, items: prev.items, outline: prev.outline } : { ...p.turn, items: prev?.items ?? [] };
         changed.turns.add(p.turn.index);
+        break;
+      }
+      case 'fullTurn': {
+        const { outline: _, ...turn } = p.turn;
+        s.turns[turn.index] = { ...turn, items: turn.items.slice() };
+        for (const c of p.calls) { s.toolCalls[c.toolCallId] = c; changed.tools.add(c.toolCallId); }
+        changed.turns.add(turn.index);
         break;
       }
       case 'item': {

@@ -7,6 +7,13 @@ import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
 import { parseIntent, type HostMessage, type Intent } from '../shared/protocol';
 import { coalescePatches, type Patch } from '../shared/sessionModel';
+import { TurnOutliner, type TurnSource } from '../shared/turnOutline';
+
+export interface ViewSource {
+  snapshot(): Extract<HostMessage, { type: 'snapshot' }>;
+  /** The session's turns, for loading outlined ones (undefined when it is not the shown session). */
+  turns(sessionId: string): TurnSource | undefined;
+}
 
 /** One frame at 60 Hz: how long patches gather before crossing to the webview. */
 const FLUSH_MS = 16;
@@ -18,6 +25,8 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
   private ready = false;
   private pending: { sessionId: string; patches: Patch[] } | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Which folded turns this view holds only as outlines. */
+  private readonly outliner = new TurnOutliner();
   private readonly intents = this._register(new Emitter<Intent>());
   readonly onIntent = this.intents.event;
   private readonly resolved = this._register(new Emitter<void>());
@@ -27,7 +36,7 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly logger: Logger,
-    private readonly snapshot: () => Extract<HostMessage, { type: 'snapshot' }>,
+    private readonly source: ViewSource,
   ) { super(); }
 
   get isVisible(): boolean { return !!this.view?.visible; }
@@ -64,6 +73,12 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
   /** Queues patches; they go out together on the next flush. Dropped while not ready: the snapshot covers them. */
   pushPatches(sessionId: string, patches: Patch[]): void {
     if (!this.ready) return;
+    const turns = this.source.turns(sessionId);
+    this.queue(sessionId, turns ? this.outliner.patches(sessionId, patches, turns) : patches);
+  }
+
+  private queue(sessionId: string, patches: readonly Patch[]): void {
+    if (!patches.length) return;
     if (this.pending && this.pending.sessionId !== sessionId) this.flush();
     if (!this.pending) this.pending = { sessionId, patches: [] };
     for (const p of patches) this.pending.patches.push(p);
@@ -73,7 +88,9 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
   /** Sends a full snapshot now (session replaced, agent restarted). */
   refresh(): void {
     this.pending = undefined;
-    if (this.ready) this.post(this.snapshot());
+    if (!this.ready) return;
+    const msg = this.source.snapshot();
+    this.post({ ...msg, session: this.outliner.snapshot(msg.session) });
   }
 
   postMessage(msg: HostMessage): void {
@@ -104,6 +121,11 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
     if (intent.type === 'ready') {
       this.ready = true;
       this.refresh();
+      return;
+    }
+    if (intent.type === 'loadTurns') {
+      const turns = this.source.turns(intent.sessionId);
+      if (turns) this.queue(intent.sessionId, this.outliner.request(intent.sessionId, intent.turns, turns));
       return;
     }
     this.intents.fire(intent);

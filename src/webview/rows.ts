@@ -2,13 +2,16 @@
 // message, tool call, notice and turn footer. Rows of a turn are cached on the turn's
 // identity (the mirror gives a changed turn a new identity), so a chunk costs O(rows of that
 // turn), not a rebuild of the whole session.
-import type { ItemView, NoticeView, SessionSnapshot, ToolCallView, TurnView } from '../shared/sessionModel';
+import type { ItemView, NoticeView, SessionSnapshot, ToolCallView, TurnOutline, TurnView } from '../shared/sessionModel';
+import { outlineOf } from '../shared/turnOutline';
 
 export type Row =
   | { type: 'turn'; key: string; turn: TurnView; collapsed: boolean }
   | { type: 'item'; key: string; turn: number; index: number; item: Exclude<ItemView, { kind: 'tool' }> }
   | { type: 'tool'; key: string; turn: number; index: number; toolCallId: string }
   | { type: 'end'; key: string; turn: TurnView }
+  /** An unfolded turn whose content is on its way from the host (it was sent as an outline). */
+  | { type: 'loading'; key: string; turn: number }
   | { type: 'notice'; key: string; notice: NoticeView; n: number };
 
 export interface Filter { kinds: Set<string>; statuses: Set<string> }
@@ -31,16 +34,15 @@ export function isCollapsed(turn: number, last: number, fold: Map<number, boolea
 interface TurnCache { turn: TurnView; collapsed: boolean; filterKey: string; rows: Row[] }
 const cache = new WeakMap<TurnView, TurnCache>();
 
-export function turnCounts(turn: TurnView, calls: Record<string, ToolCallView>): { tools: number; failed: number; running: number } {
-  let tools = 0, failed = 0, running = 0;
-  for (const it of turn.items) {
-    if (it.kind !== 'tool') continue;
-    tools++;
-    const st = calls[it.toolCallId]?.status;
-    if (st === 'failed') failed++;
-    else if (st === 'in_progress' || st === 'pending') running++;
-  }
-  return { tools, failed, running };
+export function turnCounts(turn: TurnView, calls: Record<string, ToolCallView>): TurnOutline {
+  return turn.outline ?? outlineOf(turn, calls);
+}
+
+/** Unfolded turns still held as outlines: the view asks the host for their content. */
+export function outlinedOpen(rows: readonly Row[]): TurnView[] {
+  const out: TurnView[] = [];
+  for (const r of rows) if (r.type === 'turn' && !r.collapsed && r.turn.outline) out.push(r.turn);
+  return out;
 }
 
 export function buildRows(
@@ -70,7 +72,9 @@ export function buildRows(
     } else {
       const own: Row[] = [];
       own.push({ type: 'turn', key: `t${t}`, turn, collapsed });
-      if (!collapsed) {
+      if (!collapsed && turn.outline) {
+        own.push({ type: 'loading', key: `l${t}`, turn: t });
+      } else if (!collapsed) {
         turn.items.forEach((item, index) => {
           if (index === 0 && item.kind === 'user') return; // shown in the turn header
           if (item.kind === 'tool') {

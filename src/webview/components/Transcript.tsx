@@ -4,7 +4,9 @@
 import { memo } from 'preact/compat';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ItemView, NoticeView, SessionSnapshot, ToolCallView, TurnView } from '../../shared/sessionModel';
-import { buildRows, filterActive, turnCounts, type Filter, type Row } from '../rows';
+import { MAX_LOAD_TURNS } from '../../shared/turnOutline';
+import { buildRows, filterActive, outlinedOpen, turnCounts, type Filter, type Row } from '../rows';
+import { post } from '../vscodeApi';
 import { ContentBlockView } from './ContentBlocks';
 import { Toolbar } from './Toolbar';
 import { formatDuration, hasDetails, terminalIds, ToolCallRow } from './ToolCallRow';
@@ -28,6 +30,18 @@ export function Transcript({ session, toolsVersion, working }: Props) {
   const rows = useMemo(() => buildRows(session, fold, foldAll, filter, filterKey),
     // toolsVersion matters only through filterKey.
     [session.turns, session.notices, fold, foldAll, filterKey]);
+
+  // Unfolded turns that came as outlines: ask for their content once (a new snapshot brings new
+  // turn objects, which are asked for again).
+  const asked = useRef(new WeakSet<TurnView>());
+  useEffect(() => {
+    const want = outlinedOpen(rows).filter((t) => !asked.current.has(t));
+    if (!want.length) return;
+    for (const t of want) asked.current.add(t);
+    for (let i = 0; i < want.length; i += MAX_LOAD_TURNS) {
+      post({ type: 'loadTurns', sessionId: session.meta.sessionId, turns: want.slice(i, i + MAX_LOAD_TURNS).map((t) => t.index) });
+    }
+  }, [rows]);
 
   // Pending permission prompts, inline in their tool call; the first in the queue is scrolled to.
   const prompts = useMemo(() => groupPrompts(session.permissions), [session.permissions]);
@@ -130,6 +144,13 @@ export function Transcript({ session, toolsVersion, working }: Props) {
     else if (r.type === 'item') setExpanded((m) => new Map(m).set(r.key, !m.get(r.key)));
   }
 
+  // Folded tool calls and folded turns are one line each: one height per class.
+  const sizeClass = (r: Row): string | undefined => {
+    if (r.type === 'turn') return r.collapsed ? 'turn' : undefined;
+    if (r.type !== 'tool' || prompts.has(r.toolCallId)) return undefined;
+    return isExpanded(session.toolCalls[r.toolCallId]) ? undefined : 'tool';
+  };
+
   const focusedRendered = focusKey !== undefined && rows.some((r) => r.key === focusKey);
 
   const renderRow = (r: Row, i: number) => {
@@ -152,6 +173,9 @@ export function Transcript({ session, toolsVersion, working }: Props) {
         return <TurnEnd turn={r.turn} focused={focused} onFocus={onFocus} />;
       case 'notice':
         return <Notice notice={r.notice} focused={focused} onFocus={onFocus} />;
+      case 'loading':
+        return <div role="treeitem" aria-level={2} aria-busy="true" tabIndex={focused ? 0 : -1} data-focus-target="" onFocus={onFocus}
+          class="turn-loading muted" data-testid="turn-loading"><i class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" /> Loading…</div>;
     }
   };
 
@@ -162,7 +186,7 @@ export function Transcript({ session, toolsVersion, working }: Props) {
       <div ref={treeRef} class="tree-host" onKeyDown={onKeyDown}>
         <VirtualList
           class="transcript" role="tree" aria-label="Conversation and tool calls" data-testid="transcript"
-          rows={rows} estimate={estimate} renderRow={renderRow} handle={list}
+          rows={rows} estimate={estimate} sizeClass={sizeClass} renderRow={renderRow} handle={list}
         />
       </div>
     </div>
@@ -173,7 +197,7 @@ function estimate(r: Row): number {
   switch (r.type) {
     case 'turn': return 34;
     case 'tool': return 24;
-    case 'end': case 'notice': return 24;
+    case 'end': case 'notice': case 'loading': return 24;
     case 'item': {
       if (r.item.kind === 'thought' || r.item.kind === 'compaction') return 26;
       const len = r.item.blocks.reduce((n, b) => n + (b.type === 'text' ? b.text.length : 40), 0);

@@ -1,13 +1,15 @@
 // Properties of the session reducer over arbitrary action sequences: it never throws; every
 // tool call has a status; content and locations are replaced, never appended; the webview's
-// mirror rebuilt from a snapshot plus patches (coalesced or not) equals the host's snapshot.
+// mirror rebuilt from a snapshot plus patches (coalesced or not) equals the host's snapshot,
+// also when folded turns are sent as outlines and loaded later.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { createSessionState, reduce, toSnapshot } from '../../../src/session/store';
+import { createSessionState, getToolCall, reduce, toSnapshot, turnWithCalls } from '../../../src/session/store';
 import type { SessionAction } from '../../../src/session/actions';
 import { applyPatches, coalescePatches, type Patch } from '../../../src/shared/sessionModel';
+import { outlineOf, TurnOutliner } from '../../../src/shared/turnOutline';
 import { runs } from './runs';
 
 const id = fc.constantFrom('t0', 't1', 't2', 't3');
@@ -69,4 +71,38 @@ test('reducer: never throws; invariants hold; snapshot + patches == snapshot', (
     applyPatches(mirror2, coalescePatches(patches));
     assert.deepEqual(mirror2, snap);
   }), { numRuns: runs(50_000) });
+});
+
+test('outlined snapshot + patches through the outliner + loading every turn == snapshot', () => {
+  fc.assert(fc.property(fc.array(action, { maxLength: 40 }), fc.nat(39), fc.array(fc.nat(6), { maxLength: 4 }), (actions, cut, asks) => {
+    let s = createSessionState('fuzz');
+    const split = Math.min(cut, actions.length);
+    for (const a of actions.slice(0, split)) s = reduce(s, a).state;
+    const source = { fullTurn: (t: number) => turnWithCalls(s, t), turnOfCall: (id: string) => getToolCall(s, id)?.turn };
+    const outliner = new TurnOutliner();
+    const mirror = outliner.snapshot(toSnapshot(s))!;
+    actions.slice(split).forEach((a, i) => {
+      const r = reduce(s, a);
+      s = r.state;
+      applyPatches(mirror, outliner.patches('fuzz', r.patches, source));
+      // The view unfolds a turn now and then.
+      if (asks[i] !== undefined) applyPatches(mirror, outliner.request('fuzz', [asks[i]], source));
+      // At every step, what the view holds whole is exactly the host's.
+      const host = toSnapshot(s);
+      assert.equal(mirror.turns.length, host.turns.length);
+      mirror.turns.forEach((t, k) => {
+        if (t.outline) {
+          assert.deepEqual(t.items, host.turns[k].items.slice(0, t.items.length), 'an outline keeps the prompt');
+          assert.deepEqual(t.outline, outlineOf(host.turns[k], host.toolCalls), 'its counts are current');
+          return;
+        }
+        assert.deepEqual(t, host.turns[k]);
+        for (const it of t.items) if (it.kind === 'tool') assert.deepEqual(mirror.toolCalls[it.toolCallId], host.toolCalls[it.toolCallId]);
+      });
+      assert.deepEqual({ ...mirror, turns: [], toolCalls: {} }, { ...host, turns: [], toolCalls: {} });
+    });
+    applyPatches(mirror, outliner.request('fuzz', mirror.turns.map((t) => t.index), source));
+    assert.ok(mirror.turns.every((t) => !t.outline), 'every turn loaded');
+    assert.deepEqual(mirror, toSnapshot(s));
+  }), { numRuns: runs(10_000) });
 });

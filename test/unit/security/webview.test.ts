@@ -56,7 +56,7 @@ function cspOf(html: string): Map<string, string[]> {
 
 test('CSP: default-src none, scripts only by nonce (fresh per load), no unsafe-inline / unsafe-eval, no remote images', () => {
   const logger = new MemoryLogger();
-  const provider = new SessionViewProvider(vscodeFake.Uri.file(REPO) as never, logger, () => ({ type: 'snapshot', agent: { state: 'none' }, session: null, workspaceRoots: [], sessions: [] }) as never);
+  const provider = new SessionViewProvider(vscodeFake.Uri.file(REPO) as never, logger, { snapshot: () => ({ type: 'snapshot', agent: { state: 'none' }, session: null, workspaceRoots: [], sessions: [] }) as never, turns: () => undefined });
   const a = fakeWebviewView();
   provider.resolveWebviewView(a.view as never);
   const html = a.html();
@@ -134,7 +134,7 @@ test('forged webview messages: malformed ones are refused and logged; nothing is
     permissions: { answer: (r, o) => broker.answer(r, o) },
     features: () => [new PermissionsFeature(broker), new FileSystemFeature({ documents: docs, fs: nodeFs, edits: new FakeEdits(docs), workspace: fakeWorkspace(ws), permission: broker, tracker: new ChangeTracker() })],
   });
-  const provider = new SessionViewProvider(vscodeFake.Uri.file(REPO) as never, logger, () => ctl.snapshot());
+  const provider = new SessionViewProvider(vscodeFake.Uri.file(REPO) as never, logger, { snapshot: () => ctl.snapshot(), turns: () => undefined });
   const handled: string[] = [];
   provider.onIntent((i) => { handled.push(i.type); void ctl.handle(i); });
   const v = fakeWebviewView();

@@ -1,7 +1,7 @@
 // The webview → host intents added for the session view: every one validated by parseIntent.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_ATTACHMENTS, parseIntent } from '../../../src/shared/protocol';
+import { MAX_ATTACHMENTS, MAX_LOAD_TURNS, parseIntent } from '../../../src/shared/protocol';
 
 test('parseIntent accepts the session view intents', () => {
   const ok: unknown[] = [
@@ -38,6 +38,10 @@ test('parseIntent rejects malformed session view intents', () => {
     { type: 'setMode', modeId: '' }, { type: 'setConfigOption', configId: 'm', value: 3 },
     { type: 'openExternal', url: 'javascript:alert(1)' }, { type: 'openExternal', url: 'command:workbench.action.quit' },
     { type: 'openExternal', url: 'file:///etc/passwd' },
+    { type: 'loadTurns', sessionId: 's', turns: [-1] }, { type: 'loadTurns', sessionId: 's', turns: [1.5] }, { type: 'loadTurns', sessionId: 's', turns: ['0'] },
+    { type: 'loadTurns', sessionId: '', turns: [0] }, { type: 'loadTurns', sessionId: 's', turns: 0 }, { type: 'loadTurns', sessionId: 's', turns: [0], all: true },
+    { type: 'loadTurns', sessionId: 's', turns: Array.from({ length: MAX_LOAD_TURNS + 1 }, (_, i) => i) },
   ];
+  assert.deepEqual(parseIntent({ type: 'loadTurns', sessionId: 's', turns: [0, 3] }), { type: 'loadTurns', sessionId: 's', turns: [0, 3] });
   for (const m of bad) assert.equal(typeof parseIntent(m), 'string', JSON.stringify(m).slice(0, 100));
 });
