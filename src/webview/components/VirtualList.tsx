@@ -18,6 +18,12 @@ export interface VirtualHandle {
 interface Props<R extends { key: string }> extends Omit<JSX.HTMLAttributes<HTMLDivElement>, 'ref'> {
   rows: R[];
   estimate: (r: R) => number;
+  /**
+   * Rows of one size class have one height (a folded tool call is one line): once one is
+   * measured, new rows of the class start at that height, so appending them is one layout,
+   * not a layout, a re-render and a second layout.
+   */
+  sizeClass?: (r: R) => string | undefined;
   renderRow: (r: R, index: number) => VNode;
   overscan?: number;
   handle?: { current: VirtualHandle | null };
@@ -25,9 +31,17 @@ interface Props<R extends { key: string }> extends Omit<JSX.HTMLAttributes<HTMLD
   onRange?: (start: number, end: number) => void;
 }
 
-export function VirtualList<R extends { key: string }>({ rows, estimate, renderRow, overscan = 400, handle, onRange, ...attrs }: Props<R>) {
+export function VirtualList<R extends { key: string }>({ rows, estimate: guess, sizeClass, renderRow, overscan = 400, handle, onRange, ...attrs }: Props<R>) {
   const scroller = useRef<HTMLDivElement>(null);
   const heights = useRef(new Map<string, number>());
+  const classHeights = useRef(new Map<string, number>());
+  // The observer outlives renders: it reads the latest props through refs.
+  const props = useRef({ guess, sizeClass });
+  props.current = { guess, sizeClass };
+  const estimate = (r: R) => {
+    const c = props.current.sizeClass?.(r);
+    return (c !== undefined ? classHeights.current.get(c) : undefined) ?? props.current.guess(r);
+  };
   const [hv, setHv] = useState(0);
   const [scrollTop, setScrollTop] = useState(0);
   const [vh, setVh] = useState(600);
@@ -64,21 +78,26 @@ export function VirtualList<R extends { key: string }>({ rows, estimate, renderR
     let changed = false;
     const el = scroller.current;
     const st = el?.scrollTop ?? 0;
+    const measuredClasses = new Map<string, number>();
     for (const e of entries) {
       const t = e.target as HTMLElement;
       const key = t.dataset.key;
       if (!key || !t.isConnected) continue;
       const h = e.borderBoxSize?.[0]?.blockSize ?? t.offsetHeight;
-      const old = heights.current.get(key);
-      if (old === h) continue;
+      const i = rendered.current.get(key);
+      const row = i !== undefined ? rowsRef.current[i] : undefined;
+      // What the last render assumed for this row.
+      const old = heights.current.get(key) ?? (row ? estimate(row) : undefined);
+      const c = row && props.current.sizeClass?.(row);
+      if (c !== undefined) measuredClasses.set(c, h);
       heights.current.set(key, h);
+      if (old === h) continue;
       changed = true;
       // A row above the viewport changed height: shift the scroll position by as much.
-      if (!stick.current) {
-        const i = rendered.current.get(key);
-        if (i !== undefined && offsetsRef.current[i] < st) anchorDelta.current += h - (old ?? estimate(rowsRef.current[i]));
-      }
+      if (!stick.current && i !== undefined && old !== undefined && offsetsRef.current[i] < st) anchorDelta.current += h - old;
     }
+    // A class's height changed: every unmeasured row of it moves.
+    for (const [c, h] of measuredClasses) if (classHeights.current.get(c) !== h) { classHeights.current.set(c, h); changed = true; }
     if (changed) setHv((v) => v + 1);
   }), []);
   useEffect(() => () => ro?.disconnect(), [ro]);
