@@ -5,17 +5,10 @@
 // is declined. URL requests: VS Code's modal names the host; one is opened (then closed by
 // elicitation/complete), one declined.
 import { join } from 'node:path';
+import { sendPrompt } from '../harness/codeServer.mjs';
 
 const SCRIPT = 'test/fixtures/scripts/e2e-elicitation.json';
 const AGENT_TITLE = 'Elicitation Agent';
-
-async function send(view, text) {
-  const input = view.locator('[data-testid="composer-input"]:not([disabled])');
-  await input.waitFor({ timeout: 30_000 });
-  await input.click();
-  await input.fill(text);
-  await input.press('Enter');
-}
 
 const reply = (view, text, timeout = 20_000) => view.locator('[data-testid="message-agent"]', { hasText: text }).last().waitFor({ timeout });
 
@@ -53,7 +46,7 @@ export default {
       name: 'a form from the schema: an invalid attempt shows inline messages, the valid answer reaches the agent',
       timeoutMs: 90_000,
       async run({ view, screenshot, log }) {
-        await send(view, 'send the report form');
+        await sendPrompt(view, 'send the report form');
         const form = view.locator('[data-testid="elicitation-form"]');
         await form.waitFor({ timeout: 20_000 });
         const field = (name) => form.locator(`[data-testid="elicitation-field"][data-field="${name}"]`);
@@ -109,7 +102,7 @@ export default {
       name: 'a form can be declined',
       timeoutMs: 45_000,
       async run({ view }) {
-        await send(view, 'decline this one');
+        await sendPrompt(view, 'decline this one');
         const form = view.locator('[data-testid="elicitation-form"]');
         await form.waitFor({ timeout: 20_000 });
         await form.locator('[data-testid="elicitation-decline"]').click();
@@ -124,7 +117,7 @@ export default {
       async run({ page, view, screenshot, log }) {
         const popups = [];
         page.context().on('page', (p) => popups.push(p));
-        await send(view, 'url yes');
+        await sendPrompt(view, 'url yes');
         const d = dialog(page);
         await d.waitFor({ timeout: 20_000 });
         const text = await d.innerText();
@@ -159,7 +152,7 @@ export default {
       async run({ page, view, log }) {
         const popups = [];
         page.context().on('page', (p) => popups.push(p));
-        await send(view, 'url no');
+        await sendPrompt(view, 'url no');
         const d = dialog(page);
         await d.waitFor({ timeout: 20_000 });
         const text = await d.innerText();

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openTandemView, runCommand } from '../harness/codeServer.mjs';
+import { openTandemView, runCommand, sendPrompt } from '../harness/codeServer.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'tandem-e2e-faults-'));
 const SCRIPT = join(dir, 'faults-agent.json');
@@ -37,14 +37,6 @@ writeFileSync(SCRIPT, JSON.stringify({
   ],
 }));
 
-async function send(view, text) {
-  const input = view.locator('[data-testid="composer-input"]:not([disabled])');
-  await input.waitFor({ timeout: 30_000 });
-  await input.click();
-  await input.fill(text);
-  await input.press('Enter');
-}
-
 /** Pids of live (non-zombie) scripted agents playing our script. */
 function agentPids() {
   const out = execFileSync('ps', ['-eo', 'pid=,stat=,args='], { encoding: 'utf8' });
@@ -69,7 +61,7 @@ export default {
       timeoutMs: 60_000,
       async run({ page, view, screenshot, log }) {
         await openTandemView(page);
-        await send(view, 'slow');
+        await sendPrompt(view, 'slow');
         await view.locator('[data-testid="message-agent"]', { hasText: 'PART-A before the reload.' }).waitFor({ timeout: 20_000 });
         await view.locator('[data-testid="tool-call"][data-id="w1"]').waitFor({ timeout: 10_000 });
         await runCommand(page, 'Developer: Reload Webviews');
@@ -92,7 +84,7 @@ export default {
       timeoutMs: 120_000,
       async run({ page, view, log }) {
         await openTandemView(page);
-        await send(view, 'hang');
+        await sendPrompt(view, 'hang');
         await view.locator('[data-testid="message-agent"]', { hasText: 'WORKING-FOREVER' }).waitFor({ timeout: 20_000 });
         const before = agentPids();
         if (before.length !== 1) throw new Error(`expected one agent, found ${before.join(', ') || 'none'}`);

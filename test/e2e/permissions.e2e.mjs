@@ -4,17 +4,9 @@
 // with the view hidden, an always-decision applied next time and removed via Manage Permissions,
 // and a standalone card for a request with no tool call (gemini-cli style).
 import { join } from 'node:path';
-import { notification, runCommand } from '../harness/codeServer.mjs';
+import { notification, runCommand, sendPrompt } from '../harness/codeServer.mjs';
 
 const SCRIPT = 'test/fixtures/scripts/e2e-permissions.json';
-
-async function send(view, text) {
-  const input = view.locator('[data-testid="composer-input"]:not([disabled])');
-  await input.waitFor({ timeout: 30_000 });
-  await input.click();
-  await input.fill(text);
-  await input.press('Enter');
-}
 
 const prompt = (view, toolCallId) => view.locator(`[data-testid="tool-call"][data-id="${toolCallId}"] [data-testid="permission-prompt"]`);
 const reply = (view, text) => view.locator('[data-testid="message-agent"]', { hasText: text }).waitFor({ timeout: 20_000 });
@@ -35,7 +27,7 @@ export default {
       timeoutMs: 60_000,
       async run({ openTandemView, view, screenshot, log }) {
         await openTandemView();
-        await send(view, 'click');
+        await sendPrompt(view, 'click');
         const p = prompt(view, 'c1');
         await p.waitFor({ timeout: 20_000 });
         const buttons = p.locator('[data-testid="permission-option"]');
@@ -53,7 +45,7 @@ export default {
       name: 'answered by keyboard (Alt+3 = third option)',
       timeoutMs: 45_000,
       async run({ page, view }) {
-        await send(view, 'keyboard');
+        await sendPrompt(view, 'keyboard');
         const p = prompt(view, 'k1');
         await p.waitFor({ timeout: 20_000 });
         // Focus moves into the prompt when it appears; press once it is there (a key pressed
@@ -68,7 +60,7 @@ export default {
       name: 'a second prompt queues behind the first',
       timeoutMs: 45_000,
       async run({ view, screenshot, log }) {
-        await send(view, 'queue');
+        await sendPrompt(view, 'queue');
         const a = prompt(view, 'q1'), b = prompt(view, 'q2');
         await a.waitFor({ timeout: 20_000 });
         await b.waitFor({ timeout: 20_000 });
@@ -87,7 +79,7 @@ export default {
       name: 'cancel resolves both pending prompts as cancelled',
       timeoutMs: 45_000,
       async run({ page, view, screenshot, log }) {
-        await send(view, 'cancel');
+        await sendPrompt(view, 'cancel');
         await prompt(view, 'x1').waitFor({ timeout: 20_000 });
         await prompt(view, 'x2').waitFor({ timeout: 20_000 });
         await runCommand(page, 'Tandem: Cancel Turn');
@@ -107,7 +99,7 @@ export default {
       name: 'with the view hidden: a notification and a badge; answering the notification resolves the prompt',
       timeoutMs: 60_000,
       async run({ page, view, openTandemView, screenshot, log }) {
-        await send(view, 'hidden');
+        await sendPrompt(view, 'hidden');
         await runCommand(page, 'View: Close Primary Side Bar');
         try {
           const badge = page.locator('.part.activitybar .action-item .badge .badge-content', { hasText: '1' });
@@ -130,13 +122,13 @@ export default {
       name: 'an always-decision applies to the next request, and Manage Permissions removes it',
       timeoutMs: 90_000,
       async run({ page, view, openTandemView, screenshot, log }) {
-        await send(view, 'always');
+        await sendPrompt(view, 'always');
         const p = prompt(view, 'a1');
         await p.waitFor({ timeout: 20_000 });
         await p.locator('[data-option-id="allow_always"]').click();
         await reply(view, 'always answer: allow_always');
         await idle(view);
-        await send(view, 'again');
+        await sendPrompt(view, 'again');
         await reply(view, 'again answer: allow');
         const row = view.locator('[data-testid="tool-call"][data-id="a2"]');
         await row.locator('.tool-head').click();
@@ -160,7 +152,7 @@ export default {
         if (await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Always allow Bash: git status' }).count()) throw new Error('the removed decision is still listed');
         await page.keyboard.press('Escape');
         await openTandemView();
-        await send(view, 'forgotten');
+        await sendPrompt(view, 'forgotten');
         const again = prompt(view, 'a3');
         await again.waitFor({ timeout: 20_000 });
         await again.locator('[data-option-id="reject"]').click();
@@ -172,7 +164,7 @@ export default {
       name: 'a request with no prior tool call shows as a standalone card',
       timeoutMs: 45_000,
       async run({ view, screenshot, log }) {
-        await send(view, 'gemini');
+        await sendPrompt(view, 'gemini');
         const card = view.locator('[data-testid="permission-cards"] [data-testid="permission-prompt"]');
         await card.waitFor({ timeout: 20_000 });
         log(`screenshot: ${await screenshot('e2e-permissions-card')}`);

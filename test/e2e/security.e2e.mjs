@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sendPrompt } from '../harness/codeServer.mjs';
 
 const hits = [];
 const server = createServer((req, res) => { hits.push(req.url); res.writeHead(200, { 'Content-Type': 'image/png' }); res.end(); });
@@ -37,14 +38,6 @@ writeFileSync(SCRIPT, JSON.stringify({
   prompts: [{ match: 'inject', steps: [{ stream: INJECTION, chunk: 40 }] }],
 }));
 
-async function send(view, text) {
-  const input = view.locator('[data-testid="composer-input"]:not([disabled])');
-  await input.waitFor({ timeout: 30_000 });
-  await input.click();
-  await input.fill(text);
-  await input.press('Enter');
-}
-
 const pwned = (view) => view.locator('body').evaluate(() => window.__pwned ?? null);
 
 export default {
@@ -60,7 +53,7 @@ export default {
         const requests = [];
         page.context().on('request', (r) => { if (r.url().includes(`:${PORT}`)) requests.push(r.url()); });
         await openTandemView();
-        await send(view, 'inject');
+        await sendPrompt(view, 'inject');
         const msg = view.locator('[data-testid="message-agent"]', { hasText: 'END-OF-INJECTION' });
         await msg.waitFor({ timeout: 20_000 });
         await page.waitForTimeout(1500);

@@ -306,8 +306,25 @@ export async function openTandemView(page, { title = 'Tandem', containerId = 'ta
   } catch {
     await runCommand(page, `View: Show ${title}`);
   }
-  await page.locator(webviewViewFrame()).first().waitFor({ state: 'visible', timeout });
+  const frame = page.locator(webviewViewFrame()).first();
+  try {
+    await frame.waitFor({ state: 'visible', timeout: Math.min(timeout, 5_000) });
+  } catch {
+    // A window still restoring its layout can open the container just before our click lands,
+    // which then toggles it closed; the command only ever shows it.
+    await runCommand(page, `View: Show ${title}`);
+    await frame.waitFor({ state: 'visible', timeout });
+  }
   void containerId;
+}
+
+/** Types a prompt into Tandem's composer (once it is enabled) and sends it with Enter. */
+export async function sendPrompt(view, text, { timeout = 30_000 } = {}) {
+  const input = view.locator('[data-testid="composer-input"]:not([disabled])');
+  await input.waitFor({ timeout });
+  await input.click();
+  await input.fill(text);
+  await input.press('Enter');
 }
 
 /**
