@@ -4,11 +4,16 @@ import { useEffect, useState } from 'preact/hooks';
 import type { HostMessage } from '../../shared/protocol';
 import type { ViewModel } from '../mirror';
 import { post } from '../vscodeApi';
-import { Composer } from './Composer';
+import { memo } from 'preact/compat';
+import { Composer as ComposerView } from './Composer';
 import { PermissionCards } from './PermissionPrompt';
-import { Plan } from './Plan';
+import { Plan as PlanView } from './Plan';
 import { SessionTabs } from './SessionTabs';
 import { Transcript } from './Transcript';
+
+// Patches re-render App once per frame; the composer and the plan only change with the meta.
+const Composer = memo(ComposerView);
+const Plan = memo(PlanView);
 
 type Cards = FunctionComponent<{ session: SessionSnapshot }>;
 let cards: Cards | undefined;
