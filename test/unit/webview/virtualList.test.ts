@@ -1,0 +1,54 @@
+// The virtual list learns one height per size class: once a row of a class is measured, new rows
+// of it are laid out at that height before they are measured themselves.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { JSDOM } from 'jsdom';
+
+const dom = new JSDOM('<!DOCTYPE html><body><div id="root"></div></body>', { pretendToBeVisual: true });
+const g = globalThis as Record<string, unknown>;
+for (const k of ['window', 'document', 'navigator', 'HTMLElement', 'Element', 'Node', 'Event']) {
+  if (!(k in g) || k === 'window' || k === 'document') g[k] = (dom.window as unknown as Record<string, unknown>)[k];
+}
+g.requestAnimationFrame = (cb: () => void) => setTimeout(cb, 0);
+g.cancelAnimationFrame = (t: ReturnType<typeof setTimeout>) => clearTimeout(t);
+// A ResizeObserver the test drives: it reports the heights the test says rows have.
+const observers: FakeRO[] = [];
+class FakeRO {
+  readonly targets = new Set<Element>();
+  constructor(readonly cb: (entries: { target: Element; borderBoxSize: { blockSize: number }[] }[]) => void) { observers.push(this); }
+  observe(el: Element) { this.targets.add(el); }
+  unobserve(el: Element) { this.targets.delete(el); }
+  disconnect() { this.targets.clear(); }
+  report(height: (key: string) => number) {
+    this.cb([...this.targets].map((t) => ({ target: t, borderBoxSize: [{ blockSize: height((t as HTMLElement).dataset.key ?? '') }] })));
+  }
+}
+g.ResizeObserver = FakeRO;
+
+const tick = () => new Promise((r) => setTimeout(r, 5));
+
+test('a measured size class sets the height of new rows of that class', async () => {
+  const { h, render } = require('preact') as typeof import('preact');
+  const { VirtualList } = require('../../../src/webview/components/VirtualList') as typeof import('../../../src/webview/components/VirtualList');
+  type R = { key: string; kind: 'tool' | 'msg' };
+  const root = document.getElementById('root')!;
+  const draw = (rows: R[]) => render(h(VirtualList<R>, {
+    rows, estimate: () => 24, sizeClass: (r: R) => (r.kind === 'tool' ? 'tool' : undefined),
+    renderRow: (r: R) => h('div', null, r.key),
+  }), root);
+  const innerHeight = () => parseFloat((root.querySelector('.vlist-inner') as HTMLElement).style.height);
+  const rows: R[] = [{ key: 'm0', kind: 'msg' }, { key: 't0', kind: 'tool' }, { key: 't1', kind: 'tool' }];
+  draw(rows);
+  await tick();
+  assert.equal(innerHeight(), 3 * 24 + 8, 'guesses before anything is measured');
+  // The observer of the rows (not the one on the scroller) measures: tools 26 px, the message 40.
+  const rowObserver = observers.find((o) => [...o.targets].some((t) => (t as HTMLElement).dataset.key === 't0'))!;
+  rowObserver.report((k) => (k.startsWith('t') ? 26 : 40));
+  await tick();
+  assert.equal(innerHeight(), 40 + 2 * 26 + 8);
+  // Two new tool rows and a new message: the tools start at 26, the message at the guess.
+  draw([...rows, { key: 't2', kind: 'tool' }, { key: 't3', kind: 'tool' }, { key: 'm1', kind: 'msg' }]);
+  await tick();
+  assert.equal(innerHeight(), 40 + 4 * 26 + 24 + 8);
+  render(null, root);
+});
