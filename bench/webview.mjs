@@ -59,10 +59,10 @@ bundle.ok = bundle.eagerKB < 150;
 
 // ---- the session: ACP updates → reducer → patches, batched like the host ---------------------
 if (!existsSync(join(REPO, 'out/src/session/store.js'))) execFileSync(process.execPath, ['esbuild.mjs', '--tests-only'], { cwd: REPO, stdio: 'inherit' });
-const { createSessionState, reduce, toSnapshot } = require(join(REPO, 'out/src/session/store.js'));
+const { createSessionState, reduce } = require(join(REPO, 'out/src/session/store.js'));
+const { toSnapshot, turnWithCalls, getToolCall } = require(join(REPO, 'out/src/session/snapshot.js'));
 const { coalescePatches } = require(join(REPO, 'out/src/shared/sessionModel.js'));
 const { TurnOutliner } = require(join(REPO, 'out/src/shared/turnOutline.js'));
-const { turnWithCalls, getToolCall } = require(join(REPO, 'out/src/session/store.js'));
 const sourceOf = (state) => ({ fullTurn: (t) => turnWithCalls(state, t), turnOfCall: (id) => getToolCall(state, id)?.turn });
 
 const KINDS = ['read', 'edit', 'search', 'execute', 'fetch', 'think', 'other'];

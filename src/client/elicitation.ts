@@ -19,7 +19,7 @@ import type { Logger } from '../common/logger';
 import type { SessionStore } from '../session/sessionStore';
 import { httpHost, validateElicitationContent, type ElicitationContent } from '../shared/elicitation';
 import type { ElicitationRequestView } from '../shared/sessionModel';
-import type { ClientFeature, FeatureContext } from './agentClient';
+import type { ClientFeature, FeatureContext } from './feature';
 
 /** How a URL elicitation reaches the user. */
 export interface UrlPort {

@@ -24,7 +24,7 @@ import { CLIENT_METHODS } from '../acp/methods';
 import { ErrorCodes } from '../acp/validation';
 import { DisposableStore, type IDisposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
-import type { ClientFeature, FeatureContext } from './agentClient';
+import type { ClientFeature, FeatureContext } from './feature';
 import type { ChangeTracker } from './changeTracker';
 import type { PermissionPort } from './permissionPort';
 import type { DocumentsPort, EditPort, FsPort, WorkspacePort } from './ports';

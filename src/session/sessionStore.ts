@@ -2,7 +2,8 @@ import { Emitter } from '../common/event';
 import type { Patch, SessionSnapshot } from '../shared/sessionModel';
 import type { SessionAction } from './actions';
 import type { FullTurn, TurnSource } from '../shared/turnOutline';
-import { createSessionState, getToolCall, reduce, toSnapshot, turnWithCalls, type SessionState } from './store';
+import { getToolCall, toSnapshot, turnWithCalls } from './snapshot';
+import { createSessionState, reduce, type SessionState } from './store';
 
 export interface SessionChange { sessionId: string; patches: Patch[] }
 

@@ -10,7 +10,7 @@
 // (`_meta.tandem.group`) instead of adding a second row; otherwise it adds a synthetic call
 // `tandem-tool-<n>` titled "IDE · OpenFile src/a.ts" and completes it with the result.
 import type { AgentCapabilities, McpServer, PermissionOption, ToolCallContent, ToolKind } from '@agentclientprotocol/sdk';
-import type { ClientFeature, FeatureContext, SessionMcpServers } from '../client/agentClient';
+import type { ClientFeature, FeatureContext, SessionMcpServers } from '../client/feature';
 import type { PermissionPort } from '../client/permissionPort';
 import { toDisposable, type IDisposable } from '../common/disposable';
 import type { Logger } from '../common/logger';

@@ -2,7 +2,8 @@
 // (with the VS Code ports), follow-along, review changes, "Open in terminal". Extension-lifetime;
 // `features()` is called for every new connection (Controller.launch).
 import * as vscode from 'vscode';
-import type { AgentClient, ClientFeature } from '../client/agentClient';
+import type { AgentClient } from '../client/agentClient';
+import type { ClientFeature } from '../client/feature';
 import { ChangeTracker } from '../client/changeTracker';
 import { FileSystemFeature } from '../client/fileSystem';
 import type { PermissionPort } from '../client/permissionPort';

@@ -1,7 +1,8 @@
 // Glue between VS Code, the agent connection and the view. Owns the connection scope: a
 // restart disposes the AgentClient (killing its process group) and builds a new one.
 import * as vscode from 'vscode';
-import { AgentClient, type ClientFeature } from '../client/agentClient';
+import { AgentClient } from '../client/agentClient';
+import type { ClientFeature } from '../client/feature';
 import type { AgentConfig } from '../client/agentConfig';
 import { Disposable, DisposableStore } from '../common/disposable';
 import { Emitter } from '../common/event';
@@ -11,7 +12,7 @@ import { readSettings } from './settings';
 import { DiffDocuments } from './diffDocuments';
 import { searchFiles } from './fileSearch';
 import { buildPrompt, currentSelection } from './promptContent';
-import { getToolCall } from '../session/store';
+import { getToolCall } from '../session/snapshot';
 import { findExecutable, missingCommandHelp } from '../client/agentPresets';
 import { sessionToMarkdown } from '../session/exportMarkdown';
 import type { SessionTab } from '../shared/protocol';

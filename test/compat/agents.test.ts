@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFi
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ClientCapabilities, RequestPermissionRequest } from '@agentclientprotocol/sdk';
-import { AgentClient, type ClientFeature } from '../../src/client/agentClient';
+import { AgentClient } from '../../src/client/agentClient';
+import type { ClientFeature } from '../../src/client/feature';
 import { ChangeTracker } from '../../src/client/changeTracker';
 import { FileSystemFeature } from '../../src/client/fileSystem';
 import { TerminalsFeature } from '../../src/client/terminals';

@@ -4,7 +4,7 @@
 import type { ClientCapabilities } from '@agentclientprotocol/sdk';
 import { CLIENT_METHODS } from '../../acp/methods';
 import { DisposableStore, type IDisposable } from '../../common/disposable';
-import type { ClientFeature, FeatureContext } from '../agentClient';
+import type { ClientFeature, FeatureContext } from '../feature';
 import type { PermissionBroker, RequestScope } from './broker';
 
 export class PermissionsFeature implements ClientFeature {

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { createSessionState, reduce, reduceAll, toSnapshot, type SessionState } from '../../../src/session/store';
+import { toSnapshot } from '../../../src/session/snapshot';
+import { createSessionState, reduce, reduceAll, type SessionState } from '../../../src/session/store';
 import type { SessionAction } from '../../../src/session/actions';
 import { applyPatches, coalescePatches, TERMINAL_VIEW_MAX_CHARS, type Patch } from '../../../src/shared/sessionModel';
 

@@ -1,7 +1,8 @@
 // Folded turns as outlines: what the snapshot drops, and how patches and requests bring it back.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createSessionState, getToolCall, reduce, toSnapshot, turnWithCalls, type SessionState } from '../../../src/session/store';
+import { getToolCall, toSnapshot, turnWithCalls } from '../../../src/session/snapshot';
+import { createSessionState, reduce, type SessionState } from '../../../src/session/store';
 import type { SessionAction } from '../../../src/session/actions';
 import { applyPatches, type Patch } from '../../../src/shared/sessionModel';
 import { TurnOutliner } from '../../../src/shared/turnOutline';

@@ -7,7 +7,7 @@ import type { McpServer, PermissionOption, ToolCallUpdate } from '@agentclientpr
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { FeatureContext } from '../../../src/client/agentClient';
+import type { FeatureContext } from '../../../src/client/feature';
 import { MemoryLogger } from '../../../src/common/logger';
 import { SessionStore } from '../../../src/session/sessionStore';
 import { ClientToolsFeature } from '../../../src/tools/clientToolsFeature';

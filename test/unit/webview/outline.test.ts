@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
-import { createSessionState, reduce, toSnapshot, turnWithCalls, getToolCall, type SessionState } from '../../../src/session/store';
+import { getToolCall, toSnapshot, turnWithCalls } from '../../../src/session/snapshot';
+import { createSessionState, reduce, type SessionState } from '../../../src/session/store';
 import type { SessionAction } from '../../../src/session/actions';
 import { TurnOutliner } from '../../../src/shared/turnOutline';
 
