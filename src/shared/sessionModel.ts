@@ -184,7 +184,7 @@ export function applyPatches(s: SessionSnapshot, patches: readonly Patch[]): Cha
         break;
       case 'turn': {
         const prev = s.turns[p.turn.index];
-        s.turns[p.turn.index] = prev?.outline ? { ...p.turn, items: prev.items, outline: prev.outline } : { ...p.turn, items: prev?.items ?? [] };
+        s.turns[p.turn.index] = { ...p.turn, items: prev?.items ?? [] };
         changed.turns.add(p.turn.index);
         break;
       }

@@ -38,6 +38,8 @@ function keepWhole(s: SessionSnapshot): Set<number> {
   return keep;
 }
 
+const NONE: readonly number[] = [];
+
 export class TurnOutliner {
   private sessionId: string | undefined;
   private outlined = new Set<number>();
@@ -114,22 +116,28 @@ export class TurnOutliner {
     if (full) out.push({ op: 'fullTurn', turn: full.turn, calls: full.calls });
   }
 
-  private touched(p: Patch, source: TurnSource, loaded: Set<number>): number[] {
-    const hit = (t: number | undefined) => t !== undefined && (this.outlined.has(t) || loaded.has(t));
+  /** Outlined turns a patch changes (none for the turn in progress: the per-patch path stays cheap). */
+  private touched(p: Patch, source: TurnSource, loaded: Set<number>): readonly number[] {
+    const hit = (t: number | undefined): t is number => t !== undefined && (this.outlined.has(t) || loaded.has(t));
     switch (p.op) {
-      case 'turn': return hit(p.turn.index) ? [p.turn.index] : [];
-      case 'item': case 'append': return hit(p.turn) ? [p.turn] : [];
-      case 'tool': return [p.call.turn, ...(this.refs.get(p.call.toolCallId) ?? [])].filter(hit);
+      case 'turn': return hit(p.turn.index) ? [p.turn.index] : NONE;
+      case 'item': case 'append': return hit(p.turn) ? [p.turn] : NONE;
+      case 'tool': {
+        const refs = this.refs.get(p.call.toolCallId);
+        if (!refs && !hit(p.call.turn)) return NONE;
+        return [p.call.turn, ...(refs ?? [])].filter(hit);
+      }
       case 'permissions': case 'elicitations': {
         const ts = new Set<number>();
         const list = p.op === 'permissions' ? p.permissions : p.elicitations;
         for (const r of list) {
           const t = r.toolCallId ? source.turnOfCall(r.toolCallId) : undefined;
-          if (t !== undefined && hit(t)) ts.add(t);
+          if (hit(t)) ts.add(t);
         }
         return [...ts];
       }
-      default: return [];
+      default: return NONE;
     }
   }
+
 }

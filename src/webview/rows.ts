@@ -39,10 +39,9 @@ export function turnCounts(turn: TurnView, calls: Record<string, ToolCallView>):
 }
 
 /** Unfolded turns still held as outlines: the view asks the host for their content. */
-export function outlinedOpen(rows: readonly Row[]): TurnView[] {
-  const out: TurnView[] = [];
-  for (const r of rows) if (r.type === 'turn' && !r.collapsed && r.turn.outline) out.push(r.turn);
-  return out;
+export function outlinedOpen(s: SessionSnapshot, fold: Map<number, boolean>, foldAll: boolean | undefined): TurnView[] {
+  const last = s.turns.length - 1;
+  return s.turns.filter((t) => t?.outline && !isCollapsed(t.index, last, fold, foldAll));
 }
 
 export function buildRows(

@@ -35,13 +35,13 @@ export function Transcript({ session, toolsVersion, working }: Props) {
   // turn objects, which are asked for again).
   const asked = useRef(new WeakSet<TurnView>());
   useEffect(() => {
-    const want = outlinedOpen(rows).filter((t) => !asked.current.has(t));
+    const want = outlinedOpen(session, fold, foldAll).filter((t) => !asked.current.has(t));
     if (!want.length) return;
     for (const t of want) asked.current.add(t);
     for (let i = 0; i < want.length; i += MAX_LOAD_TURNS) {
       post({ type: 'loadTurns', sessionId: session.meta.sessionId, turns: want.slice(i, i + MAX_LOAD_TURNS).map((t) => t.index) });
     }
-  }, [rows]);
+  }, [session.turns, fold, foldAll]);
 
   // Pending permission prompts, inline in their tool call; the first in the queue is scrolled to.
   const prompts = useMemo(() => groupPrompts(session.permissions), [session.permissions]);
