@@ -15,10 +15,13 @@
 // Budgets: p95 < 16 ms at 1,000/s, initial render < 300 ms, bundle < 150 KB. Prints JSON.
 //
 // node bench/webview.mjs [--quick] [--headed] [--pretty]   (one JSON line, like the other benches)
+// Diagnostics of the replays (stderr): PROFILE=1 (CPU profile), PROFILE=trace [TRACE_OUT=file]
+// (trace event totals), SPLIT=1 (the frame's work before/after the app's rAF, and main-thread
+// time per message from CDP metrics), MUT=1 (DOM mutations by kind), LATDUMP=1 (every latency).
 import * as esbuild from 'esbuild';
 import { createServer } from 'node:http';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
@@ -148,6 +151,16 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => {
   if (m.type === 'loadTurns' && window.__host) { window.__asked = (window.__asked ?? 0) + 1; const ta = performance.now(); window.__host(m).then((reply) => { window.__hostMs = (window.__hostMs ?? 0) + performance.now() - ta; window.postMessage(JSON.parse(reply), '*'); window.__answered = (window.__answered ?? 0) + 1; }); }
 }, getState: () => undefined, setState: () => undefined });
 window.__longest = 0; window.__stalls = 0;
+window.__mut = {};
+// MUT=1: count DOM mutations by kind and target (what a frame really changes).
+const nodeName = (n) => n.nodeType === 1 ? n.tagName + '.' + (n.className?.baseVal ?? n.className) : n.parentElement?.tagName + '.' + n.parentElement?.className + ' (text)';
+if (location.search.includes('mut')) new MutationObserver((ms) => {
+  for (const m of ms) {
+    const added = m.addedNodes.length ? ' +' + [...m.addedNodes].map((n) => n.nodeType === 1 ? n.tagName + '.' + n.className : '#text').join(',') : '';
+    const k = m.type + ' ' + (m.type === 'attributes' ? m.attributeName + ' on ' : '') + nodeName(m.target) + added;
+    window.__mut[k] = (window.__mut[k] ?? 0) + 1;
+  }
+}).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 try { new PerformanceObserver((l) => { for (const e of l.getEntries()) { window.__longest = Math.max(window.__longest, e.duration); if (e.duration > 100) window.__stalls++; } }).observe({ type: 'longtask', buffered: true }); } catch {}
 // Patch-to-paint: a message is painted when a task posted from the next animation frame after
 // its dispatch runs (rAF callbacks run in order: the app's flush first, then ours).
@@ -157,7 +170,7 @@ try { new PerformanceObserver((l) => { for (const e of l.getEntries()) { window.
 window.__lat = []; window.__phases = [];
 window.__measure = (t0) => requestAnimationFrame((ts) => {
   const ch = new MessageChannel();
-  ch.port1.onmessage = () => { const t2 = performance.now(); window.__lat.push(t2 - t0); window.__phases.push([ts - t0, t2 - ts]); };
+  const t1 = performance.now(); ch.port1.onmessage = () => { const t2 = performance.now(); window.__lat.push(t2 - t0); window.__phases.push([ts - t0, t2 - ts, t1 - ts, t2 - t1]); };
   ch.port2.postMessage(0);
 });
 window.__t0s = [];
@@ -230,11 +243,15 @@ async function heapMB(page) {
 
 async function replayRun(startAt, rate, label, path = '') {
   const plan = replayPlan(startAt, rate);
-  const page = await freshPage(undefined, path);
+  const page = await freshPage(undefined, path + (process.env.MUT ? '?mut' : ''));
   await page.evaluate((m) => window.__send(m), { type: 'snapshot', agent, session: plan.snapshot });
   await page.waitForTimeout(500);
   await page.evaluate(() => { window.__lat = []; window.__phases = []; window.__longest = 0; window.__stalls = 0; });
   const updates = plan.total - startAt;
+  const mcdp = process.env.SPLIT ? await page.context().newCDPSession(page) : undefined;
+  await mcdp?.send('Performance.enable');
+  const metricsOf = async () => { const { metrics } = await mcdp.send('Performance.getMetrics'); return Object.fromEntries(metrics.map((m) => [m.name, m.value])); };
+  const m0 = process.env.SPLIT ? await metricsOf() : undefined;
   const t0 = Date.now();
   const cdp = process.env.PROFILE ? await page.context().newCDPSession(page) : undefined;
   if (cdp && process.env.PROFILE === 'trace') {
@@ -242,8 +259,10 @@ async function replayRun(startAt, rate, label, path = '') {
   } else if (cdp) { await cdp.send('Profiler.enable'); await cdp.send('Profiler.start'); }
   await page.evaluate((list) => window.__replay(list), plan.messages);
   const wall = Date.now() - t0;
+  if (m0) { const m1 = await metricsOf(); console.error('main thread per message (ms):', JSON.stringify(Object.fromEntries(['TaskDuration', 'ScriptDuration', 'LayoutDuration', 'RecalcStyleDuration'].map((k) => [k, +((m1[k] - m0[k]) * 1000 / plan.messages.length).toFixed(2)]))), 'frames', m1.Frames - m0.Frames); }
   if (cdp && process.env.PROFILE === 'trace') {
     const buf = await browser.stopTracing();
+    if (process.env.TRACE_OUT) writeFileSync(process.env.TRACE_OUT, buf);
     const ev = JSON.parse(buf.toString()).traceEvents;
     const sum = new Map(); let maxLayout = 0, maxObjs = 0;
     for (const e of ev) if (e.ph === 'X' && e.dur) { sum.set(e.name, (sum.get(e.name) ?? [0, 0])); const v = sum.get(e.name); v[0] += e.dur / 1000; v[1]++; if (e.name === 'Layout') { maxLayout = Math.max(maxLayout, e.dur / 1000); maxObjs = Math.max(maxObjs, e.args?.beginData?.totalObjects ?? 0); } }
@@ -274,6 +293,7 @@ async function replayRun(startAt, rate, label, path = '') {
     walk(profile.nodes[0], new Set());
     console.error('inclusive', [...incl].filter(([k]) => /webview|chunk/.test(k)).sort((a, b) => b[1] - a[1]).slice(0, 40).map(([k, v]) => `${v.toFixed(0)}ms ${k}`).join('\n'));
   }
+  if (process.env.MUT) console.error(Object.entries(await page.evaluate(() => window.__mut)).sort((a, b) => b[1] - a[1]).slice(0, 40).map(([k, v]) => v + ' ' + k).join('\n'));
   const lat = await page.evaluate(() => window.__lat);
   const phases = await page.evaluate(() => window.__phases);
   if (process.env.LATDUMP) console.error(label, lat.map((x) => x.toFixed(0)).join(' '));
@@ -283,6 +303,7 @@ async function replayRun(startAt, rate, label, path = '') {
     // The two parts of each latency: the wait for the display's next frame, the frame's work.
     frameWaitMs: { p50: pct(phases.map((p) => p[0]), 0.5), p95: pct(phases.map((p) => p[0]), 0.95) },
     frameWorkMs: { p50: pct(phases.map((p) => p[1]), 0.5), p95: pct(phases.map((p) => p[1]), 0.95), max: pct(phases.map((p) => p[1]), 1) },
+    ...(process.env.SPLIT ? { toRafMs: { p50: pct(phases.map((p) => p[2]), 0.5), p95: pct(phases.map((p) => p[2]), 0.95) }, afterRafMs: { p50: pct(phases.map((p) => p[3]), 0.5), p95: pct(phases.map((p) => p[3]), 0.95) } } : {}),
     longestTaskMs: +(await page.evaluate(() => window.__longest)).toFixed(1),
     stallsOver100ms: await page.evaluate(() => window.__stalls),
     domNodes: await domNodes(page),

@@ -77,7 +77,26 @@ export function sanitize(html: string): string {
   }) as string;
 }
 
+/**
+ * One line of words and plain punctuation: no character markdown or HTML gives a meaning to
+ * (no list or heading start, no emphasis, link, code, autolink, entity or tag).
+ */
+const PLAIN = /^(?!\d{1,9}[.)])[\p{L}\p{N}][\p{L}\p{N} ,;.?!'"]*$/u;
+
+/** Whether `src` renders as a single paragraph of its own text (no parse, no sanitizer). */
+export function isPlainParagraph(src: string): boolean {
+  return PLAIN.test(src) && !/www\./i.test(src);
+}
+
 /** Markdown → sanitized HTML. */
 export function renderMarkdown(src: string): string {
+  // The streaming tail is re-rendered per chunk and is usually a plain sentence in progress:
+  // parsing and sanitizing it (a fresh document each time) would cost more than the rest.
+  if (isPlainParagraph(src)) return `<p>${escapeHtml(src)}</p>\n`;
+  return sanitize(marked.parse(src) as string);
+}
+
+/** The full path (parse + sanitize), for tests that compare the fast path against it. */
+export function renderMarkdownSlow(src: string): string {
   return sanitize(marked.parse(src) as string);
 }

@@ -201,7 +201,8 @@ function estimate(r: Row): number {
     case 'item': {
       if (r.item.kind === 'thought' || r.item.kind === 'compaction') return 26;
       const len = r.item.blocks.reduce((n, b) => n + (b.type === 'text' ? b.text.length : 40), 0);
-      return 24 + Math.ceil(len / 60) * 19;
+      // A paragraph is ~19 px a line plus ~8 px of margins (a one-line message measures 26.8).
+      return 8 + Math.max(1, Math.ceil(len / 60)) * 19;
     }
   }
 }

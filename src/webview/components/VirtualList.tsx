@@ -91,7 +91,9 @@ export function VirtualList<R extends { key: string }>({ rows, estimate: guess, 
       const c = row && props.current.sizeClass?.(row);
       if (c !== undefined) measuredClasses.set(c, h);
       heights.current.set(key, h);
-      if (old === h) continue;
+      // Sub-pixel differences (estimates are whole pixels) move nothing on screen: rows are in
+      // normal flow inside the window, and the next render uses the measured height anyway.
+      if (old !== undefined && Math.abs(old - h) < 1) continue;
       changed = true;
       // A row above the viewport changed height: shift the scroll position by as much.
       if (!stick.current && i !== undefined && old !== undefined && offsetsRef.current[i] < st) anchorDelta.current += h - old;
@@ -101,6 +103,16 @@ export function VirtualList<R extends { key: string }>({ rows, estimate: guess, 
     if (changed) setHv((v) => v + 1);
   }), []);
   useEffect(() => () => ro?.disconnect(), [ro]);
+  const probes = useRef(new Map<string, string>());
+  // A row stops being observed (it folded back into its size class): its own height is stale.
+  const forget = useMemo(() => (key: string) => {
+    const was = heights.current.get(key);
+    if (was === undefined) return;
+    heights.current.delete(key);
+    const i = rendered.current.get(key);
+    const c = i !== undefined ? props.current.sizeClass?.(rowsRef.current[i]) : undefined;
+    if (c === undefined || classHeights.current.get(c) !== was) setHv((v) => v + 1);
+  }, []);
 
   useEffect(() => {
     const el = scroller.current;
@@ -151,11 +163,25 @@ export function VirtualList<R extends { key: string }>({ rows, estimate: guess, 
   };
 
   rendered.current = new Map();
+  for (let i = start; i < end; i++) rendered.current.set(rows[i].key, i);
+  // Rows of a measured size class are not observed, except one probe per class (the newest row
+  // of it, so it stays long while the tail grows): every observed new row would cost the frame
+  // a second style/layout/pre-paint pass for its first notification.
+  const probe = probes.current;
+  const classes: (string | undefined)[] = [];
+  for (let i = start; i < end; i++) classes[i - start] = sizeClass?.(rows[i]);
+  // A probe that left the window, or left its class (it expanded), is replaced.
+  for (const [c, key] of probe) { const i = rendered.current.get(key); if (i === undefined || classes[i - start] !== c) probe.delete(c); }
+  for (let i = end - 1; i >= start; i--) {
+    const c = classes[i - start];
+    if (c !== undefined && classHeights.current.has(c) && !probe.has(c)) probe.set(c, rows[i].key);
+  }
   const items: VNode[] = [];
   for (let i = start; i < end; i++) {
     const r = rows[i];
-    rendered.current.set(r.key, i);
-    items.push(<RowBox key={r.key} k={r.key} ro={ro}>{renderRow(r, i)}</RowBox>);
+    const c = classes[i - start];
+    const observe = c === undefined || !classHeights.current.has(c) || probe.get(c) === r.key;
+    items.push(<RowBox key={r.key} k={r.key} ro={ro} observe={observe} forget={forget}>{renderRow(r, i)}</RowBox>);
   }
   return (
     <div {...attrs} ref={scroller} onScroll={onScroll}>
@@ -166,14 +192,18 @@ export function VirtualList<R extends { key: string }>({ rows, estimate: guess, 
   );
 }
 
-function RowBox({ k, ro, children }: { k: string; ro: ResizeObserver | undefined; children: VNode }) {
+function RowBox({ k, ro, observe, forget, children }: {
+  k: string; ro: ResizeObserver | undefined; observe: boolean; forget: (key: string) => void; children: VNode;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el || !ro) return;
+    // Unobserved, the row takes its class's height: drop what it measured in another shape.
+    if (!observe) { forget(k); return; }
     ro.observe(el);
     return () => ro.unobserve(el);
-  }, [ro]);
+  }, [ro, observe]);
   return <div class="vrow" data-key={k} ref={ref}>{children}</div>;
 }
 

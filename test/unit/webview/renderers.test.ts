@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import { renderToString } from 'preact-render-to-string';
 import { h } from 'preact';
-import { renderMarkdown, setPurifyWindow, isSafeHref } from '../../../src/webview/markdown';
+import { renderMarkdown, renderMarkdownSlow, isPlainParagraph, setPurifyWindow, isSafeHref } from '../../../src/webview/markdown';
+import fc from 'fast-check';
 import { advanceBlocks, emptyBlockState } from '../../../src/webview/streamBlocks';
 import { diffLines, hunks } from '../../../src/webview/diff';
 import { Screen } from '../../../src/webview/terminal/screen';
@@ -22,6 +23,22 @@ import { emptySnapshot, type ToolCallView } from '../../../src/shared/sessionMod
 
 const dom = new JSDOM('<!DOCTYPE html><body></body>');
 setPurifyWindow(dom.window);
+
+// The plain-sentence fast path must render exactly what marked + DOMPurify would.
+const normal = (html: string) => { const el = dom.window.document.createElement('div'); el.innerHTML = html; return el.innerHTML.trim(); };
+test('markdown: a plain sentence skips the parser and renders the same DOM', () => {
+  for (const s of ['Working on file 12; ', 'It is done.', 'Say "hi", then it\'s over!', 'Größe ändern?', '  leading spaces']) {
+    assert.equal(normal(renderMarkdown(s)), normal(renderMarkdownSlow(s)), s);
+  }
+  assert.ok(isPlainParagraph('Working on file 12;'));
+  // Anything markdown could give a meaning to takes the full path.
+  for (const s of ['1. item', '2) item', '# head', '*em*', 'a_b_', '[x](y)', '`c`', 'a <b>', 'x &amp; y', 'see www.example.com', 'http://x.y', '- item', '> quote', 'a\nb', '    code']) {
+    assert.equal(isPlainParagraph(s), false, s);
+  }
+  fc.assert(fc.property(fc.stringMatching(/^[a-zA-Z0-9 ,;.?!'"<>&*_#\-\[\]()`:\/w\n]{0,40}$/), (s) => {
+    assert.equal(normal(renderMarkdown(s)), normal(renderMarkdownSlow(s)));
+  }), { numRuns: 3000 });
+});
 
 test('markdown: script, event handlers, javascript: links and remote images are neutralized', () => {
   const html = renderMarkdown([

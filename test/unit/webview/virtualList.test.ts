@@ -27,16 +27,24 @@ g.ResizeObserver = FakeRO;
 
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
-test('a measured size class sets the height of new rows of that class', async () => {
+/** A list whose rows are tool calls (size class "tool") or anything else (no class). */
+type R = { key: string; kind: 'tool' | 'msg' | 'open' };
+function mount() {
   const { h, render } = require('preact') as typeof import('preact');
   const { VirtualList } = require('../../../src/webview/components/VirtualList') as typeof import('../../../src/webview/components/VirtualList');
-  type R = { key: string; kind: 'tool' | 'msg' };
   const root = document.getElementById('root')!;
-  const draw = (rows: R[]) => render(h(VirtualList<R>, {
-    rows, estimate: () => 24, sizeClass: (r: R) => (r.kind === 'tool' ? 'tool' : undefined),
-    renderRow: (r: R) => h('div', null, r.key),
-  }), root);
-  const innerHeight = () => parseFloat((root.querySelector('.vlist-inner') as HTMLElement).style.height);
+  return {
+    draw: (rows: R[]) => render(h(VirtualList<R>, {
+      rows, estimate: () => 24, sizeClass: (r: R) => (r.kind === 'tool' ? 'tool' : undefined),
+      renderRow: (r: R) => h('div', null, r.key),
+    }), root),
+    innerHeight: () => parseFloat((root.querySelector('.vlist-inner') as HTMLElement).style.height),
+    unmount: () => render(null, root),
+  };
+}
+
+test('a measured size class sets the height of new rows of that class', async () => {
+  const { draw, innerHeight, unmount } = mount();
   const rows: R[] = [{ key: 'm0', kind: 'msg' }, { key: 't0', kind: 'tool' }, { key: 't1', kind: 'tool' }];
   draw(rows);
   await tick();
@@ -50,5 +58,38 @@ test('a measured size class sets the height of new rows of that class', async ()
   draw([...rows, { key: 't2', kind: 'tool' }, { key: 't3', kind: 'tool' }, { key: 'm1', kind: 'msg' }]);
   await tick();
   assert.equal(innerHeight(), 40 + 4 * 26 + 24 + 8);
-  render(null, root);
+  unmount();
+});
+
+test('rows of a measured class are not observed, but one probe is; a row folding back takes the class height', async () => {
+  const { draw, innerHeight, unmount } = mount();
+  const rowObserver = () => observers.find((o) => [...o.targets].some((t) => (t as HTMLElement).dataset.key?.startsWith('t')))!;
+  const observed = () => [...rowObserver().targets].map((t) => (t as HTMLElement).dataset.key).sort();
+  const rows: R[] = [{ key: 't0', kind: 'tool' }, { key: 't1', kind: 'tool' }];
+  draw(rows);
+  await tick();
+  assert.deepEqual(observed(), ['t0', 't1'], 'before the class is known every row is measured');
+  rowObserver().report(() => 26);
+  await tick();
+  // Three more tool rows: only one row of the class stays observed (a probe of the class).
+  const more: R[] = [...rows, { key: 't2', kind: 'tool' }, { key: 't3', kind: 'tool' }, { key: 't4', kind: 'tool' }];
+  draw(more);
+  await tick();
+  assert.equal(observed().length, 1);
+  assert.equal(innerHeight(), 5 * 26 + 8);
+  // t1 expands (no class): observed and measured at 80; folding back, it is 26 again.
+  const ro = rowObserver();
+  draw(more.map((r) => (r.key === 't1' ? { ...r, kind: 'open' } : r)));
+  await tick();
+  assert.ok(observed().includes('t1'));
+  assert.equal(observed().length, 2, 'the expanded row and a probe of the class');
+  ro.cb([...ro.targets].filter((t) => (t as HTMLElement).dataset.key === 't1').map((t) => ({ target: t, borderBoxSize: [{ blockSize: 80 }] })));
+  await tick();
+  assert.equal(innerHeight(), 4 * 26 + 80 + 8);
+  draw(more);
+  await tick();
+  assert.ok(!observed().includes('t1'));
+  assert.equal(observed().length, 1);
+  assert.equal(innerHeight(), 5 * 26 + 8, 'the expanded height is forgotten');
+  unmount();
 });
