@@ -60,12 +60,10 @@ export function reduce(state: SessionState, action: SessionAction): ReduceResult
     case 'promptFailed':
       return endTurn(state, { endedAt: action.at, error: action.error }, { status: 'idle' });
     case 'disconnected': {
+      // The agent is gone: the lost turn fails, and its unfinished calls show as interrupted like
+      // those of any turn that ended early (their outcome is unknown, not a failure).
       const working = state.meta.status === 'working';
-      // The agent is gone: calls of the lost turn it had not finished can never finish (no spinner forever).
-      const lost = working ? failUnfinishedCalls(state, action.at) : { state, patches: [] };
-      const r = endTurn(lost.state, working ? { endedAt: action.at, error: action.error } : undefined,
-        { status: 'disconnected', error: action.error });
-      return { state: r.state, patches: [...lost.patches, ...r.patches] };
+      return endTurn(state, working ? { endedAt: action.at, error: action.error } : undefined, { status: 'disconnected', error: action.error });
     }
     case 'modeChanged': return setMeta(state, { currentModeId: action.currentModeId });
     case 'configOptionsChanged': return setMeta(state, { configOptions: action.configOptions });
@@ -177,21 +175,6 @@ function newTurn(state: SessionState, at: number): ReduceResult {
 /** The turn updates land in; one is opened when the agent speaks before any prompt (e.g. load replay). */
 function currentTurn(state: SessionState, at: number): { state: SessionState; patches: Patch[] } {
   return state.turns.length ? { state, patches: [] } : newTurn(state, at);
-}
-
-function failUnfinishedCalls(state: SessionState, at: number): ReduceResult {
-  const last = state.turns.last();
-  const patches: Patch[] = [];
-  let toolCalls = state.toolCalls;
-  last?.items.forEach((item) => {
-    if (item.kind !== 'tool') return;
-    const call = toolCalls.get(item.toolCallId);
-    if (!call || (call.status !== 'pending' && call.status !== 'in_progress')) return;
-    const failed: ToolCallView = { ...call, status: 'failed', endedAt: at };
-    toolCalls = toolCalls.set(call.toolCallId, failed);
-    patches.push({ op: 'tool', call: failed });
-  });
-  return { state: patches.length ? { ...state, toolCalls } : state, patches };
 }
 
 function endTurn(state: SessionState, h: Partial<Omit<TurnView, 'items' | 'index'>> | undefined, m: Partial<SessionMeta>): ReduceResult {

@@ -23,9 +23,11 @@ export function outlineOf(turn: TurnView, calls: Record<string, ToolCallView>): 
   for (const it of turn.items) {
     if (it.kind !== 'tool') continue;
     tools++;
-    const st = calls[it.toolCallId]?.status;
+    const call = calls[it.toolCallId];
+    const st = call?.status;
     if (st === 'failed') failed++;
-    else if (st === 'in_progress' || st === 'pending') running++;
+    // A call of a turn that ended early is not running any more (it shows as interrupted).
+    else if ((st === 'in_progress' || st === 'pending') && !call?.interrupted) running++;
   }
   return { tools, failed, running };
 }

@@ -109,8 +109,13 @@ test('prompt lifecycle: ended, failed, disconnected', () => {
     { type: 'promptStarted', at: 3, prompt: [{ type: 'text', text: 'b' }] },
     { type: 'promptFailed', at: 4, error: 'boom' },
     { type: 'promptStarted', at: 5, prompt: [{ type: 'text', text: 'c' }] },
+    { type: 'update', at: 5, update: { sessionUpdate: 'tool_call', toolCallId: 'x', title: 'Run', status: 'in_progress' } },
     { type: 'disconnected', at: 6, error: 'Agent exited' },
   ]);
+  // The agent left mid-call: interrupted (outcome unknown), the same as a cancelled turn's calls.
+  assert.equal(snap.toolCalls.x.interrupted, true);
+  assert.equal(snap.toolCalls.x.status, 'in_progress');
+  assert.equal(snap.toolCalls.x.endedAt, 6);
   assert.equal(snap.turns.length, 3);
   assert.equal(snap.turns[0].stopReason, 'cancelled');
   assert.equal(snap.turns[1].error, 'boom');

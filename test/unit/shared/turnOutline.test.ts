@@ -5,7 +5,7 @@ import { getToolCall, toSnapshot, turnWithCalls } from '../../../src/session/sna
 import { createSessionState, reduce, type SessionState } from '../../../src/session/store';
 import type { SessionAction } from '../../../src/session/actions';
 import { applyPatches, type Patch } from '../../../src/shared/sessionModel';
-import { TurnOutliner } from '../../../src/shared/turnOutline';
+import { TurnOutliner, outlineOf } from '../../../src/shared/turnOutline';
 
 function session(turns: number, callsPerTurn: number): SessionState {
   let s = createSessionState('s');
@@ -110,4 +110,15 @@ test('patches: a permission prompt for a call of an outlined turn loads the turn
   const sent = o.patches('s', [perm], sourceOf(() => s));
   assert.deepEqual(sent.map((p) => p.op), ['fullTurn', 'permissions']);
   assert.equal((sent[0] as Extract<Patch, { op: 'fullTurn' }>).turn.index, 1);
+});
+
+test('outline counts: calls of a cancelled turn are not running (they show as interrupted)', () => {
+  let s = createSessionState('s');
+  const run = (a: SessionAction) => { s = reduce(s, a).state; };
+  run({ type: 'promptStarted', at: 1, prompt: [{ type: 'text', text: 'go' }] });
+  run({ type: 'update', at: 1, update: { sessionUpdate: 'tool_call', toolCallId: 'a', title: 'Run', kind: 'execute', status: 'in_progress' } });
+  run({ type: 'update', at: 1, update: { sessionUpdate: 'tool_call', toolCallId: 'b', title: 'Read', kind: 'read', status: 'pending' } });
+  assert.deepEqual(outlineOf(toSnapshot(s).turns[0], toSnapshot(s).toolCalls), { tools: 2, failed: 0, running: 2 });
+  run({ type: 'promptEnded', at: 2, stopReason: 'cancelled' });
+  assert.deepEqual(outlineOf(toSnapshot(s).turns[0], toSnapshot(s).toolCalls), { tools: 2, failed: 0, running: 0 });
 });
