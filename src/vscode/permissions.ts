@@ -116,10 +116,55 @@ export class TandemPermissions implements vscode.Disposable {
     this.view.setBadge(n, n === 1 ? '1 permission request waiting' : `${n} permission requests waiting`);
   }
 
-  /** Tandem: Manage Permissions — remembered decisions and rules, pick to remove. */
+  /**
+   * Tandem: Manage Permissions — remembered decisions and rules. Removable entries carry a trash
+   * button (Enter removes the active one too) and the list updates in place; the built-in rules
+   * are listed for reference only.
+   */
   async manage(): Promise<void> {
-    type Item = vscode.QuickPickItem & { remove?: () => Thenable<unknown> | Promise<unknown> };
-    const items: Item[] = [];
+    const qp = vscode.window.createQuickPick<ManageItem>();
+    qp.title = 'Tandem: Manage Permissions';
+    qp.placeholder = 'Remove a remembered decision or a rule with its trash button (or Enter)';
+    qp.matchOnDescription = true;
+    qp.matchOnDetail = true;
+    qp.buttons = [{ iconPath: new vscode.ThemeIcon('gear'), tooltip: 'Edit rules in settings' }];
+    const refresh = () => {
+      const active = qp.activeItems[0]?.label;
+      qp.items = this.manageItems();
+      // Keep the place in the list (setting items moves the focus to the top).
+      const same = qp.items.find((x) => x.label === active && x.remove);
+      if (same) qp.activeItems = [same];
+    };
+    const remove = async (item: ManageItem) => {
+      if (!item.remove) return;
+      qp.busy = true;
+      try {
+        await item.remove();
+        this.logger.info(`Manage Permissions: removed ${item.label}`);
+      } catch (e) {
+        void vscode.window.showErrorMessage(`Tandem: could not remove the entry: ${e instanceof Error ? e.message : String(e)}`);
+      } finally {
+        qp.busy = false;
+        refresh();
+      }
+    };
+    const openSettings = () => { qp.hide(); void vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.${KEY}`); };
+    const subs = [
+      qp.onDidTriggerItemButton((e) => void remove(e.item)),
+      qp.onDidTriggerButton(openSettings),
+      qp.onDidAccept(() => { const item = qp.activeItems[0]; if (item?.openSettings) openSettings(); else if (item) void remove(item); }),
+      // Settings edited elsewhere while the list is open.
+      vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration(`${SECTION}.${KEY}`)) refresh(); }),
+    ];
+    qp.items = this.manageItems();
+    await new Promise<void>((resolve) => { subs.push(qp.onDidHide(() => resolve())); qp.show(); });
+    for (const d of subs) d.dispose();
+    qp.dispose();
+  }
+
+  private manageItems(): ManageItem[] {
+    const trash = [{ iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Remove' }];
+    const items: ManageItem[] = [];
     const remembered = this.remembered.list();
     items.push({ label: 'Remembered in this workspace', kind: vscode.QuickPickItemKind.Separator });
     if (!remembered.length) items.push({ label: '$(info) No remembered decisions', description: 'choose an "always" option in a prompt to add one' });
@@ -127,6 +172,7 @@ export class TandemPermissions implements vscode.Disposable {
       items.push({
         label: `${d.decision === 'allow' ? '$(check-all)' : '$(circle-slash)'} ${d.id}`,
         description: `${d.agent} · ${new Date(d.at).toLocaleString()}`,
+        buttons: trash,
         remove: () => this.remembered.remove([{ id: d.id, agent: d.agent }]),
       });
     }
@@ -141,6 +187,7 @@ export class TandemPermissions implements vscode.Disposable {
           label: `${rule ? actionIcon(rule.spec.action) : '$(warning)'} ${rule?.label ?? 'malformed rule'}`,
           description: `#${i + 1}`,
           detail: JSON.stringify(raw),
+          buttons: trash,
           remove: async () => {
             const cur = vscode.workspace.getConfiguration(SECTION).inspect<unknown[]>(KEY);
             const value = target === vscode.ConfigurationTarget.Global ? cur?.globalValue : target === vscode.ConfigurationTarget.Workspace ? cur?.workspaceValue : cur?.workspaceFolderValue;
@@ -153,26 +200,12 @@ export class TandemPermissions implements vscode.Disposable {
     };
     addRules('Rules in user settings', info?.globalValue, vscode.ConfigurationTarget.Global);
     addRules('Rules in workspace settings (can only tighten)', info?.workspaceValue, vscode.ConfigurationTarget.Workspace);
-    items.push({ label: 'Built-in', kind: vscode.QuickPickItemKind.Separator });
-    for (const r of DEFAULT_RULES) items.push({ label: `${actionIcon(r.spec.action)} ${r.label}`, description: 'default, after your rules' });
-    items.push({ label: '$(circle-large-outline) everything else asks', description: 'default' });
+    items.push({ label: 'Built-in (always apply, after your rules)', kind: vscode.QuickPickItemKind.Separator });
+    for (const r of DEFAULT_RULES) items.push({ label: `${actionIcon(r.spec.action)} ${r.label}`, description: 'built-in' });
+    items.push({ label: '$(circle-large-outline) everything else asks', description: 'built-in' });
     items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
-    items.push({ label: '$(gear) Edit rules in settings…', remove: () => vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.${KEY}`) });
-
-    const picked = await vscode.window.showQuickPick(items, {
-      title: 'Tandem: Manage Permissions', placeHolder: 'Select remembered decisions or rules to remove, then press Enter', canPickMany: true, matchOnDescription: true, matchOnDetail: true,
-    });
-    if (!picked?.length) return;
-    let removed = 0;
-    for (const p of picked) {
-      if (!p.remove) continue;
-      await p.remove();
-      if (!p.label.includes('Edit rules')) removed++;
-    }
-    if (removed) {
-      this.logger.info(`Manage Permissions: removed ${removed} entr${removed === 1 ? 'y' : 'ies'}: ${picked.map((p) => p.label).join('; ')}`);
-      void vscode.window.showInformationMessage(`Tandem: removed ${removed} permission entr${removed === 1 ? 'y' : 'ies'}.`);
-    }
+    items.push({ label: '$(gear) Edit rules in settings…', openSettings: true });
+    return items;
   }
 
   dispose(): void {
@@ -180,6 +213,9 @@ export class TandemPermissions implements vscode.Disposable {
     for (const s of this.subs) s.dispose();
   }
 }
+
+/** A row of Manage Permissions: removable (trash button), the settings link, or for reference. */
+type ManageItem = vscode.QuickPickItem & { remove?: () => Thenable<unknown> | Promise<unknown>; openSettings?: boolean };
 
 function actionIcon(a: string): string {
   return a === 'allow' ? '$(check)' : a === 'reject' ? '$(close)' : '$(question)';

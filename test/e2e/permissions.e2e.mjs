@@ -137,19 +137,24 @@ export default {
         log(`screenshot: ${await screenshot('e2e-permissions-remembered')}`);
         await idle(view);
         await runCommand(page, 'Tandem: Manage Permissions');
-        const item = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Always allow Bash: git status' });
+        const rows = page.locator('.quick-input-list .monaco-list-row');
+        const item = rows.filter({ hasText: 'Always allow Bash: git status' });
         await item.waitFor({ timeout: 10_000 });
-        await item.locator('.monaco-checkbox').first().click();
-        await page.locator('.quick-input-widget .quick-input-count', { hasText: '1 Selected' }).waitFor({ timeout: 5_000 });
+        // No checkboxes: only removable rows have a (trash) button; built-in rules are for reference.
+        if (await page.locator('.quick-input-list .monaco-checkbox').count()) throw new Error('the list shows checkboxes');
+        const builtIn = rows.filter({ hasText: 'everything else asks' });
+        await builtIn.hover();
+        if (await builtIn.locator('.codicon-trash').count()) throw new Error('a built-in rule offers to be removed');
+        await item.hover();
         log(`screenshot: ${await screenshot('e2e-permissions-manage')}`);
-        // OK, not Enter: the click focused the row's checkbox, where Enter would toggle it back.
-        await page.locator('.quick-input-widget .monaco-button', { hasText: /^OK$/ }).click();
-        await notification(page, 'removed 1 permission entry');
-        await runCommand(page, 'Notifications: Clear All Notifications');
-        // Gone from the list too.
+        await item.locator('.codicon-trash').click();
+        // The list updates in place.
+        await rows.filter({ hasText: 'No remembered decisions' }).waitFor({ timeout: 10_000 });
+        await page.keyboard.press('Escape');
+        // And stays so when opened again.
         await runCommand(page, 'Tandem: Manage Permissions');
-        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'No remembered decisions' }).waitFor({ timeout: 10_000 });
-        if (await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Always allow Bash: git status' }).count()) throw new Error('the removed decision is still listed');
+        await rows.filter({ hasText: 'No remembered decisions' }).waitFor({ timeout: 10_000 });
+        if (await item.count()) throw new Error('the removed decision is still listed');
         await page.keyboard.press('Escape');
         await openTandemView();
         await sendPrompt(view, 'forgotten');
