@@ -93,10 +93,10 @@ export function renderMarkdown(src: string): string {
   // The streaming tail is re-rendered per chunk and is usually a plain sentence in progress:
   // parsing and sanitizing it (a fresh document each time) would cost more than the rest.
   if (isPlainParagraph(src)) return `<p>${escapeHtml(src)}</p>\n`;
-  return sanitize(marked.parse(src) as string);
+  return renderMarkdownSlow(src);
 }
 
-/** The full path (parse + sanitize), for tests that compare the fast path against it. */
+/** The full path (parse + sanitize); tests compare the fast path against it. */
 export function renderMarkdownSlow(src: string): string {
   return sanitize(marked.parse(src) as string);
 }
