@@ -4,7 +4,7 @@ import type { ContentBlock, SessionUpdate, ToolCall, ToolCallUpdate } from '@age
 import { PMap, PVec } from '../common/persistent';
 import {
   appendBounded,
-  type ElicitationRequestView, type ItemView, type NoticeView, type Patch, type PermissionRequestView, type SessionMeta,
+  type ElicitationRequestView, type ItemView, type NoticeView, type Patch, type PermissionDecisionView, type PermissionRequestView, type SessionMeta,
   type TerminalView, type ToolCallView, type TurnView,
 } from '../shared/sessionModel';
 import type { SessionAction } from './actions';
@@ -94,6 +94,14 @@ export function reduce(state: SessionState, action: SessionAction): ReduceResult
       const permissions = state.permissions.filter((p) => p.requestId !== action.requestId);
       const patches: Patch[] = [{ op: 'permissions', permissions }];
       state = { ...state, permissions };
+      const loose = !state.toolCalls.get(req.toolCallId) && looseCallOutcome(action.decision);
+      if (loose) {
+        // gemini-cli asks before it sends any tool_call and reports only the result: the answered
+        // request becomes the call's row, so it shows while it runs (and Tandem's client tools find it).
+        const r = upsertToolCall(state, { ...req.toolCall, status: loose }, action.at, true);
+        state = r.state;
+        patches.push(...r.patches.filter((p) => p.op !== 'tool'));
+      }
       const call = state.toolCalls.get(req.toolCallId);
       if (call) {
         const updated = { ...call, permission: action.decision };
@@ -113,6 +121,14 @@ export function reduce(state: SessionState, action: SessionAction): ReduceResult
     }
   }
   return { state, patches: [] };
+}
+
+/** What an answered request with no row of its own becomes: allowed → running, denied → failed, unanswered → nothing. */
+function looseCallOutcome(d: PermissionDecisionView): 'in_progress' | 'failed' | undefined {
+  if (d.outcome !== 'selected') return undefined;
+  if (d.optionKind?.startsWith('allow')) return 'in_progress';
+  if (d.optionKind?.startsWith('reject')) return 'failed';
+  return undefined;
 }
 
 /** Reduces many actions; the patches of all of them, in order. */

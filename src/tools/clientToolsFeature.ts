@@ -132,7 +132,7 @@ class ConnectionTools implements IDisposable {
     if (p) { clearTimeout(p.timer); p.create(); }
     const outcome = await port.request(sessionId, {
       toolCallId: this.rowId.get(callId) ?? callId, title: `${group} · ${tool}${describeArgs(args)}`, kind: 'other', status: 'pending', rawInput: args,
-      _meta: { tandem: { group, tool } },
+      _meta: { tandem: { group, tool, args } },
     }, PERMISSION_OPTIONS);
     if (outcome.outcome !== 'selected') return 'cancelled';
     const opt = PERMISSION_OPTIONS.find((o) => o.optionId === outcome.optionId);
@@ -151,8 +151,9 @@ class ConnectionTools implements IDisposable {
       started: (call) => {
         const store = this.ctx.session(sessionId);
         if (!store) return;
-        const meta = { tandem: { group: call.group, tool: call.tool, clientTool: true } };
-        const own = findAgentCall(store.state.toolCalls, call.tool, call.args);
+        // What the view titles the row by ("IDE · OpenFile src/a.ts:3"), whichever row shows the call.
+        const meta = { tandem: { group: call.group, tool: call.tool, kind: call.kind, args: call.args, clientTool: true } };
+        const own = findAgentCall(store.state.toolCalls, call);
         if (own) {
           this.rowId.set(call.callId, own);
           store.dispatch({ type: 'update', at: now(), update: { sessionUpdate: 'tool_call_update', toolCallId: own, _meta: meta } });
@@ -164,7 +165,7 @@ class ConnectionTools implements IDisposable {
           pending.delete(call.callId);
           const st = this.ctx.session(sessionId);
           if (!st) return;
-          const late = findAgentCall(st.state.toolCalls, call.tool, call.args);
+          const late = findAgentCall(st.state.toolCalls, call);
           if (late) {
             this.rowId.set(call.callId, late);
             st.dispatch({ type: 'update', at: now(), update: { sessionUpdate: 'tool_call_update', toolCallId: late, _meta: meta } });
@@ -193,16 +194,25 @@ class ConnectionTools implements IDisposable {
   dispose(): void { this.server.dispose(); }
 }
 
-/** An open agent tool call that is this MCP call: names `tandem` and the tool, or has the same input. */
-function findAgentCall(calls: { forEach(fn: (v: { toolCallId: string; title: string; name?: string; status: string; rawInput?: unknown; meta?: Record<string, unknown> }, k: string) => void): void }, tool: string, args: Record<string, unknown>): string | undefined {
+/**
+ * An open agent tool call that is this MCP call: names `tandem` and the tool, or has the same
+ * input; a call proxied through its container (`{function, arguments}`) names the container.
+ */
+function findAgentCall(
+  calls: { forEach(fn: (v: { toolCallId: string; title: string; name?: string; status: string; rawInput?: unknown; meta?: Record<string, unknown> }, k: string) => void): void },
+  call: { tool: string; args: Record<string, unknown>; via?: string },
+): string | undefined {
+  const { tool, args, via } = call;
   let found: string | undefined;
   const argsJson = Object.keys(args).length ? stableJson(args) : undefined;
   calls.forEach((c) => {
     if (c.toolCallId.startsWith('tandem-tool-') || (c.status !== 'pending' && c.status !== 'in_progress') || c.meta?.tandem) return;
     const text = `${c.title} ${c.name ?? ''}`;
+    const input = c.rawInput && typeof c.rawInput === 'object' ? c.rawInput as Record<string, unknown> : undefined;
     const named = text.includes(tool) && /tandem/i.test(text);
-    const sameInput = argsJson !== undefined && c.rawInput && typeof c.rawInput === 'object' && stableJson(c.rawInput) === argsJson;
-    if (named || (sameInput && text.includes(tool))) found = c.toolCallId;
+    const sameInput = argsJson !== undefined && input && stableJson(input) === argsJson;
+    const proxied = via !== undefined && input?.function === tool && text.includes(via) && /tandem/i.test(text);
+    if (named || proxied || (sameInput && text.includes(tool))) found = c.toolCallId;
   });
   return found;
 }

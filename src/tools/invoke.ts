@@ -11,7 +11,8 @@ export type PermissionDecision = 'allow' | 'deny' | 'cancelled';
 
 /** Lets the UI show a client tool call (the tool-call tree) while it runs. */
 export interface CallObserver {
-  started(call: { callId: string; group: string; tool: string; args: Record<string, unknown>; kind: ListedTool['kind'] }): void;
+  /** `via`: the container a proxied call came through (the agent's own row names it, not the tool). */
+  started(call: { callId: string; group: string; tool: string; args: Record<string, unknown>; kind: ListedTool['kind']; via?: string }): void;
   finished(callId: string, result: ToolResult): void;
 }
 
@@ -58,7 +59,7 @@ function normalize(r: unknown): ToolResult {
 }
 
 /** Runs one call. Never rejects. */
-export async function invokeTool(name: string, rawArgs: unknown, env: InvokeEnv): Promise<ToolResult> {
+export async function invokeTool(name: string, rawArgs: unknown, env: InvokeEnv, via?: string): Promise<ToolResult> {
   const { state, config } = env;
   const callId = `tandem-tool-${++callCounter}`;
   const fallback = () => textResult(disconnectedText(config.disconnectedMessage, name), true);
@@ -75,7 +76,7 @@ export async function invokeTool(name: string, rawArgs: unknown, env: InvokeEnv)
     if (!target || target.kind !== 'tool' || target.group !== listed.group) {
       return textResult(`${listed.group} has no function "${args.function}". Available functions: ${state.list().filter((l) => l.kind === 'tool' && l.group === listed.group).map((l) => l.name).join(', ')}`, true);
     }
-    return invokeTool(args.function, args.arguments ?? {}, env);
+    return invokeTool(args.function, args.arguments ?? {}, env, listed.name);
   }
   if (listed.kind === 'container') {
     env.observer?.started({ callId, group: listed.group, tool: listed.name, args, kind: 'container' });
@@ -98,7 +99,7 @@ export async function invokeTool(name: string, rawArgs: unknown, env: InvokeEnv)
     return textResult(`Invalid arguments for tool ${tool.name}: ${ajvMessage(validate)}`, true);
   }
 
-  env.observer?.started({ callId, group: listed.group, tool: tool.name, args, kind: 'tool' });
+  env.observer?.started({ callId, group: listed.group, tool: tool.name, args, kind: 'tool', ...(via ? { via } : {}) });
   let answered = false;
   const finish = (r: ToolResult): ToolResult => {
     answered = true;

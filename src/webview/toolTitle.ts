@@ -29,6 +29,8 @@ export function niceTitle(call: ToolCallView): NiceTitle {
   const path = str(input.file_path) ?? str(input.path) ?? str(input.notebook_path) ?? call.locations[0]?.path;
   const rel = path ? relPath(path) : undefined;
   const name = toolName(call);
+  const client = clientToolTitle(call.meta?.tandem);
+  if (client) return client;
   switch (name) {
     case 'Read': {
       const range = typeof input.offset === 'number' ? ` (from line ${input.offset})` : '';
@@ -69,6 +71,21 @@ export function niceTitle(call: ToolCallView): NiceTitle {
     case 'ExitPlanMode': return { verb: 'Ready to code', subject: '' };
   }
   return { verb: '', subject: cleanTitle(call.title || name || 'Tool call') };
+}
+
+/**
+ * A call of Tandem's client tools (`_meta.tandem`, set on the agent's own row or on Tandem's):
+ * "IDE · OpenFile src/a.ts:3" rather than "mcp__tandem__IDE" or "OpenFile (tandem MCP Server)".
+ */
+function clientToolTitle(t: unknown): NiceTitle | undefined {
+  const m = t as { group?: unknown; tool?: unknown; kind?: unknown; args?: Record<string, unknown> } | undefined;
+  if (typeof m?.group !== 'string' || typeof m.tool !== 'string') return undefined;
+  if (m.kind === 'container') return { verb: `${m.group} ·`, subject: 'expand group' };
+  if (m.kind === 'skill') return { verb: `${m.group} ·`, subject: `skill ${m.tool}` };
+  const a = m.args ?? {};
+  const first = str(a.path) ?? str(a.message) ?? str(a.uri);
+  const line = typeof a.line === 'number' ? `:${a.line}` : '';
+  return { verb: `${m.group} · ${m.tool}`, subject: first ? short(relPath(first), 60) + line : '' };
 }
 
 /** Backticks around paths dropped, absolute workspace paths made relative. */

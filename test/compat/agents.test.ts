@@ -15,12 +15,10 @@ import { TerminalsFeature } from '../../src/client/terminals';
 import { CLIENT_METHODS } from '../../src/acp/methods';
 import { MemoryLogger } from '../../src/common/logger';
 import type { Patch } from '../../src/shared/sessionModel';
-import { PermissionBroker } from '../../src/client/permissions/broker';
-import { PermissionsFeature } from '../../src/client/permissions/feature';
-import { RememberedDecisions, type RememberedDecision } from '../../src/client/permissions/remembered';
 import type { PermissionPort } from '../../src/client/permissionPort';
 import { FakeDocs, FakeEdits, FakePermission, fakeWorkspace, nodeFs } from '../unit/client/fakePorts';
 import { fakeAnthropic, fakeGemini, type Step } from './fakeModels';
+import { userPermissions } from './userPermissions';
 
 const CACHE = process.env.TANDEM_COMPAT_CACHE || join(homedir(), '.cache', 'tandem-compat');
 export const CLAUDE_CODE_ACP = join(CACHE, 'claude-code-acp-0.16.2', 'node_modules', '@zed-industries', 'claude-code-acp', 'dist', 'index.js');
@@ -44,33 +42,6 @@ function workspace(): { ws: string; home: string } {
   mkdirSync(ws);
   mkdirSync(home);
   return { ws, home };
-}
-
-/**
- * Tandem's real permission pipeline (rules → remembered → prompt) with the built-in rules only;
- * `answer` plays the user: it picks an option kind for each prompt, and the answer goes through
- * broker.answer like a click in the view or the notification.
- */
-function permissions(ws: string, logger: MemoryLogger, answer: (kinds: string[], title: string) => string) {
-  let saved: readonly RememberedDecision[] = [];
-  const broker = new PermissionBroker({
-    rules: () => ({ user: [], workspace: [] }), roots: () => [ws], logger,
-    remembered: new RememberedDecisions({ get: () => saved, set: (l) => { saved = l; } }),
-  });
-  const asked: { title: string; kinds: string[]; kind: string }[] = [];
-  broker.onDidChange((ch) => {
-    if (ch.type !== 'added') return;
-    const { view } = ch.pending;
-    const kinds = view.options.map((o) => o.kind);
-    const title = view.toolCall.title ?? view.toolCallId;
-    const kind = answer(kinds, title);
-    asked.push({ title, kinds, kind });
-    const option = view.options.find((o) => o.kind === kind);
-    assert.ok(option, `${title}: no ${kind} option among ${kinds.join(', ')}`);
-    // As the view does: the answer comes after the prompt was shown, not inside the request.
-    setTimeout(() => assert.ok(broker.answer(ch.pending.requestId, option.optionId)), 50);
-  });
-  return { broker, feature: new PermissionsFeature(broker), asked };
 }
 
 function client(name: string, command: string, args: string[], env: Record<string, string>, ws: string,
@@ -172,9 +143,9 @@ test('claude-code-acp 0.16.2 + Tandem permissions: a rejected edit leaves the fi
     { tool: 'mcp__acp__Edit', input: { file_path: file, old_string: 'original line', new_string: 'CHANGED' } },
     { text: 'Edited.' },
   ]);
-  let perms!: ReturnType<typeof permissions>;
+  let perms!: ReturnType<typeof userPermissions>;
   const { c, logger, tracker, traffic } = client('Claude Code', process.execPath, [CLAUDE_CODE_ACP], claudeEnv(model, home), ws,
-    (l) => (perms = permissions(ws, l, () => 'reject_once')));
+    (l) => (perms = userPermissions(ws, l, () => 'reject_once')));
   try {
     await c.start();
     assert.equal(c.agent.state, 'ready', `${c.agent.message}\n${logTail(logger)}`);
@@ -206,9 +177,9 @@ test('claude-code-acp 0.16.2 + Tandem permissions: an allowed command runs', { s
     { tool: 'mcp__acp__Bash', input: { command: 'echo allowed > ran.txt && echo it-ran', timeout: 30000, description: 'Write a marker' } },
     { text: 'Ran it.' },
   ]);
-  let perms!: ReturnType<typeof permissions>;
+  let perms!: ReturnType<typeof userPermissions>;
   const { c, logger, traffic } = client('Claude Code', process.execPath, [CLAUDE_CODE_ACP], claudeEnv(model, home), ws,
-    (l) => (perms = permissions(ws, l, () => 'allow_once')));
+    (l) => (perms = userPermissions(ws, l, () => 'allow_once')));
   try {
     await c.start();
     assert.equal(c.agent.state, 'ready', `${c.agent.message}\n${logTail(logger)}`);

@@ -7,29 +7,17 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RequestPermissionRequest } from '@agentclientprotocol/sdk';
 import { AgentClient } from '../../src/client/agentClient';
-import type { ClientFeature } from '../../src/client/feature';
-import { CLIENT_METHODS } from '../../src/acp/methods';
 import { MemoryLogger } from '../../src/common/logger';
 import { ClientToolsFeature } from '../../src/tools/clientToolsFeature';
 import { ToolRegistry } from '../../src/tools/registry';
 import { DEFAULT_TOOLS_CONFIG } from '../../src/tools/types';
 import { fakeAnthropic, fakeGemini, type Step } from './fakeModels';
+import { userPermissions } from './userPermissions';
 
 const CACHE = process.env.TANDEM_COMPAT_CACHE || join(homedir(), '.cache', 'tandem-compat');
 const CLAUDE_CODE_ACP = join(CACHE, 'claude-code-acp-0.16.2', 'node_modules', '@zed-industries', 'claude-code-acp', 'dist', 'index.js');
 const GEMINI_CLI = join(CACHE, 'gemini-cli-0.61.0', 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
-
-const autoAllow: ClientFeature = {
-  capabilities() { /* nothing */ },
-  attach(ctx) {
-    return ctx.connection.onRequest(CLIENT_METHODS.session_request_permission, (p: RequestPermissionRequest) => {
-      const o = p.options.find((x) => x.kind === 'allow_once') ?? p.options.find((x) => x.kind.startsWith('allow'))!;
-      return { outcome: { outcome: 'selected' as const, optionId: o.optionId } };
-    });
-  },
-};
 
 function setup(name: string, command: string, args: string[], env: Record<string, string>) {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-compat-tools-')));
@@ -51,6 +39,8 @@ function setup(name: string, command: string, args: string[], env: Record<string
     ],
   });
   const logger = new MemoryLogger();
+  // The real permission pipeline, the user allowing once: gemini-cli asks before MCP calls.
+  const perms = userPermissions(ws, logger, () => 'allow_once');
   const tools = new ClientToolsFeature({
     registry, config: () => DEFAULT_TOOLS_CONFIG, logger,
     bridge: { command: process.execPath, args: [join(__dirname, '../../src/tools/bridge.js')] },
@@ -58,11 +48,11 @@ function setup(name: string, command: string, args: string[], env: Record<string
   const traffic: Array<{ dir: string; msg: { method?: string; params?: { mcpServers?: unknown[] } } }> = [];
   const c = new AgentClient({
     agent: { name, command, args, env: { ...env, HOME: home }, cwd: ws }, cwd: ws, logger,
-    features: [tools, autoAllow],
+    features: [tools, perms.feature],
     traffic: (dir, msg) => traffic.push({ dir, msg: msg as { method?: string } }),
     clientInfo: { name: 'tandem-compat', version: '0' },
   });
-  return { c, ws, opened, logger, traffic };
+  return { c, ws, opened, logger, traffic, perms };
 }
 
 function mcpEntry(traffic: Array<{ dir: string; msg: { method?: string; params?: { mcpServers?: unknown[] } } }>): unknown {
@@ -107,7 +97,9 @@ test('claude-code-acp 0.16.2: expands the IDE group and calls OpenFile over Tand
     assert.deepEqual(t.opened, [{ path: 'src/a.ts', line: 3 }]);
     assert.match(JSON.stringify(model.requests[2]), /Opened src\/a.ts at line 3\./);
     console.log('[compat] claude tool rows:', JSON.stringify(toolRows(t.c)));
-    assert.ok(toolRows(t.c).filter((r) => r.group === 'IDE').length >= 2, 'client tool calls marked with their group');
+    // Claude Code reports both calls itself (the second through the container): each shows once,
+    // its own row marked with the group.
+    assert.deepEqual(toolRows(t.c).map((r) => [r.title, r.status, r.group]), [['mcp__tandem__IDE', 'completed', 'IDE'], ['mcp__tandem__IDE', 'completed', 'IDE']]);
   } finally {
     await t.c.shutdown();
     await model.close();
@@ -134,7 +126,15 @@ test('gemini-cli 0.61.0 --acp: expands the IDE group and calls OpenFile over Tan
     assert.match(JSON.stringify(model.requests[1]), /IDE expanded\. Available functions: OpenFile, GetSelection, ShowMessage/);
     assert.deepEqual(t.opened, [{ path: 'src/a.ts', line: 3 }], `unknown model paths: ${model.unknown.join(', ')}`);
     assert.match(JSON.stringify(model.requests[2]), /Opened src\/a.ts at line 3\./);
-    console.log('[compat] gemini tool rows:', JSON.stringify(toolRows(t.c)));
+    const rows = toolRows(t.c);
+    assert.deepEqual(t.perms.asked.map((a) => a.title), ['IDE (tandem MCP Server)', 'OpenFile (tandem MCP Server)'], 'asked through the broker');
+    console.log('[compat] gemini tool rows:', JSON.stringify(rows));
+    // gemini-cli asks permission (no tool_call) and reports only the result: the answered request is
+    // the row Tandem's MCP call finds, so each call shows once, marked with its group.
+    assert.deepEqual(rows.map((r) => [r.title, r.status, r.group]).sort(), [
+      ['IDE (tandem MCP Server)', 'completed', 'IDE'],
+      ['OpenFile (tandem MCP Server)', 'completed', 'IDE'],
+    ]);
   } finally {
     await t.c.shutdown();
     await model.close();

@@ -174,7 +174,15 @@ export default {
         await card.waitFor({ timeout: 20_000 });
         log(`screenshot: ${await screenshot('e2e-permissions-card')}`);
         await card.locator('[data-option-id="proceed_once"]').click();
+        // The answered request becomes the call's row while it runs (the script waits 3 s before
+        // gemini's result); the result completes that same row.
+        const row = view.locator('[data-testid="tool-call"][data-id="replace__call_1"]');
+        await row.and(view.locator('[data-status="in_progress"]')).waitFor({ timeout: 2500 });
         await reply(view, 'card answer: proceed_once');
+        await row.and(view.locator('[data-status="completed"]')).waitFor({ timeout: 10_000 });
+        log(`screenshot: ${await screenshot('e2e-permissions-card-row')}`);
+        if (await row.count() !== 1) throw new Error(`expected one row for the call, got ${await row.count()}`);
+        if (await view.locator('[data-testid="permission-cards"]').count()) throw new Error('the card stayed after the answer');
       },
     },
   ],

@@ -221,6 +221,38 @@ test('permissions queue in order; resolution is recorded on the tool call', () =
   assert.equal(snap.toolCalls.c1.permission?.rule, 'reads in workspace');
 });
 
+test('an answered request with no tool call of its own becomes its row: allowed runs, denied fails, cancelled leaves none', () => {
+  const req = (id: string, toolCallId: string) => ({
+    requestId: id, toolCallId, at: 1, toolCall: { toolCallId, title: `OpenFile (tandem MCP Server) ${id}`, kind: 'other' as const, status: 'pending' as const, content: [] },
+    options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' as const }, { optionId: 'no', name: 'Reject', kind: 'reject_once' as const }],
+  });
+  const allow = { outcome: 'selected' as const, optionId: 'allow', optionName: 'Allow', optionKind: 'allow_once' as const, by: 'user' as const, at: 3 };
+  const deny = { outcome: 'selected' as const, optionId: 'no', optionName: 'Reject', optionKind: 'reject_once' as const, by: 'user' as const, at: 3 };
+  const { snap, patches } = run([
+    { type: 'promptStarted', at: 0, prompt: [{ type: 'text', text: 'go' }] },
+    { type: 'permissionRequested', at: 1, request: req('p1', 'g1') },
+    { type: 'permissionRequested', at: 1, request: req('p2', 'g2') },
+    { type: 'permissionRequested', at: 1, request: req('p3', 'g3') },
+    { type: 'permissionResolved', at: 3, requestId: 'p1', decision: allow },
+    { type: 'permissionResolved', at: 3, requestId: 'p2', decision: deny },
+    { type: 'permissionResolved', at: 3, requestId: 'p3', decision: { outcome: 'cancelled', by: 'cancelled', at: 3 } },
+    // The agent reports the result on the same id: the same row, not a second one.
+    up({ sessionUpdate: 'tool_call_update', toolCallId: 'g1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'Opened.' } }] }),
+  ]);
+  assert.equal(snap.toolCalls.g1.status, 'completed');
+  assert.equal(snap.toolCalls.g1.title, 'OpenFile (tandem MCP Server) p1');
+  assert.equal(snap.toolCalls.g1.permission?.optionKind, 'allow_once');
+  assert.equal(snap.toolCalls.g2.status, 'failed');
+  assert.equal(snap.toolCalls.g2.permission?.optionKind, 'reject_once');
+  assert.equal(snap.toolCalls.g3, undefined);
+  const tools = snap.turns[0].items.filter((i) => i.kind === 'tool').map((i) => i.toolCallId);
+  assert.deepEqual(tools, ['g1', 'g2']);
+  const firstTool = patches.findIndex((p) => p.op === 'tool' && p.call.toolCallId === 'g1');
+  const item = patches.findIndex((p) => p.op === 'item' && p.item.kind === 'tool' && p.item.toolCallId === 'g1');
+  assert.ok(item >= 0 && item < firstTool, 'the row is added before its call is sent');
+  assert.equal(patches.filter((p) => p.op === 'tool' && p.call.toolCallId === 'g1' && p.call.status === 'in_progress').length, 1, 'one tool patch per resolution');
+});
+
 test('elicitations queue in order, resolve by id (unknown ids change nothing), and re-requesting an id replaces it', () => {
   const form = (id: string) => ({
     requestId: id, mode: 'form' as const, message: `form ${id}`, at: 1,

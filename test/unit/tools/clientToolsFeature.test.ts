@@ -66,9 +66,17 @@ test('http agent: entry named tandem with bearer header; calls show in the tool-
     store.dispatch({ type: 'update', at: 1, update: { sessionUpdate: 'tool_call', toolCallId: 'toolu_1', title: 'mcp__tandem__GetSelection', status: 'in_progress', rawInput: {} } });
     await client.callTool({ name: 'GetSelection', arguments: {} });
     const own = store.state.toolCalls.get('toolu_1')!;
-    assert.deepEqual(own.meta, { tandem: { group: 'IDE', tool: 'GetSelection', clientTool: true } });
+    assert.deepEqual(own.meta, { tandem: { group: 'IDE', tool: 'GetSelection', kind: 'tool', args: {}, clientTool: true } });
     let n = 0; store.state.toolCalls.forEach(() => n++);
     assert.equal(n, 3);
+
+    // A call proxied through the container (Claude Code with a stale tool list) names the
+    // container, not the tool: that row is the call's too.
+    store.dispatch({ type: 'update', at: 2, update: { sessionUpdate: 'tool_call', toolCallId: 'toolu_2', title: 'mcp__tandem__IDE', status: 'in_progress', rawInput: { function: 'ShowMessage', arguments: { message: 'hi' } } } });
+    await client.callTool({ name: 'IDE', arguments: { function: 'ShowMessage', arguments: { message: 'hi' } } });
+    assert.deepEqual(store.state.toolCalls.get('toolu_2')!.meta, { tandem: { group: 'IDE', tool: 'ShowMessage', kind: 'tool', args: { message: 'hi' }, clientTool: true } });
+    n = 0; store.state.toolCalls.forEach(() => n++);
+    assert.equal(n, 4, 'no synthetic row for the proxied call');
     await client.close();
   } finally { t.dispose(); }
 });
@@ -91,7 +99,7 @@ test('permission-required tool asks through the PermissionPort with the group in
     assert.match((r.content as Array<{ text: string }>)[0].text, /cancelled/);
     assert.equal(t.asked.length, 3);
     assert.equal(t.asked[0].title, 'Danger · Wipe');
-    assert.deepEqual(t.asked[0]._meta, { tandem: { group: 'Danger', tool: 'Wipe' } });
+    assert.deepEqual(t.asked[0]._meta, { tandem: { group: 'Danger', tool: 'Wipe', args: {} } });
     await client.close();
   } finally { t.dispose(); }
 });

@@ -160,6 +160,11 @@ test('titles: Claude tools read naturally', () => {
   assert.equal(titleText(call({ title: 'Find', meta: cc('Glob'), rawInput: { pattern: '**/*.ts' } })), 'Find files **/*.ts');
   assert.equal(titleText(call({ title: 'Fetch', meta: cc('WebFetch'), rawInput: { url: 'https://x.dev' } })), 'Fetch https://x.dev');
   assert.equal(titleText(call({ title: 'Task', meta: cc('Task'), rawInput: { description: 'Explore code', subagent_type: 'Explore' } })), 'Agent (Explore) Explore code');
+  // Tandem's client tools, whichever row shows them (the agent's own names the MCP server).
+  const tandem = (m: Record<string, unknown>) => ({ tandem: { group: 'IDE', clientTool: true, ...m } });
+  assert.equal(titleText(call({ title: 'mcp__tandem__IDE', meta: tandem({ tool: 'OpenFile', kind: 'tool', args: { path: '/home/user/project/src/a.ts', line: 3 } }) })), 'IDE · OpenFile src/a.ts:3');
+  assert.equal(titleText(call({ title: 'OpenFile (tandem MCP Server)', meta: tandem({ tool: 'GetSelection', kind: 'tool', args: {} }) })), 'IDE · GetSelection');
+  assert.equal(titleText(call({ title: 'IDE (tandem MCP Server)', meta: tandem({ tool: 'IDE', kind: 'container', args: {} }) })), 'IDE · expand group');
   // Other agents: their title, with workspace paths made relative.
   assert.equal(titleText(call({ title: 'Writing to /home/user/project/new.txt' })), 'Writing to new.txt');
 });
