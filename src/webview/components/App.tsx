@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { HostMessage } from '../../shared/protocol';
 import type { ViewModel } from '../mirror';
 import { post } from '../vscodeApi';
-import { memo } from 'preact/compat';
+import { memo } from '../memo';
 import { Composer as ComposerView } from './Composer';
 import { PermissionCards } from './PermissionPrompt';
 import { Plan as PlanView } from './Plan';

@@ -1,6 +1,6 @@
 // Markdown that streams cheaply: finished blocks are rendered (parsed + sanitized) once and
 // cached by message; only the open tail block is rendered again when a chunk arrives.
-import { memo } from 'preact/compat';
+import { memo } from '../memo';
 import { renderMarkdown } from '../markdown';
 import { advanceBlocks, emptyBlockState, type BlockState } from '../streamBlocks';
 

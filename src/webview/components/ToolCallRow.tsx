@@ -1,7 +1,7 @@
 // One tool call in the tree: kind icon, title, status (spinner while running), duration and
 // locations; expanded, its content (text, images, resources, diffs, terminals, unknown as
 // JSON), raw input/output as JSON, and how its permission was decided.
-import { memo } from 'preact/compat';
+import { memo } from '../memo';
 import type { FunctionComponent } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { TerminalView, ToolCallView } from '../../shared/sessionModel';

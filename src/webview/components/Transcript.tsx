@@ -1,7 +1,7 @@
 // The conversation as a virtualized tree: turns (folded except the current one, unless the
 // user chose), their messages and tool calls. Keyboard: ↑/↓ move, →/← expand/collapse or go
 // to the parent, Enter/Space toggle, Home/End.
-import { memo } from 'preact/compat';
+import { memo } from '../memo';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ItemView, NoticeView, SessionSnapshot, ToolCallView, TurnView } from '../../shared/sessionModel';
 import { MAX_LOAD_TURNS } from '../../shared/turnOutline';

@@ -1,7 +1,7 @@
 // The terminal renderer (a lazily loaded chunk): feeds the terminal's output into a Screen
 // incrementally and draws its lines; a line is redrawn only when it changed. Follows the tail
 // while the user is at the bottom of the box.
-import { memo } from 'preact/compat';
+import { memo } from '../memo';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { Screen, styleCss, type Line } from './screen';
 
