@@ -1,8 +1,7 @@
 // One agent connection: the process, its ACP connection and the sessions on it. This object is
 // the connection-lifetime disposal scope: restarting the agent disposes it and builds a new one.
 import type {
-  AgentCapabilities, AuthMethod, ClientCapabilities, ContentBlock, InitializeResponse, LoadSessionResponse, McpServer, NewSessionResponse,
-  SessionInfo, SessionNotification,
+  AgentCapabilities, AuthMethod, ClientCapabilities, ContentBlock, InitializeResponse, LoadSessionResponse, McpServer, SessionInfo,
 } from '@agentclientprotocol/sdk';
 import { spawnAgent, type AgentExit, type AgentProcess } from '../acp/agentProcess';
 import { AcpConnection, AcpError } from '../acp/connection';
@@ -11,9 +10,12 @@ import { Disposable } from '../common/disposable';
 import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
 import type { AgentView } from '../shared/protocol';
-import { SessionStore, type SessionChange } from '../session/sessionStore';
+import type { SessionStore } from '../session/sessionStore';
 import type { AgentConfig } from './agentConfig';
 import type { ClientFeature, FeatureContext, SessionMcpServers } from './feature';
+import { SessionSet, type SessionSummary } from './sessionSet';
+
+export type { SessionSummary } from './sessionSet';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -38,22 +40,14 @@ export interface AgentClientOptions {
   cancelTimeoutMs?: number;
 }
 
-/** Updates for a session id we don't know yet are held this long in count (session/new race). */
-const MAX_EARLY_UPDATES = 1000;
-
 /** ACP's "authentication required" error code. */
 export const AUTH_REQUIRED = -32000;
-
-/** One open session as the session switcher shows it. */
-export interface SessionSummary { sessionId: string; title?: string; status: string; turns: number }
 
 export class AgentClient extends Disposable {
   private proc?: AgentProcess;
   private conn?: AcpConnection;
   private view: AgentView;
-  private readonly stores = new Map<string, SessionStore>();
-  private activeId?: string;
-  private readonly early: SessionNotification[] = [];
+  private readonly set: SessionSet;
   private init?: InitializeResponse;
   private featureCtx?: FeatureContext;
   /** Turns waiting for the answer to session/cancel: ends them here when the agent never answers. */
@@ -61,42 +55,38 @@ export class AgentClient extends Disposable {
 
   private readonly agentChanged = this._register(new Emitter<AgentView>());
   readonly onDidChangeAgent = this.agentChanged.event;
-  private readonly sessionChanged = this._register(new Emitter<SessionChange>());
-  /** Patches of the current session. */
-  readonly onDidChangeSession = this.sessionChanged.event;
-  private readonly sessionReplaced = this._register(new Emitter<SessionStore>());
-  /** The active session changed (new, loaded, switched to, or the active one closed). */
-  readonly onDidReplaceSession = this.sessionReplaced.event;
-  private readonly sessionsChanged = this._register(new Emitter<void>());
-  /** A session was opened or closed, or one's title/status changed: the switcher needs a refresh. */
-  readonly onDidChangeSessions = this.sessionsChanged.event;
   private readonly cancelled = this._register(new Emitter<string>());
   /** session/cancel was sent for this session id. */
   readonly onDidCancel = this.cancelled.event;
-  private readonly sessionClosed = this._register(new Emitter<string>());
+  /** Patches of the open sessions (each names its session). */
+  readonly onDidChangeSession: SessionSet['onDidChangeSession'];
+  /** The active session changed (new, loaded, switched to, or the active one closed). */
+  readonly onDidReplaceSession: SessionSet['onDidReplaceSession'];
+  /** A session was opened or closed, or one's title/status changed: the switcher needs a refresh. */
+  readonly onDidChangeSessions: SessionSet['onDidChangeSessions'];
   /** A session was closed (its pending requests are void). */
-  readonly onDidCloseSession = this.sessionClosed.event;
+  readonly onDidCloseSession: SessionSet['onDidCloseSession'];
 
   constructor(private readonly opts: AgentClientOptions) {
     super();
     this.view = { name: opts.agent.name, state: 'none' };
+    this.set = this._register(new SessionSet(opts.logger, () => this.now));
+    this.onDidChangeSession = this.set.onDidChangeSession;
+    this.onDidReplaceSession = this.set.onDidReplaceSession;
+    this.onDidChangeSessions = this.set.onDidChangeSessions;
+    this.onDidCloseSession = this.set.onDidCloseSession;
   }
 
   get agent(): AgentView { return this.view; }
   /** The active session. */
-  get session(): SessionStore | undefined { return this.activeId ? this.stores.get(this.activeId) : undefined; }
+  get session(): SessionStore | undefined { return this.set.active; }
   get initializeResult(): InitializeResponse | undefined { return this.init; }
   get agentCapabilities(): AgentCapabilities | undefined { return this.init?.agentCapabilities ?? undefined; }
   get authMethods(): AuthMethod[] { return this.init?.authMethods ?? []; }
 
-  sessions(): SessionSummary[] {
-    return [...this.stores.values()].map((st) => {
-      const m = st.state.meta;
-      return { sessionId: st.sessionId, title: m.title, status: m.status, turns: st.state.turns.length };
-    });
-  }
+  sessions(): SessionSummary[] { return this.set.summaries(); }
 
-  getSession(sessionId: string): SessionStore | undefined { return this.stores.get(sessionId); }
+  getSession(sessionId: string): SessionStore | undefined { return this.set.get(sessionId); }
   private get now(): number { return (this.opts.now ?? Date.now)(); }
 
   /** Spawns the agent, initializes, and opens a first session. Never throws: failures land in `agent`. */
@@ -111,12 +101,12 @@ export class AgentClient extends Disposable {
         input: proc.stdout, output: proc.stdin, logger, traffic: this.opts.traffic, maxLineBytes: this.opts.maxLineBytes,
       }));
       this._register(proc.onDidExit((exit) => this.onExit(exit)));
-      this._register(conn.onNotification(CLIENT_METHODS.session_update, (p) => this.onUpdate(p)));
+      this._register(conn.onNotification(CLIENT_METHODS.session_update, (p) => this.set.update(p)));
       // Advertise only what a registered feature implements.
       const clientCapabilities: ClientCapabilities = { fs: { readTextFile: false, writeTextFile: false }, terminal: false };
       const ctx: FeatureContext = {
         connection: conn, logger, cwd: this.opts.cwd, agentName: agent.name,
-        session: (id) => this.stores.get(id),
+        session: (id) => this.set.get(id),
         activeSession: () => this.session,
         onDidCancel: this.onDidCancel, onDidCloseSession: this.onDidCloseSession,
       };
@@ -194,26 +184,25 @@ export class AgentClient extends Disposable {
     const res = await this.openSession((mcpServers) => this.requireConnection().sendRequest(AGENT_METHODS.session_new, {
       cwd: this.opts.cwd, mcpServers, ...this.additionalDirectories(),
     }));
-    return this.adopt(res.sessionId, res);
+    return this.set.adopt(res.sessionId, res);
   }
 
   /** Reopens a past session: session/load (history replayed into the view) or session/resume. */
   async loadSession(sessionId: string): Promise<SessionStore> {
-    const existing = this.stores.get(sessionId);
-    if (existing) { this.switchTo(sessionId); return existing; }
+    const existing = this.set.get(sessionId);
+    if (existing) { this.set.switchTo(sessionId); return existing; }
     const caps = this.agentCapabilities;
     const conn = this.requireConnection();
     // The store must exist before the answer: the agent replays history as session/update first.
-    const store = this.createStore(sessionId);
+    const store = this.set.create(sessionId);
     try {
       const params = { sessionId, cwd: this.opts.cwd, ...this.additionalDirectories() };
       const res: LoadSessionResponse | null = await this.openSession<LoadSessionResponse | null>((mcpServers) => caps?.loadSession
         ? conn.sendRequest(AGENT_METHODS.session_load, { ...params, mcpServers })
         : conn.sendRequest(AGENT_METHODS.session_resume, { ...params, mcpServers }), sessionId);
-      return this.adopt(sessionId, res ?? {}, store);
+      return this.set.adopt(sessionId, res ?? {}, store);
     } catch (err) {
-      this.stores.delete(sessionId);
-      store.dispose();
+      this.set.discard(store);
       throw err;
     }
   }
@@ -232,17 +221,11 @@ export class AgentClient extends Disposable {
     return out;
   }
 
-  switchTo(sessionId: string): void {
-    const store = this.stores.get(sessionId);
-    if (!store || this.activeId === sessionId) return;
-    this.activeId = sessionId;
-    this.sessionReplaced.fire(store);
-    this.sessionsChanged.fire();
-  }
+  switchTo(sessionId: string): void { this.set.switchTo(sessionId); }
 
   /** Closes a session here (and with session/close where the agent supports it). */
   async closeSession(sessionId: string): Promise<void> {
-    const store = this.stores.get(sessionId);
+    const store = this.set.get(sessionId);
     if (!store) return;
     if (store.state.meta.status === 'working') this.cancel(sessionId);
     if (this.agentCapabilities?.sessionCapabilities?.close && this.conn && !this.conn.isClosed) {
@@ -250,15 +233,7 @@ export class AgentClient extends Disposable {
         this.opts.logger.warn(`session/close ${sessionId} failed: ${errorText(err)}`);
       }
     }
-    this.stores.delete(sessionId);
-    this.sessionClosed.fire(sessionId);
-    store.dispose();
-    if (this.activeId === sessionId) {
-      this.activeId = [...this.stores.keys()].pop();
-      const next = this.session;
-      if (next) this.sessionReplaced.fire(next);
-    }
-    this.sessionsChanged.fire();
+    this.set.remove(sessionId);
   }
 
   /** session/delete, where the agent supports it; closes the session here first. */
@@ -290,40 +265,9 @@ export class AgentClient extends Disposable {
     return res;
   }
 
-  private createStore(sessionId: string): SessionStore {
-    const store = new SessionStore(sessionId, this.opts.now);
-    this.stores.set(sessionId, store);
-    let lastStatus = store.state.meta.status;
-    let lastTitle = store.state.meta.title;
-    store.onDidChange((c) => {
-      this.sessionChanged.fire(c);
-      const m = store.state.meta;
-      if (m.status !== lastStatus || m.title !== lastTitle) { lastStatus = m.status; lastTitle = m.title; this.sessionsChanged.fire(); }
-    });
-    return store;
-  }
-
-  private adopt(sessionId: string, res: Partial<NewSessionResponse>, existing?: SessionStore): SessionStore {
-    const store = existing ?? this.createStore(sessionId);
-    store.dispatch({
-      type: 'started', at: this.now,
-      modes: res.modes?.availableModes, currentModeId: res.modes?.currentModeId, configOptions: res.configOptions ?? undefined,
-    });
-    // Updates that raced ahead of the session/new answer.
-    const early = this.early.filter((n) => n.sessionId === sessionId);
-    if (early.length) {
-      this.early.splice(0, this.early.length, ...this.early.filter((n) => n.sessionId !== sessionId));
-      for (const n of early) store.dispatch({ type: 'update', update: n.update, at: this.now });
-    }
-    this.activeId = sessionId;
-    this.sessionReplaced.fire(store);
-    this.sessionsChanged.fire();
-    return store;
-  }
-
   /** Sends a prompt and records the turn; resolves when the turn ends. Errors land in the turn. */
   async prompt(content: string | ContentBlock[], sessionId?: string): Promise<void> {
-    const store = sessionId ? this.stores.get(sessionId) : this.session;
+    const store = sessionId ? this.set.get(sessionId) : this.session;
     const conn = this.conn;
     if (!store || !conn || conn.isClosed) return;
     if (store.state.meta.status === 'working') return;
@@ -375,7 +319,7 @@ export class AgentClient extends Disposable {
   }
 
   cancel(sessionId?: string): void {
-    const store = sessionId ? this.stores.get(sessionId) : this.session;
+    const store = sessionId ? this.set.get(sessionId) : this.session;
     if (!store || !this.conn || this.conn.isClosed || store.state.meta.status !== 'working') return;
     this.conn.sendNotification(AGENT_METHODS.session_cancel, { sessionId: store.sessionId });
     const w = this.cancelWaits.get(store.sessionId);
@@ -384,22 +328,10 @@ export class AgentClient extends Disposable {
     this.cancelled.fire(store.sessionId);
   }
 
-  private onUpdate(n: SessionNotification): void {
-    const store = this.stores.get(n.sessionId);
-    if (store) {
-      store.dispatch({ type: 'update', update: n.update, at: this.now });
-    } else if (this.early.length < MAX_EARLY_UPDATES) {
-      this.opts.logger.debug(`session/update for session ${n.sessionId}, not open yet: held until it opens`);
-      this.early.push(n);
-    } else {
-      this.opts.logger.warn(`session/update for unknown session ${n.sessionId}: dropped`);
-    }
-  }
-
   private onExit(exit: AgentExit): void {
     if (this.isDisposed) return;
     this.conn?.close(exit.message);
-    for (const store of this.stores.values()) store.dispatch({ type: 'disconnected', at: this.now, error: exit.message });
+    for (const store of this.set.all()) store.dispatch({ type: 'disconnected', at: this.now, error: exit.message });
     this.opts.logger.error(exit.message);
     this.setView({ state: exit.error ? 'error' : 'exited', message: exit.message });
   }
@@ -432,7 +364,6 @@ export class AgentClient extends Disposable {
     this.conn?.close('Tandem closed the connection to the agent.');
     for (const w of this.cancelWaits.values()) clearTimeout(w.timer);
     this.cancelWaits.clear();
-    for (const store of this.stores.values()) store.dispose();
     super.dispose();
   }
 
