@@ -44,6 +44,9 @@ export class Controller extends Disposable {
   /** The first start of a window reopens the session that was active when it closed. */
   private restored = false;
   private agentView: AgentView = { state: 'none' };
+  /** Each start() takes a number; only the latest may launch. */
+  private startGen = 0;
+  private starting?: Promise<void>;
   private readonly changed = this._register(new Emitter<HostMessage>());
   /** Agent state and session patches, for the view and the status bar. */
   readonly onDidChange = this.changed.event;
@@ -82,6 +85,7 @@ export class Controller extends Disposable {
 
   /** Starts the configured agent unless one is running or starting. */
   async ensureStarted(): Promise<void> {
+    if (this.starting) return this.starting;
     if (this.client && this.agentView.state !== 'error' && this.agentView.state !== 'exited') return;
     await this.start();
   }
@@ -91,7 +95,24 @@ export class Controller extends Disposable {
    * replay of a recording): never one from workspace settings.
    */
   async start(agentName?: string, adHoc?: AgentConfig): Promise<void> {
+    // The latest start wins: an earlier one still before its launch gives up, so two quick starts
+    // (the view opening while a command starts an agent) never leave an agent process behind.
+    const gen = ++this.startGen;
+    const run = this.startAs(gen, agentName, adHoc).catch((err) => {
+      if (gen !== this.startGen) return;
+      const message = `Could not start ${agentName ?? 'the agent'}: ${err instanceof Error ? err.message : err}`;
+      this.deps.logger.error(message);
+      this.setAgent({ state: 'error', name: agentName ?? this.agentView.name, message });
+    });
+    this.starting = run;
+    try { await run; } finally { if (this.starting === run) this.starting = undefined; }
+    // Superseded: resolve when the start that replaced this one is done.
+    if (gen !== this.startGen) await this.starting;
+  }
+
+  private async startAs(gen: number, agentName?: string, adHoc?: AgentConfig): Promise<void> {
     await this.stop();
+    if (gen !== this.startGen) return;
     if (!vscode.workspace.isTrusted) {
       this.setAgent({ state: 'untrusted', message: 'Tandem does not start an agent in a restricted workspace: agents run commands and edit files. Trust this workspace to use Tandem.' });
       return;
@@ -109,14 +130,16 @@ export class Controller extends Disposable {
       return;
     }
     const agent = await withSecrets(configured, this.deps.context.secrets);
+    if (gen !== this.startGen) return;
     if (!agent) {
       this.setAgent({ state: 'error', name, message: `${name} needs ${configured.secretEnv!.join(', ')} to start. Restart the agent to enter it.` });
       return;
     }
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     const resumeSessionId = this.restored ? undefined : this.deps.history?.lastSession(agent.name);
-    this.restored = true;
     await this.deps.onWillConnect?.(agent.name);
+    if (gen !== this.startGen) return;
+    this.restored = true;
     this.launch(agent, folders[0] ?? this.deps.context.globalStorageUri.fsPath, folders.slice(1), settings.maxMessageBytes, resumeSessionId);
     await this.client!.start();
   }

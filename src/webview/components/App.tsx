@@ -73,7 +73,7 @@ export function App({ vm, onHostMessage }: { vm: ViewModel; onHostMessage: (l: (
       {agent.state === 'starting' && <p class="starting" data-testid="starting"><i class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" /> {agent.message ?? 'Starting the agent…'}</p>}
       {agent.state === 'none' && !session && (
         <div class="welcome">
-          <p>No agent is configured.</p>
+          <p>No agent is running.</p>
           <button class="button" onClick={() => post({ type: 'selectAgent' })}>Select an agent</button>
         </div>
       )}
