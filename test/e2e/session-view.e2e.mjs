@@ -4,6 +4,7 @@
 // plan, usage and title; then a slash command chosen from completion, a file @-mention, and a
 // cancelled turn. Asserts the DOM; screenshots in dark and light themes.
 import { join } from 'node:path';
+import { runCommand } from '../harness/codeServer.mjs';
 
 const SCRIPT = 'test/fixtures/scripts/e2e-session-view.json';
 // Theme ids in VS Code 1.139 (code-server 4.139): "Dark Modern", "Light Modern", "Default High Contrast".
@@ -194,6 +195,31 @@ export function sessionViewSpec(theme, only) {
         const kinds = await view.locator('[data-testid="tool-call"]').evaluateAll((els) => els.map((e) => e.dataset.kind));
         if (!kinds.length || kinds.some((k) => k !== 'execute')) throw new Error(`filter by kind: ${kinds}`);
         log(`screenshot: ${await screenshot('session-view-filtered')}`);
+      },
+    },
+    {
+      name: 'an unsent prompt and its @-mention survive the view being hidden (its page disposed) and shown again',
+      timeoutMs: 60_000,
+      async run({ page, view, openTandemView, log }) {
+        const input = view.locator('[data-testid="composer-input"]');
+        await input.click();
+        await input.pressSequentially('draft about @mat');
+        await view.locator('[data-testid="file-completion"] [data-testid="completion-item"]').first().waitFor({ timeout: 15_000 });
+        await input.press('Enter');
+        await input.pressSequentially('and keep this');
+        const typed = await input.inputValue();
+        // Hiding the view disposes its page (another view container takes the side bar).
+        await runCommand(page, 'View: Show Explorer');
+        await page.locator('.part.sidebar iframe.webview').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => {});
+        await runCommand(page, 'Tandem: Focus on Session View');
+        await openTandemView();
+        const again = view.locator('[data-testid="composer-input"]');
+        await again.waitFor({ timeout: 20_000 });
+        const value = await again.inputValue();
+        log(`draft after re-show: ${JSON.stringify(value)}`);
+        if (value !== typed) throw new Error(`draft lost: ${JSON.stringify(value)}, typed ${JSON.stringify(typed)}`);
+        await view.locator('[data-testid="attachment"][data-kind="file"]', { hasText: 'math.ts' }).waitFor({ timeout: 5000 });
+        await again.fill('');
       },
     },
   ],

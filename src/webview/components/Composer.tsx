@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { AvailableCommand, SessionConfigOption, SessionMode } from '@agentclientprotocol/sdk';
 import type { Attachment, FileHit, HostMessage, PromptCaps } from '../../shared/protocol';
 import { post } from '../vscodeApi';
+import { loadDraft, saveDraft, type DraftChip } from '../draft';
 
 export interface ComposerProps {
   working: boolean;
@@ -17,7 +18,7 @@ export interface ComposerProps {
   onHostMessage: (l: (m: HostMessage) => void) => () => void;
 }
 
-type Chip = { id: number; att: Attachment; label: string; title?: string; mention?: string };
+type Chip = DraftChip;
 type Popup =
   | { kind: 'command'; items: AvailableCommand[]; sel: number }
   | { kind: 'file'; items: FileHit[]; sel: number; start: number; query: string };
@@ -26,13 +27,17 @@ let nextId = 1;
 const MAX_IMAGE_BYTES = 6 * 1024 * 1024;
 
 export function Composer(p: ComposerProps) {
-  const [text, setText] = useState('');
-  const [chips, setChips] = useState<Chip[]>([]);
+  const [draft] = useState(loadDraft);
+  const [text, setText] = useState(draft.text);
+  const [chips, setChips] = useState<Chip[]>(draft.chips);
   const [popup, setPopup] = useState<Popup | undefined>(undefined);
   const [note, setNote] = useState('');
   const ref = useRef<HTMLTextAreaElement>(null);
   const search = useRef(0);
   const caret = useRef(0);
+
+  useEffect(() => { for (const c of draft.chips) nextId = Math.max(nextId, c.id + 1); }, []);
+  useEffect(() => saveDraft({ text, chips }), [text, chips]);
 
   useEffect(() => p.onHostMessage((m) => {
     if (m.type === 'fileResults') {

@@ -1,0 +1,21 @@
+// The unsent prompt survives the view being hidden or reloaded: VS Code disposes a hidden webview
+// view (no retainContextWhenHidden, which would keep the whole page in memory) and gives the new
+// page the state the old one saved. Pasted images are left out: re-serialized on every keystroke
+// they would cost more than pasting them again.
+import type { Attachment } from '../shared/protocol';
+import { viewState } from './vscodeApi';
+
+export interface DraftChip { id: number; att: Attachment; label: string; title?: string; mention?: string }
+export interface Draft { text: string; chips: DraftChip[] }
+
+export function loadDraft(): Draft {
+  const d = (viewState.get() as { draft?: Partial<Draft> } | undefined)?.draft;
+  if (!d || typeof d.text !== 'string' || !Array.isArray(d.chips)) return { text: '', chips: [] };
+  return { text: d.text, chips: d.chips.filter((c) => c && typeof c.id === 'number' && c.att && typeof c.label === 'string') };
+}
+
+export function saveDraft(d: Draft): void {
+  const state = viewState.get();
+  const rest = state && typeof state === 'object' ? state : {};
+  viewState.set({ ...rest, draft: { text: d.text, chips: d.chips.filter((c) => c.att.kind !== 'image') } });
+}
