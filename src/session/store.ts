@@ -94,7 +94,8 @@ export function reduce(state: SessionState, action: SessionAction): ReduceResult
       const permissions = state.permissions.filter((p) => p.requestId !== action.requestId);
       const patches: Patch[] = [{ op: 'permissions', permissions }];
       state = { ...state, permissions };
-      const loose = !state.toolCalls.get(req.toolCallId) && looseCallOutcome(action.decision);
+      // (Tandem's own questions, e.g. a read outside the workspace, are not tool calls.)
+      const loose = req.origin !== 'client' && !state.toolCalls.get(req.toolCallId) && looseCallOutcome(action.decision);
       if (loose) {
         // gemini-cli asks before it sends any tool_call and reports only the result: the answered
         // request becomes the call's row, so it shows while it runs (and Tandem's client tools find it).

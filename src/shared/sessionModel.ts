@@ -80,6 +80,8 @@ export interface PermissionRequestView {
   toolCall: ToolCallUpdate;
   options: PermissionOption[];
   at: number;
+  /** Who asks: the agent (session/request_permission) or Tandem itself (a file outside the workspace, a client tool). */
+  origin?: 'agent' | 'client';
 }
 
 /**

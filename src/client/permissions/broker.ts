@@ -91,7 +91,7 @@ export class PermissionBroker implements PermissionPort {
       requestId, toolCallId: r.toolCall.toolCallId,
       // What the prompt shows: the request merged over the call the session knows (gemini sends no prior tool_call).
       toolCall: { ...pickDefined(known), ...stripNulls(r.toolCall) } as ToolCallUpdate,
-      options: r.options, at: store?.timestamp() ?? this.now,
+      options: r.options, at: store?.timestamp() ?? this.now, origin: r.origin,
     };
     const roots = this.deps.roots();
     const auto = (option: PermissionOption, by: PermissionDecider, rule: string) => {

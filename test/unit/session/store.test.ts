@@ -221,7 +221,7 @@ test('permissions queue in order; resolution is recorded on the tool call', () =
   assert.equal(snap.toolCalls.c1.permission?.rule, 'reads in workspace');
 });
 
-test('an answered request with no tool call of its own becomes its row: allowed runs, denied fails, cancelled leaves none', () => {
+test('an answered agent request with no tool call of its own becomes its row: allowed runs, denied fails, cancelled leaves none', () => {
   const req = (id: string, toolCallId: string) => ({
     requestId: id, toolCallId, at: 1, toolCall: { toolCallId, title: `OpenFile (tandem MCP Server) ${id}`, kind: 'other' as const, status: 'pending' as const, content: [] },
     options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' as const }, { optionId: 'no', name: 'Reject', kind: 'reject_once' as const }],
@@ -233,9 +233,11 @@ test('an answered request with no tool call of its own becomes its row: allowed 
     { type: 'permissionRequested', at: 1, request: req('p1', 'g1') },
     { type: 'permissionRequested', at: 1, request: req('p2', 'g2') },
     { type: 'permissionRequested', at: 1, request: req('p3', 'g3') },
+    { type: 'permissionRequested', at: 1, request: { ...req('p4', 'tandem-fs-1'), origin: 'client' } },
     { type: 'permissionResolved', at: 3, requestId: 'p1', decision: allow },
     { type: 'permissionResolved', at: 3, requestId: 'p2', decision: deny },
     { type: 'permissionResolved', at: 3, requestId: 'p3', decision: { outcome: 'cancelled', by: 'cancelled', at: 3 } },
+    { type: 'permissionResolved', at: 3, requestId: 'p4', decision: allow },
     // The agent reports the result on the same id: the same row, not a second one.
     up({ sessionUpdate: 'tool_call_update', toolCallId: 'g1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'Opened.' } }] }),
   ]);
@@ -245,6 +247,7 @@ test('an answered request with no tool call of its own becomes its row: allowed 
   assert.equal(snap.toolCalls.g2.status, 'failed');
   assert.equal(snap.toolCalls.g2.permission?.optionKind, 'reject_once');
   assert.equal(snap.toolCalls.g3, undefined);
+  assert.equal(snap.toolCalls['tandem-fs-1'], undefined, "Tandem's own question is not a tool call");
   const tools = snap.turns[0].items.filter((i) => i.kind === 'tool').map((i) => i.toolCallId);
   assert.deepEqual(tools, ['g1', 'g2']);
   const firstTool = patches.findIndex((p) => p.op === 'tool' && p.call.toolCallId === 'g1');

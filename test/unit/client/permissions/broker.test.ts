@@ -155,8 +155,10 @@ test('client questions through the PermissionPort take the same pipeline (rules 
   const req = t.broker.pending()[0];
   assert.equal(req.origin, 'client');
   assert.equal(t.store.state.permissions[0].toolCallId, 'tandem-fs-2', 'shown as a standalone card (no such tool call)');
+  assert.equal(t.store.state.permissions[0].origin, 'client');
   t.broker.answer(req.requestId, 'allow_always');
   assert.deepEqual(await p, { outcome: 'selected', optionId: 'allow_always' });
+  assert.equal(t.store.state.toolCalls.get('tandem-fs-2'), undefined, 'an answered client question adds no tool call');
   await new Promise((r) => setImmediate(r));
   assert.equal(t.remembered.list().length, 0);
 });
