@@ -15,7 +15,5 @@ export function loadDraft(): Draft {
 }
 
 export function saveDraft(d: Draft): void {
-  const state = viewState.get();
-  const rest = state && typeof state === 'object' ? state : {};
-  viewState.set({ ...rest, draft: { text: d.text, chips: d.chips.filter((c) => c.att.kind !== 'image') } });
+  viewState.merge({ draft: { text: d.text, chips: d.chips.filter((c) => c.att.kind !== 'image') } });
 }

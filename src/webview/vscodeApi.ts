@@ -8,4 +8,11 @@ const api: VsCodeApi = typeof acquireVsCodeApi === 'function'
   : { postMessage: () => undefined, getState: () => undefined, setState: () => undefined };
 
 export function post(intent: Intent): void { api.postMessage(intent); }
-export const viewState = { get: () => api.getState(), set: (s: unknown) => api.setState(s) };
+export const viewState = {
+  get: () => api.getState(),
+  /** Replaces some keys of the saved state, keeping the others. */
+  merge: (patch: Record<string, unknown>) => {
+    const s = api.getState();
+    api.setState({ ...(s && typeof s === 'object' ? s : {}), ...patch });
+  },
+};

@@ -198,9 +198,20 @@ export function sessionViewSpec(theme, only) {
       },
     },
     {
-      name: 'an unsent prompt and its @-mention survive the view being hidden (its page disposed) and shown again',
+      name: 'the view hidden (its page disposed) and shown again: the unsent prompt, the filter, unfolded turns and the scroll position are kept',
       timeoutMs: 60_000,
       async run({ page, view, openTandemView, log }) {
+        // Left by the previous test: a filter (execute) and every turn unfolded. Read from the top.
+        const filterOn = () => view.locator('[data-testid="filter-toggle"][aria-pressed="true"]').count();
+        if (!(await filterOn())) throw new Error('expected the filter of the previous test');
+        const folded = () => view.locator('[data-testid="turn"][data-collapsed="true"]').count();
+        const transcript = view.locator('[data-testid="transcript"]');
+        const scroll = () => transcript.evaluate((el) => ({ top: el.scrollTop, height: el.scrollHeight, client: el.clientHeight }));
+        await transcript.evaluate((el) => { el.scrollTop = 40; el.dispatchEvent(new Event('scroll')); });
+        const before = { folded: await folded(), scroll: await scroll(), first: await view.locator('.vrow').first().getAttribute('data-key') };
+        log(`before: ${JSON.stringify(before)}`);
+        if (before.scroll.height < before.scroll.client + 100) throw new Error('the transcript should be taller than the view here');
+        await page.waitForTimeout(400); // the memory is saved 200 ms after a change
         const input = view.locator('[data-testid="composer-input"]');
         await input.click();
         await input.pressSequentially('draft about @mat');
@@ -219,6 +230,11 @@ export function sessionViewSpec(theme, only) {
         log(`draft after re-show: ${JSON.stringify(value)}`);
         if (value !== typed) throw new Error(`draft lost: ${JSON.stringify(value)}, typed ${JSON.stringify(typed)}`);
         await view.locator('[data-testid="attachment"][data-kind="file"]', { hasText: 'math.ts' }).waitFor({ timeout: 5000 });
+        const after = { folded: await folded(), scroll: await scroll(), first: await view.locator('.vrow').first().getAttribute('data-key') };
+        log(`after: ${JSON.stringify(after)}`);
+        if (!(await filterOn())) throw new Error('the filter was lost');
+        if (after.folded !== before.folded) throw new Error(`folded turns: ${after.folded}, were ${before.folded}`);
+        if (Math.abs(after.scroll.top - before.scroll.top) > 30) throw new Error(`scrolled to ${after.scroll.top}, was at ${before.scroll.top}`);
         await again.fill('');
       },
     },

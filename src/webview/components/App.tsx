@@ -77,7 +77,7 @@ export function App({ vm, onHostMessage }: { vm: ViewModel; onHostMessage: (l: (
           <button class="button" onClick={() => post({ type: 'selectAgent' })}>Select an agent</button>
         </div>
       )}
-      {session ? <Transcript session={session} toolsVersion={vm.toolsVersion} working={working} /> : <div class="transcript-wrap" />}
+      {session ? <Transcript key={session.meta.sessionId} session={session} toolsVersion={vm.toolsVersion} working={working} /> : <div class="transcript-wrap" />}
       {session && <Plan entries={session.meta.plan} working={working} />}
       {session && <PermissionCards session={session} />}
       {session && !!session.elicitations?.length && <LazyElicitations session={session} />}

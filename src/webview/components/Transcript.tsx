@@ -7,6 +7,7 @@ import type { ItemView, NoticeView, SessionSnapshot, ToolCallView, TurnView } fr
 import { MAX_LOAD_TURNS } from '../../shared/turnOutline';
 import { buildRows, filterActive, outlinedOpen, turnCounts, type Filter, type Row } from '../rows';
 import { post } from '../vscodeApi';
+import { loadViewMemory, saveViewMemory, type ScrollAnchor } from '../viewMemory';
 import { ContentBlockView } from './ContentBlocks';
 import { Toolbar } from './Toolbar';
 import { formatDuration, hasDetails, terminalIds, ToolCallRow } from './ToolCallRow';
@@ -16,10 +17,21 @@ import { VirtualList, type VirtualHandle } from './VirtualList';
 interface Props { session: SessionSnapshot; toolsVersion: number; working: boolean }
 
 export function Transcript({ session, toolsVersion, working }: Props) {
-  const [fold, setFold] = useState(() => new Map<number, boolean>());
-  const [foldAll, setFoldAll] = useState<boolean | undefined>(undefined);
-  const [expanded, setExpanded] = useState(() => new Map<string, boolean>());
-  const [filter, setFilter] = useState<Filter>({ kinds: new Set(), statuses: new Set() });
+  const sessionId = session.meta.sessionId;
+  // A view shown again (VS Code disposed its page while hidden) opens as the user left it.
+  const [memory] = useState(() => loadViewMemory(sessionId));
+  const [fold, setFold] = useState(() => memory?.fold ?? new Map<number, boolean>());
+  const [foldAll, setFoldAll] = useState<boolean | undefined>(memory?.foldAll);
+  const [expanded, setExpanded] = useState(() => memory?.expanded ?? new Map<string, boolean>());
+  const [filter, setFilter] = useState<Filter>(() => memory?.filter ?? { kinds: new Set(), statuses: new Set() });
+  const anchor = useRef<ScrollAnchor | undefined>(memory?.anchor);
+  const saveTimer = useRef<ReturnType<typeof setTimeout>>();
+  const remember = () => {
+    clearTimeout(saveTimer.current);
+    saveTimer.current = setTimeout(() => saveViewMemory(sessionId, { fold, foldAll, expanded, filter, anchor: anchor.current }), 200);
+  };
+  useEffect(remember, [fold, foldAll, expanded, filter]);
+  const onAnchor = (a: ScrollAnchor | undefined) => { anchor.current = a; remember(); };
   const [focusKey, setFocusKey] = useState<string | undefined>(undefined);
   const list = useRef<VirtualHandle | null>(null);
   const pendingFocus = useRef(false);
@@ -187,6 +199,7 @@ export function Transcript({ session, toolsVersion, working }: Props) {
         <VirtualList
           class="transcript" role="tree" aria-label="Conversation and tool calls" data-testid="transcript"
           rows={rows} estimate={estimate} sizeClass={sizeClass} renderRow={renderRow} handle={list}
+          initialAnchor={memory?.anchor} onAnchor={onAnchor}
         />
       </div>
     </div>

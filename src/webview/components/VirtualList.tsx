@@ -29,9 +29,19 @@ interface Props<R extends { key: string }> extends Omit<JSX.HTMLAttributes<HTMLD
   handle?: { current: VirtualHandle | null };
   /** Called after each render with the rendered range (keyboard focus uses it). */
   onRange?: (start: number, end: number) => void;
+  /**
+   * Where to open: a row's key and how far its top is above the viewport (a view shown again).
+   * A row not there yet (its turn's content is still loading) is waited for a moment.
+   */
+  initialAnchor?: { key: string; offset: number };
+  /** The user scrolled: the row at the top of the viewport, or undefined at the end (following). */
+  onAnchor?: (a: { key: string; offset: number } | undefined) => void;
 }
 
-export function VirtualList<R extends { key: string }>({ rows, estimate: guess, sizeClass, renderRow, overscan = 400, handle, onRange, ...attrs }: Props<R>) {
+/** How long a view shown again waits for the row it should open at. */
+const ANCHOR_WAIT_MS = 2000;
+
+export function VirtualList<R extends { key: string }>({ rows, estimate: guess, sizeClass, renderRow, overscan = 400, handle, onRange, initialAnchor, onAnchor, ...attrs }: Props<R>) {
   const scroller = useRef<HTMLDivElement>(null);
   const heights = useRef(new Map<string, number>());
   const classHeights = useRef(new Map<string, number>());
@@ -50,6 +60,7 @@ export function VirtualList<R extends { key: string }>({ rows, estimate: guess, 
   const lastSet = useRef(-1);
   const rendered = useRef(new Map<string, number>());
   const rangeRef = useRef<[number, number]>([0, 0]);
+  const pendingAnchor = useRef(initialAnchor ? { ...initialAnchor, until: Date.now() + ANCHOR_WAIT_MS } : undefined);
 
   const offsets = useMemo(() => {
     const o = new Float64Array(rows.length + 1);
@@ -126,6 +137,18 @@ export function VirtualList<R extends { key: string }>({ rows, estimate: guess, 
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
+    const want = pendingAnchor.current;
+    const at = want ? rows.findIndex((r) => r.key === want.key) : -1;
+    if (want && at >= 0) {
+      // Shown again: open where the user was reading. Until the rows below have arrived the
+      // list may be too short to scroll there: kept pending, tried again as they come.
+      const target = offsets[at] + want.offset;
+      stick.current = false;
+      el.scrollTop = target;
+      lastSet.current = el.scrollTop;
+      if (Math.abs(el.scrollTop - target) < 1 || Date.now() > want.until) pendingAnchor.current = undefined;
+      setScrollTop(el.scrollTop);
+    } else if (want && Date.now() > want.until) pendingAnchor.current = undefined;
     // Following the tail: scroll to the (computed) end; no read of scrollHeight, which would
     // force a synchronous layout on every frame.
     if (stick.current) { const y = Math.max(0, total + PAD_BOTTOM - vh); if (lastSet.current !== y) { el.scrollTop = y; lastSet.current = y; } }
@@ -155,11 +178,16 @@ export function VirtualList<R extends { key: string }>({ rows, estimate: guess, 
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
-    // A scroll we caused ourselves (following the tail) changes nothing.
-    if (stick.current && Math.abs(el.scrollTop - lastSet.current) < 1) return;
+    // A scroll we caused ourselves (following the tail, opening at the anchor) changes nothing.
+    if ((stick.current || pendingAnchor.current) && Math.abs(el.scrollTop - lastSet.current) < 1) return;
     stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 8;
     lastSet.current = -1;
     setScrollTop(el.scrollTop);
+    if (onAnchor) {
+      pendingAnchor.current = undefined;
+      const i = Math.max(0, upperBound(offsets, el.scrollTop, rows.length) - 1);
+      onAnchor(stick.current || !rows[i] ? undefined : { key: rows[i].key, offset: el.scrollTop - offsets[i] });
+    }
   };
 
   rendered.current = new Map();

@@ -93,3 +93,39 @@ test('rows of a measured class are not observed, but one probe is; a row folding
   assert.equal(innerHeight(), 5 * 26 + 8, 'the expanded height is forgotten');
   unmount();
 });
+
+test('a list shown again opens at the row the reader was at (waiting for it to arrive), and reports where the reader scrolls', async () => {
+  const { h, render } = require('preact') as typeof import('preact');
+  const { VirtualList } = require('../../../src/webview/components/VirtualList') as typeof import('../../../src/webview/components/VirtualList');
+  const root = document.getElementById('root')!;
+  const reported: unknown[] = [];
+  const rowsOf = (n: number): R[] => Array.from({ length: n }, (_, i) => ({ key: `r${i}`, kind: 'msg' as const }));
+  const draw = (rows: R[]) => render(h(VirtualList<R>, {
+    rows, estimate: () => 24, renderRow: (r: R) => h('div', null, r.key),
+    initialAnchor: { key: 'r150', offset: 5 }, onAnchor: (a) => reported.push(a),
+  }), root);
+  const scroller = () => root.firstElementChild as HTMLElement;
+  // The anchor's row is not there yet (its turn is loading): the list waits for it.
+  draw(rowsOf(100));
+  await tick();
+  assert.notEqual(scroller().scrollTop, 150 * 24 + 5);
+  draw(rowsOf(200));
+  await tick();
+  assert.equal(scroller().scrollTop, 150 * 24 + 5, 'opened at the remembered row');
+  assert.ok(root.querySelector('[data-key="r150"]'), 'the row is rendered');
+  // The reader scrolls: the row at the top of the viewport and how far it is scrolled past.
+  reported.length = 0;
+  // jsdom lays nothing out: the scroller's sizes are the list's.
+  Object.defineProperty(scroller(), 'scrollHeight', { value: 200 * 24 + 8 });
+  Object.defineProperty(scroller(), 'clientHeight', { value: 600 });
+  scroller().scrollTop = 40 * 24 + 3;
+  scroller().dispatchEvent(new window.Event('scroll'));
+  await tick();
+  assert.deepEqual(reported.at(-1), { key: 'r40', offset: 3 });
+  // At the end again: following, no anchor.
+  scroller().scrollTop = 200 * 24 + 8 - 600;
+  scroller().dispatchEvent(new window.Event('scroll'));
+  await tick();
+  assert.equal(reported.at(-1), undefined);
+  render(null, root);
+});

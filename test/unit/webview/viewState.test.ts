@@ -1,4 +1,5 @@
-// The composer's unsent prompt in the webview's saved state (kept when VS Code disposes a hidden view).
+// What the webview saves in its VS Code state (kept when VS Code disposes a hidden view): the
+// composer's unsent prompt and how the user left the transcript.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -6,6 +7,7 @@ let saved: unknown = { scroll: 120 };
 (globalThis as Record<string, unknown>).acquireVsCodeApi = () => ({ postMessage: () => undefined, getState: () => saved, setState: (s: unknown) => { saved = s; } });
 // Loaded after the global: vscodeApi reads acquireVsCodeApi at import.
 const { loadDraft, saveDraft } = require('../../../src/webview/draft') as typeof import('../../../src/webview/draft');
+const { loadViewMemory, saveViewMemory } = require('../../../src/webview/viewMemory') as typeof import('../../../src/webview/viewMemory');
 
 test('a draft is saved next to the rest of the view state and loads back; pasted images are left out', () => {
   assert.deepEqual(loadDraft(), { text: '', chips: [] });
@@ -27,4 +29,20 @@ test('a malformed saved draft loads as empty, and malformed chips are dropped', 
   assert.deepEqual(loadDraft(), { text: '', chips: [] });
   saveDraft({ text: 'y', chips: [] });
   assert.deepEqual(saved, { draft: { text: 'y', chips: [] } });
+});
+
+test('the transcript memory round-trips for its own session only, next to the draft; malformed parts are dropped', () => {
+  saved = { draft: { text: 'd', chips: [] } };
+  const m = {
+    fold: new Map([[0, true], [3, false]]), foldAll: true, expanded: new Map([['c1', true], ['c2', false]]),
+    filter: { kinds: new Set(['execute']), statuses: new Set(['failed']) }, anchor: { key: 'tool:c1', offset: 7 },
+  };
+  saveViewMemory('s1', m);
+  assert.deepEqual(loadViewMemory('s1'), m);
+  assert.equal(loadViewMemory('s2'), undefined, "another session's memory is not applied");
+  assert.deepEqual(loadDraft().text, 'd', 'the draft is kept');
+  saved = { transcript: { sessionId: 's1', fold: [[1, true], ['x', true], [2, 'no']], expanded: 'bad', kinds: [1, 'read'], anchor: { key: 5 } } };
+  assert.deepEqual(loadViewMemory('s1'), {
+    fold: new Map([[1, true]]), foldAll: undefined, expanded: new Map(), filter: { kinds: new Set(['read']), statuses: new Set() }, anchor: undefined,
+  });
 });
