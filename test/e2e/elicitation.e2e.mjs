@@ -5,17 +5,13 @@
 // is declined. URL requests: VS Code's modal names the host; one is opened (then closed by
 // elicitation/complete), one declined.
 import { join } from 'node:path';
-import { sendPrompt } from '../harness/codeServer.mjs';
+import { agentIdle, agentReply, sendPrompt } from '../harness/codeServer.mjs';
 
 const SCRIPT = 'test/fixtures/scripts/e2e-elicitation.json';
 const AGENT_TITLE = 'Elicitation Agent';
 
-const reply = (view, text, timeout = 20_000) => view.locator('[data-testid="message-agent"]', { hasText: text }).last().waitFor({ timeout });
-
-async function idle(view) {
-  await view.locator('[data-testid="composer-input"]:not([disabled])').waitFor({ timeout: 20_000 });
-  await view.locator('[data-testid="agent-state"]', { hasText: 'idle' }).waitFor({ timeout: 20_000 });
-}
+const reply = (view, text, timeout = 20_000) => agentReply(view, text, { timeout });
+const idle = (view) => agentIdle(view);
 
 /** VS Code's modal dialog (in the workbench page, not the webview). */
 const dialog = (page) => page.locator('.monaco-dialog-box');

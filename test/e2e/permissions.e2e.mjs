@@ -4,17 +4,13 @@
 // with the view hidden, an always-decision applied next time and removed via Manage Permissions,
 // and a standalone card for a request with no tool call (gemini-cli style).
 import { join } from 'node:path';
-import { notification, runCommand, sendPrompt } from '../harness/codeServer.mjs';
+import { agentIdle, agentReply, notification, runCommand, sendPrompt } from '../harness/codeServer.mjs';
 
 const SCRIPT = 'test/fixtures/scripts/e2e-permissions.json';
 
 const prompt = (view, toolCallId) => view.locator(`[data-testid="tool-call"][data-id="${toolCallId}"] [data-testid="permission-prompt"]`);
-const reply = (view, text) => view.locator('[data-testid="message-agent"]', { hasText: text }).waitFor({ timeout: 20_000 });
-
-async function idle(view) {
-  await view.locator('[data-testid="composer-input"]:not([disabled])').waitFor({ timeout: 20_000 });
-  await view.locator('[data-testid="agent-state"]', { hasText: 'idle' }).waitFor({ timeout: 20_000 });
-}
+const reply = (view, text) => agentReply(view, text);
+const idle = (view) => agentIdle(view);
 
 export default {
   userSettings: ({ repo, node }) => ({

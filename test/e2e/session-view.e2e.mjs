@@ -4,18 +4,11 @@
 // plan, usage and title; then a slash command chosen from completion, a file @-mention, and a
 // cancelled turn. Asserts the DOM; screenshots in dark and light themes.
 import { join } from 'node:path';
-import { runCommand } from '../harness/codeServer.mjs';
+import { runCommand, sendPrompt } from '../harness/codeServer.mjs';
 
 const SCRIPT = 'test/fixtures/scripts/e2e-session-view.json';
 // Theme ids in VS Code 1.139 (code-server 4.139): "Dark Modern", "Light Modern", "Default High Contrast".
 // Other themes: session-view-light.e2e.mjs, session-view-hc.e2e.mjs run the same turn.
-
-async function send(view, text) {
-  const input = view.locator('[data-testid="composer-input"]');
-  await input.click();
-  await input.fill(text);
-  await input.press('Enter');
-}
 
 export const THEMES = {
   dark: { id: 'Dark Modern', shot: 'dark' },
@@ -53,7 +46,7 @@ export function sessionViewSpec(theme, only) {
       name: 'a turn: markdown, thought, tool calls with diffs and a live terminal, plan, usage',
       timeoutMs: 60_000,
       async run({ view, page, screenshot, log }) {
-        await send(view, 'give me the tour');
+        await sendPrompt(view, 'give me the tour');
         // Mid-turn: the live view (terminal streaming, plan open).
         await view.locator('[data-testid="tool-call"][data-id="x1"] [data-testid="terminal-screen"]').waitFor({ timeout: 15_000 });
         log(`screenshot: ${await screenshot(`session-view-running-${theme.shot}`)}`);
@@ -175,7 +168,7 @@ export function sessionViewSpec(theme, only) {
       name: 'cancel a running turn with Escape',
       timeoutMs: 45_000,
       async run({ view, screenshot, log }) {
-        await send(view, 'please wait');
+        await sendPrompt(view, 'please wait');
         await view.locator('[data-testid="cancel"]').waitFor({ timeout: 10_000 });
         await view.locator('[data-testid="message-agent"]', { hasText: 'Working on it' }).waitFor({ timeout: 10_000 });
         await view.locator('[data-testid="composer-input"]').press('Escape');

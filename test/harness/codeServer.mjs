@@ -327,6 +327,17 @@ export async function sendPrompt(view, text, { timeout = 30_000 } = {}) {
   await input.press('Enter');
 }
 
+/** Waits for an agent message containing `text` (the last one, when several do). */
+export function agentReply(view, text, { timeout = 20_000 } = {}) {
+  return view.locator('[data-testid="message-agent"]', { hasText: text }).last().waitFor({ timeout });
+}
+
+/** Waits until the turn is over: the composer is enabled and the agent is idle. */
+export async function agentIdle(view, { timeout = 20_000 } = {}) {
+  await view.locator('[data-testid="composer-input"]:not([disabled])').waitFor({ timeout });
+  await view.locator('[data-testid="agent-state"]', { hasText: 'idle' }).waitFor({ timeout });
+}
+
 /**
  * CSS (Playwright) selector of the outer iframe of an extension's sidebar webview view.
  * VS Code puts `purpose=webviewView` in that iframe's src only the first time: once the view
