@@ -193,7 +193,7 @@ export function sessionViewSpec(theme, only) {
     {
       name: 'the view hidden (its page disposed) and shown again: the unsent prompt, the filter, unfolded turns and the scroll position are kept',
       timeoutMs: 60_000,
-      async run({ page, view, openTandemView, log }) {
+      async run({ page, view, openTandemView, screenshot, log }) {
         // Left by the previous test: a filter (execute) and every turn unfolded. Read from the top.
         const filterOn = () => view.locator('[data-testid="filter-toggle"][aria-pressed="true"]').count();
         if (!(await filterOn())) throw new Error('expected the filter of the previous test');
@@ -228,6 +228,7 @@ export function sessionViewSpec(theme, only) {
         if (!(await filterOn())) throw new Error('the filter was lost');
         if (after.folded !== before.folded) throw new Error(`folded turns: ${after.folded}, were ${before.folded}`);
         if (Math.abs(after.scroll.top - before.scroll.top) > 30) throw new Error(`scrolled to ${after.scroll.top}, was at ${before.scroll.top}`);
+        log(`screenshot: ${await screenshot('session-view-reshown')}`);
         await again.fill('');
       },
     },
