@@ -4,16 +4,13 @@
 // with the VS Code ports. Checks: undo after an agent write, the review diff editor, revert
 // restoring bytes exactly, follow-along opening the right line, live terminal output.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { until } from './helpers';
+import { activateTandem, configureScriptedAgent, until } from './helpers';
 import type { Controller } from '../../src/vscode/controller';
 import type { AgentHands } from '../../src/vscode/agentHands';
 import type { HostMessage } from '../../src/shared/protocol';
-
-const ID = 'tandem-dev.tandem';
 
 
 suite('agent hands (fs, terminals, follow-along, review)', () => {
@@ -24,13 +21,11 @@ suite('agent hands (fs, terminals, follow-along, review)', () => {
 
   suiteSetup(async function () {
     this.timeout(60_000);
-    const ext = vscode.extensions.getExtension<{ controller: Controller; hands: AgentHands }>(ID)!;
-    const api = await ext.activate();
+    const { api, extensionPath } = await activateTandem<{ controller: Controller; hands: AgentHands }>();
     ctl = api.controller;
     hands = api.hands;
     ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
     mkdirSync(join(ws, 'hands'), { recursive: true });
-    const agentJs = join(ext.extensionPath, 'out', 'test', 'fixtures', 'agents', 'scripted-agent.js');
     const sid = '${sessionId}';
     const script = {
       name: 'hands',
@@ -52,9 +47,7 @@ suite('agent hands (fs, terminals, follow-along, review)', () => {
         ] },
       ],
     };
-    const file = join(mkdtempSync(join(tmpdir(), 'tandem-hands-')), 'script.json');
-    writeFileSync(file, JSON.stringify(script));
-    await vscode.workspace.getConfiguration('tandem').update('agents', [{ name: 'Hands', command: process.execPath, args: [agentJs, file] }], vscode.ConfigurationTarget.Global);
+    await configureScriptedAgent(extensionPath, 'Hands', script);
     await ctl.start('Hands');
     assert.equal(ctl.agent.state, 'ready', ctl.agent.message);
   });

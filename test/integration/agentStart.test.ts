@@ -2,14 +2,9 @@
 // Starting the agent in the real VS Code: starts that overlap (the view opening while a command
 // or a restart starts one) leave exactly one agent process, and stop leaves none.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import * as vscode from 'vscode';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { Controller } from '../../src/vscode/controller';
-import { until } from './helpers';
-
-const ID = 'tandem-dev.tandem';
+import { activateTandem, configureScriptedAgent, until } from './helpers';
 
 /** Processes whose command line contains `marker` (Linux /proc). */
 function processesWith(marker: string): number[] {
@@ -27,13 +22,10 @@ suite('agent start', () => {
 
   suiteSetup(async function () {
     this.timeout(30_000);
-    const ext = vscode.extensions.getExtension<{ controller: Controller }>(ID)!;
-    ctl = (await ext.activate()).controller;
-    const agentJs = join(ext.extensionPath, 'out', 'test', 'fixtures', 'agents', 'scripted-agent.js');
-    // The script's path is unique to this run: it marks this suite's agent processes.
-    script = join(mkdtempSync(join(tmpdir(), 'tandem-start-')), 'start-script.json');
-    writeFileSync(script, JSON.stringify({ name: 'start', defaultPrompt: { steps: [{ stream: 'ok' }] } }));
-    await vscode.workspace.getConfiguration('tandem').update('agents', [{ name: 'Starter', command: process.execPath, args: [agentJs, script] }], vscode.ConfigurationTarget.Global);
+    const t = await activateTandem<{ controller: Controller }>();
+    ctl = t.api.controller;
+    // The script's path is unique to this suite: it marks this suite's agent processes.
+    script = await configureScriptedAgent(t.extensionPath, 'Starter', { name: 'start', defaultPrompt: { steps: [{ stream: 'ok' }] } });
   });
 
   suiteTeardown(async () => { await ctl?.stop(); });

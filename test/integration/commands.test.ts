@@ -3,16 +3,12 @@
 // observable; several sessions, switching, reopening a past session (its tool calls replayed),
 // export to Markdown, the traffic view, restart.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { runAccepting, until } from './helpers';
+import { activateTandem, configureScriptedAgent, runAccepting, TANDEM_ID, until } from './helpers';
 import type { Controller } from '../../src/vscode/controller';
-
-const ID = 'tandem-dev.tandem';
-
-
 
 suite('commands, sessions, export (issue 7)', () => {
   let ctl: Controller;
@@ -20,10 +16,9 @@ suite('commands, sessions, export (issue 7)', () => {
 
   suiteSetup(async function () {
     this.timeout(60_000);
-    const ext = vscode.extensions.getExtension<{ controller: Controller }>(ID)!;
-    ctl = (await ext.activate()).controller;
+    const t = await activateTandem<{ controller: Controller }>();
+    ctl = t.api.controller;
     ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
-    const agentJs = join(ext.extensionPath, 'out', 'test', 'fixtures', 'agents', 'scripted-agent.js');
     const script = {
       name: 'cmds',
       initialize: { agentCapabilities: { loadSession: true, sessionCapabilities: { list: {} } }, agentInfo: { name: 'cmds', title: 'Commands Agent', version: '1' } },
@@ -44,9 +39,7 @@ suite('commands, sessions, export (issue 7)', () => {
       ],
       defaultPrompt: { steps: [{ stream: 'Answer to: ${promptLine}' }, { update: { sessionUpdate: 'tool_call', toolCallId: 't-${turn}', title: 'ls', kind: 'execute', status: 'completed' } }] },
     };
-    const file = join(mkdtempSync(join(tmpdir(), 'tandem-cmds-')), 'script.json');
-    writeFileSync(file, JSON.stringify(script));
-    await vscode.workspace.getConfiguration('tandem').update('agents', [{ name: 'Cmds', command: process.execPath, args: [agentJs, file] }], vscode.ConfigurationTarget.Global);
+    await configureScriptedAgent(t.extensionPath, 'Cmds', script);
     await ctl.start('Cmds');
     assert.equal(ctl.agent.state, 'ready', ctl.agent.message);
   });
@@ -54,7 +47,7 @@ suite('commands, sessions, export (issue 7)', () => {
   suiteTeardown(async () => { await ctl?.stop(); });
 
   test('every command in package.json is registered', async () => {
-    const ext = vscode.extensions.getExtension(ID)!;
+    const ext = vscode.extensions.getExtension(TANDEM_ID)!;
     const contributed: string[] = ext.packageJSON.contributes.commands.map((c: { command: string }) => c.command);
     const registered = new Set(await vscode.commands.getCommands(true));
     const missing = contributed.filter((c) => !registered.has(c));
@@ -159,7 +152,7 @@ suite('commands, sessions, export (issue 7)', () => {
   });
 
   test('Replay Recording plays a recorded session back as the agent, paths rebased to this workspace', async () => {
-    const ext = vscode.extensions.getExtension(ID)!;
+    const ext = vscode.extensions.getExtension(TANDEM_ID)!;
     const rec = vscode.Uri.file(join(ext.extensionPath, 'test', 'fixtures', 'acp-transcripts', 'claude-code-acp-0.16.2-read.jsonl'));
     await vscode.commands.executeCommand('tandem.replayRecording', rec);
     assert.equal(ctl.agent.state, 'ready', ctl.agent.message);
