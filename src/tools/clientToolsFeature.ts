@@ -11,6 +11,7 @@
 // `tandem-tool-<n>` titled "IDE · OpenFile src/a.ts" and completes it with the result.
 import type { AgentCapabilities, McpServer, PermissionOption, ToolCallContent, ToolKind } from '@agentclientprotocol/sdk';
 import type { ClientFeature, FeatureContext, SessionMcpServers } from '../client/feature';
+import { clientToolTitleText } from '../shared/clientToolTitle';
 import type { PermissionPort } from '../client/permissionPort';
 import { toDisposable, type IDisposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
@@ -131,7 +132,7 @@ class ConnectionTools implements IDisposable {
     const p = this.pendingRows.get(callId);
     if (p) { clearTimeout(p.timer); p.create(); }
     const outcome = await port.request(sessionId, {
-      toolCallId: this.rowId.get(callId) ?? callId, title: `${group} · ${tool}${describeArgs(args)}`, kind: 'other', status: 'pending', rawInput: args,
+      toolCallId: this.rowId.get(callId) ?? callId, title: clientToolTitleText({ group, tool, args }), kind: 'other', status: 'pending', rawInput: args,
       _meta: { tandem: { group, tool, args } },
     }, PERMISSION_OPTIONS);
     if (outcome.outcome !== 'selected') return 'cancelled';
@@ -174,7 +175,7 @@ class ConnectionTools implements IDisposable {
           const id = `tandem-tool-${++this.synthetic}`;
           this.rowId.set(call.callId, id);
           const kind: ToolKind = call.kind === 'tool' ? kindOf(call.tool) : 'other';
-          const title = call.kind === 'container' ? `${call.group} · expand group` : call.kind === 'skill' ? `${call.group} · skill ${call.tool}` : `${call.group} · ${call.tool}${describeArgs(call.args)}`;
+          const title = clientToolTitleText(call);
           st.dispatch({ type: 'update', at: now(), update: { sessionUpdate: 'tool_call', toolCallId: id, title, kind, status: 'in_progress', rawInput: call.args, _meta: meta } });
         };
         pending.set(call.callId, { create, timer: setTimeout(create, ROW_GRACE_MS) });
@@ -227,13 +228,6 @@ function kindOf(tool: string): ToolKind {
   if (/^(Get|Read|List|Find)/.test(tool)) return 'read';
   if (/^(Open|Show|Reveal)/.test(tool)) return 'other';
   return 'other';
-}
-
-function describeArgs(args: Record<string, unknown>): string {
-  const first = args.path ?? args.message ?? args.uri;
-  if (typeof first !== 'string') return '';
-  const s = first.length > 60 ? `${first.slice(0, 57)}…` : first;
-  return ` ${s}${typeof args.line === 'number' ? `:${args.line}` : ''}`;
 }
 
 function toAcpContent(r: ToolResult): ToolCallContent[] {

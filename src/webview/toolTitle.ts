@@ -2,6 +2,7 @@
 // tools "Read /abs/path", "Edit `/abs/path`", "Terminal", the raw shell line, "Read File"…; the
 // tool name is in `_meta.claudeCode.toolName` (sometimes `mcp__acp__Read`) or `name`. We show a
 // verb and the workspace-relative subject, and keep the agent's title as the tooltip.
+import { clientToolTitle, type ClientCallFacts } from '../shared/clientToolTitle';
 import type { ToolCallView } from '../shared/sessionModel';
 
 export interface NiceTitle { verb: string; subject: string; detail?: string }
@@ -29,7 +30,7 @@ export function niceTitle(call: ToolCallView): NiceTitle {
   const path = str(input.file_path) ?? str(input.path) ?? str(input.notebook_path) ?? call.locations[0]?.path;
   const rel = path ? relPath(path) : undefined;
   const name = toolName(call);
-  const client = clientToolTitle(call.meta?.tandem);
+  const client = clientToolMeta(call.meta?.tandem);
   if (client) return client;
   switch (name) {
     case 'Read': {
@@ -73,19 +74,11 @@ export function niceTitle(call: ToolCallView): NiceTitle {
   return { verb: '', subject: cleanTitle(call.title || name || 'Tool call') };
 }
 
-/**
- * A call of Tandem's client tools (`_meta.tandem`, set on the agent's own row or on Tandem's):
- * "IDE · OpenFile src/a.ts:3" rather than "mcp__tandem__IDE" or "OpenFile (tandem MCP Server)".
- */
-function clientToolTitle(t: unknown): NiceTitle | undefined {
-  const m = t as { group?: unknown; tool?: unknown; kind?: unknown; args?: Record<string, unknown> } | undefined;
+/** A row of Tandem's client tools (`_meta.tandem`, on the agent's own row or on Tandem's). */
+function clientToolMeta(t: unknown): NiceTitle | undefined {
+  const m = t as Partial<ClientCallFacts> | undefined;
   if (typeof m?.group !== 'string' || typeof m.tool !== 'string') return undefined;
-  if (m.kind === 'container') return { verb: `${m.group} ·`, subject: 'expand group' };
-  if (m.kind === 'skill') return { verb: `${m.group} ·`, subject: `skill ${m.tool}` };
-  const a = m.args ?? {};
-  const first = str(a.path) ?? str(a.message) ?? str(a.uri);
-  const line = typeof a.line === 'number' ? `:${a.line}` : '';
-  return { verb: `${m.group} · ${m.tool}`, subject: first ? short(relPath(first), 60) + line : '' };
+  return clientToolTitle({ group: m.group, tool: m.tool, kind: m.kind, args: m.args && typeof m.args === 'object' ? m.args : undefined }, relPath);
 }
 
 /** Backticks around paths dropped, absolute workspace paths made relative. */
