@@ -4,7 +4,7 @@
 // shows each client tool call in the session's tool-call tree, and asks permission through the
 // PermissionPort. Pure: no vscode (src/vscode/ wires settings, the IDE group and the port).
 //
-// Tool-call tree and duplicates: most agents (claude-code-acp, gemini-cli) report an MCP tool
+// Tool-call tree and duplicates: most agents (claude-code-acp, gemini-cli, codex-acp) report an MCP tool
 // call as their own tool_call before calling it. When such a call is open in the session (it
 // names the tool and `tandem`, or its rawInput equals the arguments), Tandem annotates that call
 // (`_meta.tandem.group`) instead of adding a second row; otherwise it adds a synthetic call
@@ -209,13 +209,22 @@ function findAgentCall(
   calls.forEach((c) => {
     if (c.toolCallId.startsWith('tandem-tool-') || (c.status !== 'pending' && c.status !== 'in_progress') || c.meta?.tandem) return;
     const text = `${c.title} ${c.name ?? ''}`;
-    const input = c.rawInput && typeof c.rawInput === 'object' ? c.rawInput as Record<string, unknown> : undefined;
+    const input = mcpInput(c.rawInput);
     const named = text.includes(tool) && /tandem/i.test(text);
     const sameInput = argsJson !== undefined && input && stableJson(input) === argsJson;
     const proxied = via !== undefined && input?.function === tool && text.includes(via) && /tandem/i.test(text);
     if (named || proxied || (sameInput && text.includes(tool))) found = c.toolCallId;
   });
   return found;
+}
+
+/** The arguments an agent's tool call passes to the MCP tool: codex-acp wraps them as
+ *  `{server, tool, arguments}`; Claude Code and gemini-cli pass them as they are. */
+function mcpInput(raw: unknown): Record<string, unknown> | undefined {
+  if (!raw || typeof raw !== 'object') return undefined;
+  const r = raw as Record<string, unknown>;
+  const wrapped = typeof r.server === 'string' && typeof r.tool === 'string' && r.arguments && typeof r.arguments === 'object' && !Array.isArray(r.arguments);
+  return wrapped ? r.arguments as Record<string, unknown> : r;
 }
 
 function stableJson(v: unknown): string {

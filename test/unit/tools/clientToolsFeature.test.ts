@@ -77,6 +77,13 @@ test('http agent: entry named tandem with bearer header; calls show in the tool-
     assert.deepEqual(store.state.toolCalls.get('toolu_2')!.meta, { tandem: { group: 'IDE', tool: 'ShowMessage', kind: 'tool', args: { message: 'hi' }, clientTool: true } });
     n = 0; store.state.toolCalls.forEach(() => n++);
     assert.equal(n, 4, 'no synthetic row for the proxied call');
+
+    // codex-acp wraps the input as {server, tool, arguments} and titles it "Tool: tandem/IDE".
+    store.dispatch({ type: 'update', at: 3, update: { sessionUpdate: 'tool_call', toolCallId: 'call_3', title: 'Tool: tandem/IDE', status: 'in_progress', rawInput: { server: 'tandem', tool: 'IDE', arguments: { function: 'OpenFile', arguments: { path: 'src/b.ts' } } } } });
+    await client.callTool({ name: 'IDE', arguments: { function: 'OpenFile', arguments: { path: 'src/b.ts' } } });
+    assert.deepEqual(store.state.toolCalls.get('call_3')!.meta, { tandem: { group: 'IDE', tool: 'OpenFile', kind: 'tool', args: { path: 'src/b.ts' }, clientTool: true } });
+    n = 0; store.state.toolCalls.forEach(() => n++);
+    assert.equal(n, 5, 'no synthetic row for codex\'s proxied call');
     await client.close();
   } finally { t.dispose(); }
 });
