@@ -3,75 +3,13 @@
 // AgentClient with the real fs and terminal features (node-backed ports: no VS Code here).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ClientCapabilities, RequestPermissionRequest } from '@agentclientprotocol/sdk';
-import { AgentClient } from '../../src/client/agentClient';
-import type { ClientFeature } from '../../src/client/feature';
-import { ChangeTracker } from '../../src/client/changeTracker';
-import { FileSystemFeature } from '../../src/client/fileSystem';
-import { TerminalsFeature } from '../../src/client/terminals';
-import { CLIENT_METHODS } from '../../src/acp/methods';
-import { MemoryLogger } from '../../src/common/logger';
+import type { ClientCapabilities } from '@agentclientprotocol/sdk';
 import type { Patch } from '../../src/shared/sessionModel';
-import type { PermissionPort } from '../../src/client/permissionPort';
-import { FakeDocs, FakeEdits, FakePermission, fakeWorkspace, nodeFs } from '../unit/client/fakePorts';
 import { fakeAnthropic, fakeGemini, type Step } from './fakeModels';
 import { userPermissions } from './userPermissions';
-
-const CACHE = process.env.TANDEM_COMPAT_CACHE || join(homedir(), '.cache', 'tandem-compat');
-export const CLAUDE_CODE_ACP = join(CACHE, 'claude-code-acp-0.16.2', 'node_modules', '@zed-industries', 'claude-code-acp', 'dist', 'index.js');
-export const GEMINI_CLI = join(CACHE, 'gemini-cli-0.61.0', 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
-
-/** Answers session/request_permission with the first allow_once option (issue 5 owns the real prompt). */
-const autoAllow: ClientFeature = {
-  capabilities() { /* nothing to advertise */ },
-  attach(ctx) {
-    return ctx.connection.onRequest(CLIENT_METHODS.session_request_permission, (p: RequestPermissionRequest) => {
-      const o = p.options.find((x) => x.kind === 'allow_once') ?? p.options.find((x) => x.kind.startsWith('allow'))!;
-      return { outcome: { outcome: 'selected' as const, optionId: o.optionId } };
-    });
-  },
-};
-
-function workspace(): { ws: string; home: string } {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-compat-')));
-  const ws = join(root, 'project');
-  const home = join(root, 'home');
-  mkdirSync(ws);
-  mkdirSync(home);
-  return { ws, home };
-}
-
-function client(name: string, command: string, args: string[], env: Record<string, string>, ws: string,
-  perms?: (logger: MemoryLogger) => { feature: ClientFeature; broker: PermissionPort }) {
-  const logger = new MemoryLogger();
-  const tracker = new ChangeTracker();
-  const docs = new FakeDocs();
-  const traffic: { dir: 'in' | 'out'; msg: { method?: string; params?: unknown } }[] = [];
-  const p = perms?.(logger);
-  let c!: AgentClient;
-  const fsFeature = new FileSystemFeature({
-    documents: docs, fs: nodeFs, edits: new FakeEdits(docs), workspace: fakeWorkspace(ws), permission: p?.broker ?? new FakePermission('reject_once'),
-    tracker, agentInfoName: () => c.initializeResult?.agentInfo?.name,
-  });
-  c = new AgentClient({
-    agent: { name, command, args, env, cwd: ws }, cwd: ws, logger,
-    features: [fsFeature, new TerminalsFeature(), p?.feature ?? autoAllow],
-    traffic: (dir, msg) => traffic.push({ dir, msg: msg as { method?: string } }),
-    clientInfo: { name: 'tandem-compat', version: '0' },
-  });
-  return { c, logger, tracker, traffic };
-}
-
-function methods(traffic: { dir: string; msg: { method?: string } }[]): string[] {
-  return traffic.filter((t) => t.dir === 'in' && t.msg.method).map((t) => t.msg.method!);
-}
-
-function logTail(logger: MemoryLogger): string {
-  return logger.records.slice(-40).map((r) => `${r.level}: ${r.message}`).join('\n');
-}
+import { CLAUDE_CODE_ACP, GEMINI_CLI, client, logTail, methods, workspace } from './agentHarness';
 
 test('claude-code-acp 0.16.2: read, edit, write a new file, run a command with live output', { skip: !existsSync(CLAUDE_CODE_ACP) && 'claude-code-acp not installed (run test/harness/run-compat.mjs)', timeout: 120_000 }, async () => {
   const { ws, home } = workspace();

@@ -1,10 +1,10 @@
-// Compatibility of client tools: real agents (claude-code-acp 0.16.2, gemini-cli 0.61.0) get
-// Tandem's `tandem` MCP server in session/new through the real AgentClient + ClientToolsFeature,
-// expand the collapsed IDE group (container tool) and call OpenFile (a recording fake IDE
+// Compatibility of client tools: real agents (claude-code-acp 0.16.2, gemini-cli 0.61.0,
+// codex-acp 0.16.0) get Tandem's `tandem` MCP server in session/new through the real AgentClient +
+// ClientToolsFeature, expand the collapsed IDE group (container tool) and call OpenFile (a recording fake IDE
 // handler: no VS Code here; the VS Code handler is covered by test/integration/ideTools.test.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentClient } from '../../src/client/agentClient';
@@ -12,7 +12,8 @@ import { MemoryLogger } from '../../src/common/logger';
 import { ClientToolsFeature } from '../../src/tools/clientToolsFeature';
 import { ToolRegistry } from '../../src/tools/registry';
 import { DEFAULT_TOOLS_CONFIG } from '../../src/tools/types';
-import { fakeAnthropic, fakeGemini, type Step } from './fakeModels';
+import { fakeAnthropic, fakeGemini, fakeResponses, type Step } from './fakeModels';
+import { CODEX_ACP, codexArgs, codexEnv, codexHome } from './agentHarness';
 import { userPermissions } from './userPermissions';
 
 const CACHE = process.env.TANDEM_COMPAT_CACHE || join(homedir(), '.cache', 'tandem-compat');
@@ -138,5 +139,42 @@ test('gemini-cli 0.61.0 --acp: expands the IDE group and calls OpenFile over Tan
   } finally {
     await t.c.shutdown();
     await model.close();
+  }
+});
+
+test('codex-acp 0.16.0: expands the IDE group and calls OpenFile over Tandem\'s MCP server', { skip: !existsSync(CODEX_ACP) && 'codex-acp not installed (run test/harness/run-compat.mjs)', timeout: 120_000 }, async () => {
+  // Codex declares an MCP server's tools as a namespace (`mcp__tandem`) and, like Claude Code, does
+  // not re-read them after list_changed: the second call goes through the container.
+  const model = await fakeResponses([
+    { tool: 'IDE', namespace: 'mcp__tandem', input: {} },
+    { tool: 'IDE', namespace: 'mcp__tandem', input: { function: 'OpenFile', arguments: { path: 'src/a.ts', line: 3 } } },
+    { text: 'Opened it.' },
+  ]);
+  const home = codexHome();
+  const t = setup('Codex', process.execPath, codexArgs(model), codexEnv(home));
+  try {
+    await t.c.start();
+    assert.equal(t.c.agent.state, 'ready', `${t.c.agent.message}\n${logTail(t.logger)}`);
+    console.log('[compat] codex mcp entry:', JSON.stringify(mcpEntry(t.traffic)).replace(/Bearer [^"]+/, 'Bearer …'));
+    await t.c.prompt('Open src/a.ts at line 3');
+    const turn = t.c.session!.snapshot().turns[0];
+    assert.equal(turn.error, undefined, `turn failed: ${turn.error}\n${logTail(t.logger)}`);
+    const declared = (r: unknown) => ((r as { tools?: Array<{ type: string; name?: string; tools?: Array<{ name: string }> }> }).tools ?? [])
+      .filter((x) => x.type === 'namespace' && x.name === 'mcp__tandem').flatMap((x) => x.tools ?? []).map((x) => x.name);
+    console.log('[compat] codex tools per request:', JSON.stringify(model.requests.map(declared)));
+    assert.deepEqual(declared(model.requests[0]), ['IDE'], 'collapsed: only the container');
+    assert.match(JSON.stringify(model.requests[1]), /IDE expanded\. Available functions: OpenFile, GetSelection, ShowMessage/);
+    assert.deepEqual(t.opened, [{ path: 'src/a.ts', line: 3 }], `unknown model paths: ${model.unknown.join(', ')}`);
+    assert.match(JSON.stringify(model.requests[2]), /Opened src\/a.ts at line 3\./);
+    // Codex asks before each MCP call: through Tandem's broker.
+    assert.deepEqual(t.perms.asked.map((a) => a.title), ['Approve MCP tool call', 'Approve MCP tool call']);
+    const rows = toolRows(t.c);
+    console.log('[compat] codex tool rows:', JSON.stringify(rows));
+    // Codex reports both calls itself ({server, tool, arguments}): each shows once, marked with its group.
+    assert.deepEqual(rows.map((r) => [r.title, r.status, r.group]), [['Tool: tandem/IDE', 'completed', 'IDE'], ['Tool: tandem/IDE', 'completed', 'IDE']]);
+  } finally {
+    await t.c.shutdown();
+    await model.close();
+    rmSync(home, { recursive: true, force: true });
   }
 });

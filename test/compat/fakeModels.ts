@@ -1,5 +1,6 @@
 // Fake model servers on 127.0.0.1 for the compatibility tests: scripted replies in the wire
-// formats of the Anthropic Messages API (claude-code-acp) and the Gemini API (gemini-cli).
+// formats of the Anthropic Messages API (claude-code-acp), the Gemini API (gemini-cli) and the
+// OpenAI Responses API (codex-acp).
 // Facts: /work/shared/ACP-NOTES.md "Running real agents offline".
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -126,6 +127,54 @@ export async function fakeGemini(script: Step[]): Promise<FakeServer> {
     }
     unknown.push(`${req.method} ${url}`);
     res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 404, message: 'not here', status: 'NOT_FOUND' } }));
+  });
+  const url = await listen(server);
+  return { url, requests, unknown, close: closer(server) };
+}
+
+// ---- OpenAI Responses (codex-acp) ----------------------------------------------------------
+
+/** A Responses step: text, a function call, or a freeform custom tool call (Codex's apply_patch). */
+export type ResponsesStep = Step | { customTool: string; input: string } | { tool: string; namespace: string; input: Record<string, unknown> };
+
+/** POST /v1/responses (always `stream: true`): the reply is picked by the number of tool outputs
+ *  already in the request's input; SSE `event: <type>` + `data: {type, …}`. */
+export async function fakeResponses(script: ResponsesStep[]): Promise<FakeServer> {
+  const requests: unknown[] = [];
+  const unknown: string[] = [];
+  let seq = 0;
+  const server = createServer(async (req, res) => {
+    const body = await readBody(req);
+    const path = (req.url ?? '').split('?')[0];
+    if (req.method !== 'POST' || path !== '/v1/responses') {
+      unknown.push(`${req.method} ${req.url}`);
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not here', type: 'invalid_request_error' } }));
+      return;
+    }
+    let json: { input?: { type?: string }[] } = {};
+    try { json = JSON.parse(body); } catch { /* keep empty */ }
+    requests.push(json);
+    const n = (json.input ?? []).filter((i) => i.type === 'function_call_output' || i.type === 'custom_tool_call_output').length;
+    const step = script[n] ?? { text: 'Done.' };
+    const id = `resp_${++seq}`;
+    const ev: { type: string; [k: string]: unknown }[] = [{ type: 'response.created', response: { id } }];
+    let item: Record<string, unknown>;
+    if ('text' in step) {
+      item = { type: 'message', role: 'assistant', id: `msg_${seq}`, status: 'completed', content: [{ type: 'output_text', text: step.text, annotations: [] }] };
+      ev.push({ type: 'response.output_item.added', output_index: 0, item: { ...item, content: [] } });
+      ev.push({ type: 'response.output_text.delta', item_id: item.id, output_index: 0, content_index: 0, delta: step.text });
+    } else if ('customTool' in step) {
+      item = { type: 'custom_tool_call', id: `ctc_${seq}`, call_id: `call_${seq}`, name: step.customTool, input: step.input, status: 'completed' };
+      ev.push({ type: 'response.output_item.added', output_index: 0, item });
+    } else {
+      item = { type: 'function_call', id: `fc_${seq}`, call_id: `call_${seq}`, name: step.tool, ...('namespace' in step ? { namespace: step.namespace } : {}), arguments: JSON.stringify(step.input), status: 'completed' };
+      ev.push({ type: 'response.output_item.added', output_index: 0, item });
+    }
+    ev.push({ type: 'response.output_item.done', output_index: 0, item });
+    ev.push({ type: 'response.completed', response: { id, usage: { input_tokens: 100, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 110 } } });
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    for (const e of ev) res.write(`event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`);
+    res.end();
   });
   const url = await listen(server);
   return { url, requests, unknown, close: closer(server) };

