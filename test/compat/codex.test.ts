@@ -29,7 +29,7 @@ test('codex-acp 0.16.0: run a command with live output, apply a patch', { skip, 
     { customTool: 'apply_patch', input: '*** Begin Patch\n*** Update File: hello.txt\n@@\n-hello world\n+hello ACP\n second line\n*** Add File: sub/new-file.txt\n+brand new\n*** End Patch\n' },
     { text: 'All done.' },
   ]);
-  const { c, logger, traffic } = client('Codex', process.execPath, codexArgs(model), codexEnv(home), ws);
+  const { c, logger, traffic, tracker } = client('Codex', process.execPath, codexArgs(model), codexEnv(home), ws);
   try {
     await c.start();
     assert.equal(c.agent.state, 'ready', `${c.agent.message}\n${logTail(logger)}`);
@@ -71,6 +71,12 @@ test('codex-acp 0.16.0: run a command with live output, apply a patch', { skip, 
     assert.equal(readFileSync(join(ws, 'hello.txt'), 'utf8'), 'hello ACP\nsecond line\n');
     assert.equal(readFileSync(join(ws, 'sub', 'new-file.txt'), 'utf8'), 'brand new\n');
     assert.match(JSON.stringify(model.requests[1]), /live-1\\nlive-2/, 'the command output went back to the model');
+    // Review Changes: Codex wrote the disk itself, so the changes come from its diffs.
+    const changes = tracker.changes(snap.meta.sessionId, 0);
+    assert.deepEqual(changes.map((x) => [x.path, x.source, x.before && Buffer.from(x.before).toString(), x.applied]).sort(), [
+      [join(ws, 'hello.txt'), 'diff', 'hello world\nsecond line\n', true],
+      [join(ws, 'sub', 'new-file.txt'), 'diff', null, true],
+    ]);
   } finally {
     await c.shutdown();
     await model.close();
