@@ -50,6 +50,16 @@ export class AcpError extends Error {
   }
 }
 
+/** An error's message plus the agent's `data` when that says more: codex-acp answers a failed
+ *  sign-in with "Internal error" and puts "OPENAI_API_KEY is not set" in `data`. */
+export function errorDetail(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const data = (err as { data?: unknown }).data;
+  const more = typeof data === 'string' ? data
+    : data && typeof data === 'object' && typeof (data as { message?: unknown }).message === 'string' ? (data as { message: string }).message : undefined;
+  return more && !err.message.includes(more) ? `${err.message}: ${more}` : err.message;
+}
+
 type Id = number | string;
 type NotificationHandler = (params: unknown) => void;
 

@@ -4,7 +4,7 @@ import type {
   AgentCapabilities, AuthMethod, ClientCapabilities, ContentBlock, InitializeResponse, LoadSessionResponse, McpServer, SessionInfo,
 } from '@agentclientprotocol/sdk';
 import { spawnAgent, type AgentExit, type AgentProcess } from '../acp/agentProcess';
-import { AcpConnection, AcpError } from '../acp/connection';
+import { AcpConnection, AcpError, errorDetail } from '../acp/connection';
 import { AGENT_METHODS, CLIENT_METHODS } from '../acp/methods';
 import { Disposable } from '../common/disposable';
 import { Emitter } from '../common/event';
@@ -379,6 +379,4 @@ export function isAuthRequired(err: unknown): boolean {
   return err instanceof AcpError ? err.code === AUTH_REQUIRED : (err as { code?: unknown } | null)?.code === AUTH_REQUIRED;
 }
 
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
+const errorText = errorDetail;

@@ -271,7 +271,7 @@ export class Controller extends Disposable {
   }
 
   async signIn(methodId?: string): Promise<void> {
-    if (this.client && this.agentConfig) await signIn(this.client, this.agentConfig, () => this.restart(), methodId);
+    if (this.client && this.agentConfig) await signIn(this.client, this.agentConfig, this.deps.context.secrets, async () => { await this.restart(); return this.client; }, methodId);
   }
 
   /** "Tandem: Export Session as Markdown". Returns the file written. */

@@ -1,12 +1,28 @@
 // Signing in to an agent: its authMethods in a QuickPick; an agent method goes through
 // `authenticate`, a terminal method runs the agent's own login in a VS Code terminal and
-// reconnects when that terminal closes.
+// reconnects when that terminal closes. An env-var method (codex-acp's "Use OPENAI_API_KEY":
+// `type: "env_var"`, `vars`, not in ACP's v1 schema yet) reads a variable from the agent's
+// environment: when it is not set, Tandem asks for it, keeps it as a secret and restarts the
+// agent with it before `authenticate`.
 import * as vscode from 'vscode';
+import type { AuthMethod } from '@agentclientprotocol/sdk';
+import { errorDetail } from '../acp/connection';
 import type { AgentClient } from '../client/agentClient';
 import type { AgentConfig } from '../client/agentConfig';
+import { askSignInEnv } from './agentSecrets';
 
-/** Signs in with `methodId` when given (a keybinding, another extension), else asks which method. */
-export async function signIn(client: AgentClient, agent: AgentConfig, restart: () => Promise<void>, methodId?: string): Promise<void> {
+/** The variables an env-var sign-in method reads, or undefined for other methods. */
+export function signInEnvVars(m: AuthMethod): string[] | undefined {
+  const e = m as { type?: unknown; vars?: unknown };
+  if (e.type !== 'env_var' || !Array.isArray(e.vars)) return undefined;
+  return e.vars.map((v) => (v as { name?: unknown } | null)?.name).filter((n): n is string => typeof n === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(n));
+}
+
+/**
+ * Signs in with `methodId` when given (a keybinding, another extension), else asks which method.
+ * `restart` starts the agent again and returns its new client.
+ */
+export async function signIn(client: AgentClient, agent: AgentConfig, secrets: vscode.SecretStorage, restart: () => Promise<AgentClient | undefined>, methodId?: string): Promise<void> {
   const methods = client.authMethods;
   const chosen = methodId !== undefined ? methods.find((m) => m.id === methodId) : undefined;
   if (methodId !== undefined && !chosen) {
@@ -38,11 +54,19 @@ export async function signIn(client: AgentClient, agent: AgentConfig, restart: (
     await restart();
     return;
   }
+  const missing = (signInEnvVars(m) ?? []).filter((v) => !agent.env?.[v] && !process.env[v]);
+  if (missing.length) {
+    if (!await askSignInEnv(agent, missing, secrets)) return;
+    const next = await restart();
+    // Started with the variable and needs nothing more, or did not start (its view says why).
+    if (next?.agent.state !== 'auth') return;
+    client = next;
+  }
   await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Signing in to ${agent.name}…` }, async () => {
     try {
       await client.authenticate(m.id);
     } catch (err) {
-      void vscode.window.showErrorMessage(`Tandem: signing in to ${agent.name} failed: ${err instanceof Error ? err.message : err}`);
+      void vscode.window.showErrorMessage(`Tandem: signing in to ${agent.name} failed: ${errorDetail(err)}`);
     }
   });
 }

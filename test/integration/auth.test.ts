@@ -31,7 +31,7 @@ suite('sign-in (auth methods)', () => {
   test('authentication required: the sign-in state lists the agent\'s methods', async () => {
     await ctl.start('Auth');
     assert.equal(ctl.agent.state, 'auth', ctl.agent.message);
-    assert.deepEqual(ctl.agent.authMethods?.map((m) => [m.id, m.terminal]), [['browser-login', false], ['terminal-login', true]]);
+    assert.deepEqual(ctl.agent.authMethods?.map((m) => [m.id, m.terminal]), [['browser-login', false], ['terminal-login', true], ['api-key', false]]);
     assert.equal(ctl.current?.session, undefined);
   });
 

@@ -13,6 +13,9 @@ export const state = {
   /** Messages shown with window.show*Message, and other recorded calls. */
   shown: [] as string[],
   commands: [] as string[],
+  /** Answers for window.showInputBox, in order (undefined when empty: dismissed), and what was asked. */
+  inputs: [] as string[],
+  inputBoxes: [] as Array<{ title?: string; password?: boolean }>,
   trustListeners: [] as Array<() => void>,
 };
 
@@ -59,6 +62,7 @@ const api: Record<string, unknown> = {
   Uri, EventEmitter, Disposable,
   Range: class { constructor(...a: unknown[]) { Object.assign(this, { a }); } },
   LogLevel: { Off: 0, Trace: 1, Debug: 2, Info: 3, Warning: 4, Error: 5 },
+  ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
   workspace: new Proxy({
     get isTrusted() { return state.isTrusted; },
     get workspaceFolders() { return state.folders.map((p, index) => ({ uri: Uri.file(p), name: nodePath.basename(p), index })); },
@@ -73,7 +77,8 @@ const api: Record<string, unknown> = {
   }, { get: (t, p) => (p in t ? (t as Record<string | symbol, unknown>)[p] : stub(`workspace.${String(p)}`)) }),
   window: new Proxy({
     showErrorMessage: record('error'), showWarningMessage: record('warning'), showInformationMessage: record('info'),
-    showInputBox: async () => undefined,
+    showInputBox: async (o: { title?: string; password?: boolean } = {}) => { state.inputBoxes.push({ title: o.title, password: o.password }); return state.inputs.shift(); },
+    withProgress: async (_o: unknown, task: (p: unknown, t: unknown) => Promise<unknown>) => task({ report() { /* */ } }, { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() { /* */ } }) }),
   }, { get: (t, p) => (p in t ? (t as Record<string | symbol, unknown>)[p] : stub(`window.${String(p)}`)) }),
   commands: new Proxy({
     executeCommand: async (c: string) => { state.commands.push(c); return undefined; },
