@@ -90,6 +90,9 @@ export async function ensureInstalled({ quiet = false, force = false } = {}) {
   const log = (m) => { if (!quiet) console.log(`[install] ${m}`); };
   const p = installPaths();
   if (!force && existsSync(p.marker) && existsSync(p.node24) && existsSync(p.codeServerEntry) && existsSync(CHROMIUM)) {
+    // One dpkg-query: a package added to the list later (bubblewrap) reaches machines that
+    // installed before it.
+    if (missingAptPackages().length) ensureApt(log);
     log(`up to date (${p.dir})`);
     return p;
   }
