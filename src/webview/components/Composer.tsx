@@ -26,6 +26,12 @@ type Popup =
 let nextId = 1;
 const MAX_IMAGE_BYTES = 6 * 1024 * 1024;
 
+/** ACP: when config options cover the mode (category "mode"), clients use them instead of
+ *  `modes`; codex-acp sends both, which showed the same picker twice. */
+export function modePickerShown(p: Pick<ComposerProps, 'modes' | 'configOptions'>): boolean {
+  return p.modes.length > 0 && !p.configOptions.some((o) => (o as { category?: unknown }).category === 'mode');
+}
+
 export function Composer(p: ComposerProps) {
   const [draft] = useState(loadDraft);
   const [text, setText] = useState(draft.text);
@@ -219,14 +225,16 @@ export function Composer(p: ComposerProps) {
       {hint && <div class="command-hint muted" data-testid="command-hint">/{command!.name} {hint}</div>}
       {note && <div class="composer-note" role="status">{note}</div>}
       <div class="composer-actions">
-        {p.modes.length > 0 && (
-          <select class="picker" aria-label="Mode" title="Mode" value={p.currentModeId ?? ''} disabled={!p.enabled} data-testid="mode-picker"
-            onChange={(e) => post({ type: 'setMode', modeId: (e.target as HTMLSelectElement).value })}>
-            {p.modes.map((m) => <option key={m.id} value={m.id} title={m.description ?? undefined}>{m.name}</option>)}
-          </select>
-        )}
-        {p.configOptions.map(configSelect)}
-        <span class="spacer" />
+        {/* The pickers wrap onto more lines; the buttons keep their place. */}
+        <div class="pickers">
+          {modePickerShown(p) && (
+            <select class="picker" aria-label="Mode" title="Mode" value={p.currentModeId ?? ''} disabled={!p.enabled} data-testid="mode-picker"
+              onChange={(e) => post({ type: 'setMode', modeId: (e.target as HTMLSelectElement).value })}>
+              {p.modes.map((m) => <option key={m.id} value={m.id} title={m.description ?? undefined}>{m.name}</option>)}
+            </select>
+          )}
+          {p.configOptions.map(configSelect)}
+        </div>
         <button type="button" class="icon-button" aria-label="Attach the editor selection" title="Attach the editor selection" disabled={!p.enabled}
           data-testid="attach-selection" onClick={() => post({ type: 'attachSelection' })}><i class="codicon codicon-selection" aria-hidden="true" /></button>
         {p.working

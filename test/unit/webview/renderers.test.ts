@@ -17,6 +17,7 @@ import { ContentBlockView } from '../../../src/webview/components/ContentBlocks'
 import { DiffView } from '../../../src/webview/components/DiffView';
 import { ToolCallRow } from '../../../src/webview/components/ToolCallRow';
 import ToolDetails from '../../../src/webview/components/ToolDetails';
+import { Composer, modePickerShown } from '../../../src/webview/components/Composer';
 import { Mirror } from '../../../src/webview/mirror';
 import { buildRows } from '../../../src/webview/rows';
 import { emptySnapshot, type ToolCallView } from '../../../src/shared/sessionModel';
@@ -228,4 +229,16 @@ test('mirror: patches apply once per frame, announce completions, keep identitie
   assert.deepEqual(filtered.map((r) => r.type), ['turn', 'turn', 'item']);
   const all = buildRows(s, new Map(), true, { kinds: new Set(), statuses: new Set() }, '');
   assert.deepEqual(all.map((r) => r.type), ['turn', 'turn']);
+});
+
+test('composer: a config option of category "mode" replaces the mode picker (codex-acp sends both)', () => {
+  const modes = [{ id: 'read-only', name: 'Read Only' }, { id: 'auto', name: 'Default' }];
+  const select = (id: string, category: string) => ({ id, name: id, category, type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'A' }] });
+  const props = { working: false, enabled: true, commands: [], modes, currentModeId: 'read-only', onHostMessage: () => () => undefined };
+  const both = renderToString(h(Composer, { ...props, configOptions: [select('mode', 'mode'), select('model', 'model')] as never }));
+  assert.ok(!both.includes('data-testid="mode-picker"'), 'one mode picker, from the config option');
+  assert.ok(both.includes('data-testid="config-mode"') && both.includes('data-testid="config-model"'));
+  const modelOnly = renderToString(h(Composer, { ...props, configOptions: [select('model', 'model')] as never }));
+  assert.ok(modelOnly.includes('data-testid="mode-picker"'), 'modes still shown when no option covers them');
+  assert.equal(modePickerShown({ modes: [], configOptions: [] }), false);
 });
