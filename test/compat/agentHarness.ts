@@ -1,7 +1,7 @@
 // The compat tests' common parts: where the pinned agents are installed, a throwaway workspace,
 // and Tandem's real AgentClient with the real fs and terminal features on node-backed ports.
 import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RequestPermissionRequest } from '@agentclientprotocol/sdk';
 import { AgentClient } from '../../src/client/agentClient';
@@ -12,14 +12,9 @@ import { TerminalsFeature } from '../../src/client/terminals';
 import { CLIENT_METHODS } from '../../src/acp/methods';
 import { MemoryLogger } from '../../src/common/logger';
 import type { PermissionPort } from '../../src/client/permissionPort';
-import type { FakeServer } from './fakeModels';
 import { FakeDocs, FakeEdits, FakePermission, fakeWorkspace, nodeFs } from '../unit/client/fakePorts';
 
-export const CACHE = process.env.TANDEM_COMPAT_CACHE || join(homedir(), '.cache', 'tandem-compat');
-export const CLAUDE_CODE_ACP = join(CACHE, 'claude-code-acp-0.16.2', 'node_modules', '@zed-industries', 'claude-code-acp', 'dist', 'index.js');
-export const GEMINI_CLI = join(CACHE, 'gemini-cli-0.61.0', 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
-/** codex-acp's launcher script (it starts the native binary of @zed-industries/codex-acp-<platform>). */
-export const CODEX_ACP = join(CACHE, 'codex-acp-0.16.0', 'node_modules', '@zed-industries', 'codex-acp', 'bin', 'codex-acp.js');
+export { CACHE, CLAUDE_CODE_ACP, CODEX_ACP, GEMINI_CLI, codexArgs, codexEnv, codexHome } from './agentPaths';
 
 /** Answers session/request_permission with the first allow_once option (issue 5 owns the real prompt). */
 export const autoAllow: ClientFeature = {
@@ -69,19 +64,3 @@ export function methods(traffic: { dir: string; msg: { method?: string } }[]): s
 export function logTail(logger: MemoryLogger): string {
   return logger.records.slice(-40).map((r) => `${r.level}: ${r.message}`).join('\n');
 }
-
-/** Codex keeps state and helper binaries in CODEX_HOME, and refuses a home under /tmp. */
-export function codexHome(): string {
-  mkdirSync(CACHE, { recursive: true });
-  const home = mkdtempSync(join(CACHE, 'codex-home-'));
-  mkdirSync(join(home, '.codex'));
-  return home;
-}
-
-export function codexArgs(model: FakeServer): string[] {
-  return [CODEX_ACP,
-    '-c', `model_providers.fake={name="fake",base_url="${model.url}/v1",wire_api="responses",env_key="OPENAI_API_KEY"}`,
-    '-c', 'model_provider="fake"', '-c', 'model="gpt-5.5"'];
-}
-
-export const codexEnv = (home: string) => ({ HOME: home, CODEX_HOME: join(home, '.codex'), OPENAI_API_KEY: 'dummy', RUST_LOG: 'error' });

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentClient } from '../../src/client/agentClient';
 import { MemoryLogger } from '../../src/common/logger';
@@ -13,12 +13,9 @@ import { ClientToolsFeature } from '../../src/tools/clientToolsFeature';
 import { ToolRegistry } from '../../src/tools/registry';
 import { DEFAULT_TOOLS_CONFIG } from '../../src/tools/types';
 import { fakeAnthropic, fakeGemini, fakeResponses, type Step } from './fakeModels';
-import { CODEX_ACP, codexArgs, codexEnv, codexHome } from './agentHarness';
+import { CLAUDE_CODE_ACP, CODEX_ACP, GEMINI_CLI, codexArgs, codexEnv, codexHome } from './agentPaths';
 import { userPermissions } from './userPermissions';
 
-const CACHE = process.env.TANDEM_COMPAT_CACHE || join(homedir(), '.cache', 'tandem-compat');
-const CLAUDE_CODE_ACP = join(CACHE, 'claude-code-acp-0.16.2', 'node_modules', '@zed-industries', 'claude-code-acp', 'dist', 'index.js');
-const GEMINI_CLI = join(CACHE, 'gemini-cli-0.61.0', 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
 
 function setup(name: string, command: string, args: string[], env: Record<string, string>) {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-compat-tools-')));

@@ -1,6 +1,6 @@
 /// <reference types="mocha" />
 // Compatibility through the REAL extension inside a real VS Code: real agents from npm
-// (claude-code-acp 0.16.2, gemini-cli 0.61.0; installed by test/harness/run-compat.mjs into
+// (claude-code-acp 0.16.2, gemini-cli 0.61.0, codex-acp 0.16.0; installed by test/harness/run-compat.mjs into
 // ~/.cache/tandem-compat) are configured in `tandem.agents` and started by the extension's own
 // Controller, so their fs/terminal requests hit the VS Code ports (WorkspaceEdit, undo), their
 // permission prompts go to the extension's broker (answered here as a user would), and the client
@@ -11,8 +11,8 @@
 // `run-integration.mjs --grep "compat:"` with TANDEM_COMPAT=1. Without TANDEM_COMPAT=1 (the plain
 // integration layer) this suite is not registered, so the integration layer stays quick.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Controller } from '../../src/vscode/controller';
@@ -20,13 +20,11 @@ import type { AgentHands } from '../../src/vscode/agentHands';
 import type { TandemPermissions } from '../../src/vscode/permissions';
 import type { HostMessage } from '../../src/shared/protocol';
 import type { SessionSnapshot } from '../../src/shared/sessionModel';
-import { fakeAnthropic, fakeGemini, type FakeServer, type Step } from '../compat/fakeModels';
+import { fakeAnthropic, fakeGemini, fakeResponses, type FakeServer, type ResponsesStep, type Step } from '../compat/fakeModels';
+import { CACHE, CLAUDE_CODE_ACP, CODEX_ACP, GEMINI_CLI, codexArgs, codexEnv, codexHome } from '../compat/agentPaths';
 import { runAccepting, until } from './helpers';
 
 const ID = 'tandem-dev.tandem';
-const CACHE = process.env.TANDEM_COMPAT_CACHE || join(homedir(), '.cache', 'tandem-compat');
-const CLAUDE_CODE_ACP = join(CACHE, 'claude-code-acp-0.16.2', 'node_modules', '@zed-industries', 'claude-code-acp', 'dist', 'index.js');
-const GEMINI_CLI = join(CACHE, 'gemini-cli-0.61.0', 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
 const NOT_INSTALLED = (what: string) => `${what} is not installed in ${CACHE}: run node test/harness/run-compat.mjs (it installs the pinned agents)`;
 
 /** A throwaway HOME for an agent (Claude Code keeps its sessions under it). */
@@ -52,6 +50,7 @@ if (process.env.TANDEM_COMPAT === '1') {
     let asked: Array<{ title: string; kinds: string[] }> = [];
     let unsub: { dispose(): void } | undefined;
     const models: FakeServer[] = [];
+    const codexHomes: string[] = [];
 
     suiteSetup(async function () {
       this.timeout(60_000);
@@ -81,6 +80,7 @@ if (process.env.TANDEM_COMPAT === '1') {
 
     suiteTeardown(async () => {
       unsub?.dispose();
+      for (const h of codexHomes) rmSync(h, { recursive: true, force: true });
       await vscode.workspace.getConfiguration('tandem').update('agents', undefined, vscode.ConfigurationTarget.Global);
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
@@ -92,8 +92,8 @@ if (process.env.TANDEM_COMPAT === '1') {
       assert.equal(ctl.agent.state, 'ready', `${name} did not start: ${ctl.agent.message}`);
     }
 
-    async function model(kind: 'anthropic' | 'gemini', script: Step[]): Promise<FakeServer> {
-      const m = kind === 'anthropic' ? await fakeAnthropic(script) : await fakeGemini(script);
+    async function model(kind: 'anthropic' | 'gemini' | 'responses', script: ResponsesStep[]): Promise<FakeServer> {
+      const m = kind === 'anthropic' ? await fakeAnthropic(script as Step[]) : kind === 'gemini' ? await fakeGemini(script as Step[]) : await fakeResponses(script);
       models.push(m);
       return m;
     }
@@ -268,6 +268,43 @@ if (process.env.TANDEM_COMPAT === '1') {
       const rows = toolRows().filter((r) => r.group === 'IDE');
       console.log(`[compat] gemini IDE tool calls: ${JSON.stringify(rows.map((r) => [r.status, r.title]))}; prompts: ${JSON.stringify(asked)}`);
       assert.ok(rows.length >= 2, `client tool calls marked with their group: ${JSON.stringify(toolRows())}`);
+    });
+
+    test('codex-acp 0.16.0 (issues 4, 6): runs a command, patches a file (the open editor shows it, Review Changes has it), opens a file through the IDE container', async function () {
+      if (!existsSync(CODEX_ACP)) { console.log(`[compat] skipped: ${NOT_INSTALLED('codex-acp 0.16.0')}`); this.skip(); }
+      const dir = join(ws, 'compat', 'codex');
+      mkdirSync(dir, { recursive: true });
+      const file = join(dir, 'edit-me.txt');
+      writeFileSync(file, 'hello world\nsecond line\n');
+      const target = openMe();
+      // Codex writes the disk itself (no fs/*) and runs its commands itself (no terminal/*).
+      const m = await model('responses', [
+        { tool: 'exec_command', input: { cmd: 'sleep 0.3; echo codex-ran', yield_time_ms: 10000 } },
+        { customTool: 'apply_patch', input: '*** Begin Patch\n*** Update File: compat/codex/edit-me.txt\n@@\n-hello world\n+hello ACP\n second line\n*** End Patch\n' },
+        { tool: 'IDE', namespace: 'mcp__tandem', input: { function: 'OpenFile', arguments: { path: 'compat/open-me.ts', line: 5 } } },
+        { text: 'All done.' },
+      ]);
+      const editor = await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
+      const home = codexHome();
+      codexHomes.push(home);
+      await startAgent('Codex', codexArgs(m), codexEnv(home));
+      await ctl.current!.prompt('Run, patch compat/codex/edit-me.txt, open compat/open-me.ts at line 5');
+      assertTurnOk(m);
+      assert.equal(readFileSync(file, 'utf8'), 'hello ACP\nsecond line\n');
+      await until(() => editor.document.getText() === 'hello ACP\nsecond line\n', 10_000, 'the open editor to show the patch');
+      const session = ctl.current!.session!.sessionId;
+      const changes = hands.tracker.changes(session, 0);
+      assert.deepEqual(changes.map((c) => [c.path, c.source]), [[file, 'diff']], 'Review Changes has the patched file');
+      const snap = ctl.snapshot().session!;
+      assert.ok(Object.values(snap.terminals).some((t) => t.output.includes('codex-ran') && t.exitCode === 0), `the command's output: ${JSON.stringify(snap.terminals)}`);
+      const ed = vscode.window.activeTextEditor;
+      assert.ok(ed, 'an editor is active');
+      assert.equal(ed.document.uri.fsPath, target);
+      assert.equal(ed.selection.active.line, 4, 'line 5 (1-based)');
+      const rows = toolRows();
+      console.log(`[compat] codex prompts: ${JSON.stringify(asked)}; tool calls: ${JSON.stringify(rows.map((r) => [r.kind, r.status, r.group, r.title]))}`);
+      assert.equal(rows.filter((r) => r.group === 'IDE').length, 1, 'the client tool call shows once, marked with its group');
+      assert.ok(asked.length >= 2, `the patch and the MCP call were asked through the broker (Read Only mode): ${JSON.stringify(asked)}`);
     });
 
     test('claude-code-acp 0.16.2 (issue 7): session/list and session/load reopen a past session with its tool calls (Open Session… QuickPick)', async function () {

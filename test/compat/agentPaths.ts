@@ -1,0 +1,29 @@
+// Where the pinned compat agents are installed (test/harness/run-compat.mjs) and how Codex is
+// started against a fake model server: shared by the node-level compat tests and the
+// real-extension suite (test/integration/compat.test.ts).
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { FakeServer } from './fakeModels';
+
+export const CACHE = process.env.TANDEM_COMPAT_CACHE || join(homedir(), '.cache', 'tandem-compat');
+export const CLAUDE_CODE_ACP = join(CACHE, 'claude-code-acp-0.16.2', 'node_modules', '@zed-industries', 'claude-code-acp', 'dist', 'index.js');
+export const GEMINI_CLI = join(CACHE, 'gemini-cli-0.61.0', 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
+/** codex-acp's launcher script (it starts the native binary of @zed-industries/codex-acp-<platform>). */
+export const CODEX_ACP = join(CACHE, 'codex-acp-0.16.0', 'node_modules', '@zed-industries', 'codex-acp', 'bin', 'codex-acp.js');
+
+/** Codex keeps state and helper binaries in CODEX_HOME, and refuses a home under /tmp. */
+export function codexHome(): string {
+  mkdirSync(CACHE, { recursive: true });
+  const home = mkdtempSync(join(CACHE, 'codex-home-'));
+  mkdirSync(join(home, '.codex'));
+  return home;
+}
+
+export function codexArgs(model: FakeServer): string[] {
+  return [CODEX_ACP,
+    '-c', `model_providers.fake={name="fake",base_url="${model.url}/v1",wire_api="responses",env_key="OPENAI_API_KEY"}`,
+    '-c', 'model_provider="fake"', '-c', 'model="gpt-5.5"'];
+}
+
+export const codexEnv = (home: string) => ({ HOME: home, CODEX_HOME: join(home, '.codex'), OPENAI_API_KEY: 'dummy', RUST_LOG: 'error' });
