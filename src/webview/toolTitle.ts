@@ -71,6 +71,9 @@ export function niceTitle(call: ToolCallView): NiceTitle {
     case 'TodoWrite': return { verb: 'Update', subject: 'plan' };
     case 'ExitPlanMode': return { verb: 'Ready to code', subject: '' };
   }
+  // codex-acp titles a command with the command itself ({command: [shell, "-lc", line]}).
+  const argv = Array.isArray(input.command) ? input.command : undefined;
+  if (call.kind === 'execute' && call.title && argv?.[argv.length - 1] === call.title) return { verb: 'Run', subject: short(call.title, 120) };
   return { verb: '', subject: cleanTitle(call.title || name || 'Tool call') };
 }
 

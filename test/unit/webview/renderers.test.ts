@@ -168,6 +168,10 @@ test('titles: Claude tools read naturally', () => {
   assert.equal(titleText(call({ title: 'IDE (tandem MCP Server)', meta: tandem({ tool: 'IDE', kind: 'container', args: {} }) })), 'IDE · expand group');
   // Other agents: their title, with workspace paths made relative.
   assert.equal(titleText(call({ title: 'Writing to /home/user/project/new.txt' })), 'Writing to new.txt');
+  // codex-acp: a command titled with itself; a patch titled with absolute paths.
+  assert.equal(titleText(call({ title: 'npm test', kind: 'execute', rawInput: { command: ['/bin/bash', '-lc', 'npm test'] } })), 'Run npm test');
+  assert.equal(titleText(call({ title: 'List /home/user/project/src', kind: 'search', rawInput: { command: ['/bin/bash', '-lc', 'ls src'] } })), 'List src');
+  assert.equal(titleText(call({ title: 'Edit /home/user/project/a.txt, /home/user/project/b/c.txt', kind: 'edit' })), 'Edit a.txt, b/c.txt');
 });
 
 test('tool call: unknown content is shown as JSON, not dropped; terminals and diffs render', () => {
