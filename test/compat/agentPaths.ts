@@ -1,6 +1,7 @@
 // Where the pinned compat agents are installed (test/harness/run-compat.mjs) and how Codex is
 // started against a fake model server: shared by the node-level compat tests and the
 // real-extension suite (test/integration/compat.test.ts).
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -27,3 +28,13 @@ export function codexArgs(model: FakeServer): string[] {
 }
 
 export const codexEnv = (home: string) => ({ HOME: home, CODEX_HOME: join(home, '.codex'), OPENAI_API_KEY: 'dummy', RUST_LOG: 'error' });
+
+/** Why Codex's Linux sandbox (bubblewrap) cannot run here, or undefined when it can: without it
+ *  every Codex command and patch fails, so the tests say this instead of a sandbox error. */
+export function codexSandboxProblem(): string | undefined {
+  if (process.platform !== 'linux') return undefined;
+  const r = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', 'true'], { encoding: 'utf8' });
+  if (r.error) return 'Codex sandboxes with bubblewrap and there is no bwrap on PATH: apt-get install bubblewrap (test/harness/install.mjs installs it)';
+  if (r.status !== 0) return `Codex sandboxes with bubblewrap, which cannot run here: ${r.stderr.trim() || `exit ${r.status}`}`;
+  return undefined;
+}

@@ -1,21 +1,23 @@
 // Compatibility: codex-acp 0.16.0 (OpenAI Codex through Zed's ACP adapter; a native binary from
 // npm) against a fake OpenAI Responses server on 127.0.0.1, through Tandem's real AgentClient.
 // Codex runs its commands and patches itself (no fs/*, no terminal/*), streams command output in
-// tool-call _meta, sandboxes with bubblewrap, and asks to sign in before session/new.
+// tool-call _meta and sandboxes with bubblewrap. (Sign-in is not needed with a custom model
+// provider; with OpenAI's it is, and Tandem's env-var sign-in is tested in signInEnv.test.ts.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import type { Patch } from '../../src/shared/sessionModel';
 import { fakeResponses } from './fakeModels';
 import { userPermissions } from './userPermissions';
 import { CODEX_ACP, client, codexArgs, codexEnv, codexHome, logTail, methods, workspace } from './agentHarness';
+import { codexSandboxProblem } from './agentPaths';
 
 const skip = !existsSync(CODEX_ACP) && 'codex-acp not installed (run test/harness/run-compat.mjs)';
-const hasBwrap = (process.env.PATH ?? '').split(delimiter).some((d) => d && existsSync(join(d, 'bwrap')));
-/** Without bubblewrap every Codex command and patch fails inside its sandbox: say so plainly. */
+/** Without a working bubblewrap every Codex command and patch fails inside its sandbox: say so plainly. */
 function needBwrap(): void {
-  assert.ok(hasBwrap, 'Codex sandboxes with bubblewrap and there is no bwrap on PATH: apt-get install bubblewrap (test/harness/install.mjs installs it)');
+  const problem = codexSandboxProblem();
+  assert.equal(problem, undefined, problem);
 }
 
 test('codex-acp 0.16.0: run a command with live output, apply a patch', { skip, timeout: 120_000 }, async () => {

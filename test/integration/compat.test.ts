@@ -21,7 +21,7 @@ import type { TandemPermissions } from '../../src/vscode/permissions';
 import type { HostMessage } from '../../src/shared/protocol';
 import type { SessionSnapshot } from '../../src/shared/sessionModel';
 import { fakeAnthropic, fakeGemini, fakeResponses, type FakeServer, type ResponsesStep, type Step } from '../compat/fakeModels';
-import { CACHE, CLAUDE_CODE_ACP, CODEX_ACP, GEMINI_CLI, codexArgs, codexEnv, codexHome } from '../compat/agentPaths';
+import { CACHE, CLAUDE_CODE_ACP, CODEX_ACP, GEMINI_CLI, codexArgs, codexEnv, codexHome, codexSandboxProblem } from '../compat/agentPaths';
 import { runAccepting, until } from './helpers';
 
 const ID = 'tandem-dev.tandem';
@@ -272,6 +272,8 @@ if (process.env.TANDEM_COMPAT === '1') {
 
     test('codex-acp 0.16.0 (issues 4, 6): runs a command, patches a file (the open editor shows it, Review Changes has it), opens a file through the IDE container', async function () {
       if (!existsSync(CODEX_ACP)) { console.log(`[compat] skipped: ${NOT_INSTALLED('codex-acp 0.16.0')}`); this.skip(); }
+      const sandbox = codexSandboxProblem();
+      assert.equal(sandbox, undefined, sandbox);
       const dir = join(ws, 'compat', 'codex');
       mkdirSync(dir, { recursive: true });
       const file = join(dir, 'edit-me.txt');
