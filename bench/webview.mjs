@@ -257,7 +257,10 @@ async function replayRun(startAt, rate, label, path = '') {
   if (cdp && process.env.PROFILE === 'trace') {
     await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
   } else if (cdp) { await cdp.send('Profiler.enable'); await cdp.send('Profiler.start'); }
-  await page.evaluate((list) => window.__replay(list), plan.messages);
+  // The list crosses into the page first: deserializing it is the bench's cost, not a frame's.
+  await page.evaluate((list) => { window.__list = list; }, plan.messages);
+  await page.waitForTimeout(200);
+  await page.evaluate(() => window.__replay(window.__list));
   const wall = Date.now() - t0;
   if (m0) { const m1 = await metricsOf(); console.error('main thread per message (ms):', JSON.stringify(Object.fromEntries(['TaskDuration', 'ScriptDuration', 'LayoutDuration', 'RecalcStyleDuration'].map((k) => [k, +((m1[k] - m0[k]) * 1000 / plan.messages.length).toFixed(2)]))), 'frames', m1.Frames - m0.Frames); }
   if (cdp && process.env.PROFILE === 'trace') {
@@ -297,6 +300,12 @@ async function replayRun(startAt, rate, label, path = '') {
   const lat = await page.evaluate(() => window.__lat);
   const phases = await page.evaluate(() => window.__phases);
   if (process.env.LATDUMP) console.error(label, lat.map((x) => x.toFixed(0)).join(' '));
+  // LATDUMP=ops: the slowest 5 % of messages with what they carried (and the message before).
+  if (process.env.LATDUMP === 'ops') {
+    const ops = (m) => Object.entries(m.patches.reduce((c, p) => { const k = p.op + (p.op === 'turn' && p.turn.stopReason ? ':end' : ''); c[k] = (c[k] ?? 0) + 1; return c; }, {})).map(([k, v]) => k + v).join(',');
+    const order = lat.map((x, i) => i).sort((a, b) => lat[b] - lat[a]).slice(0, Math.ceil(lat.length / 20));
+    for (const i of order) console.error(`#${i} ${lat[i].toFixed(1)} ms wait ${phases[i][0].toFixed(1)} work ${phases[i][1].toFixed(1)} | ${ops(plan.messages[i].msg)} | before: ${i ? ops(plan.messages[i - 1].msg) : '-'}`);
+  }
   const r = {
     label, rate, updates, messages: plan.messages.length, wallMs: wall, jsHeapMB: await heapMB(page),
     patchToPaintMs: { p50: pct(lat, 0.5), p95: pct(lat, 0.95), max: pct(lat, 1) },
@@ -409,7 +418,9 @@ async function streaming() {
   await page.evaluate((m) => window.__send(m), { type: 'snapshot', agent, session: snapshot });
   await page.waitForTimeout(200);
   await page.evaluate(() => { window.__lat = []; window.__longest = 0; });
-  await page.evaluate((list) => window.__replay(list), msgs);
+  await page.evaluate((list) => { window.__list = list; }, msgs);
+  await page.waitForTimeout(200);
+  await page.evaluate(() => window.__replay(window.__list));
   const lat = await page.evaluate(() => window.__lat);
   const r = {
     chunks: chunks.length, chars: chunks.join('').length, messages: msgs.length,
