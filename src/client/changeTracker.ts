@@ -3,7 +3,8 @@
 // no I/O. Snapshots come from fs/write_text_file (exact bytes read just before the write) and,
 // for agents that write the disk themselves (claude-agent-acp), from the `diff` content of their
 // tool calls: the client reads the file while the call is still pending (exact), or falls back
-// to the diff's oldText when it only sees the call after the fact (marked inexact).
+// to the diff's oldText when it only sees the call after the fact (marked inexact); the agent's
+// own copy of the file (claude-agent-acp's `originalFile`) corrects a read that came too late.
 import { Emitter } from '../common/event';
 
 export type ChangeSource = 'write' | 'diff';
@@ -75,6 +76,22 @@ export class ChangeTracker {
     files.set(path, entry);
     this.changed.fire({ sessionId, turn });
     return entry;
+  }
+
+  /**
+   * The agent's own copy of the file before `toolCallId` changed it (claude-agent-acp's
+   * `originalFile`). Replaces the snapshot when that call took it and the two differ in more than
+   * line endings: the client's read came after the agent had already written.
+   */
+  correctBefore(sessionId: string, turn: number, path: string, toolCallId: string, before: string | null): void {
+    const files = this.turns.get(key(sessionId, turn));
+    const prev = files?.get(path);
+    if (!files || !prev || prev.toolCallIds[0] !== toolCallId || prev.state !== 'pending') return;
+    const lf = (s: string) => s.replace(/\r\n/g, '\n');
+    const had = prev.before === null ? null : new TextDecoder().decode(prev.before);
+    if (had === before || (had !== null && before !== null && lf(had) === lf(before))) return;
+    files.set(path, { ...prev, before: before === null ? null : new TextEncoder().encode(before), exact: true });
+    this.changed.fire({ sessionId, turn });
   }
 
   /** The agent changed the file (a write succeeded, a diff call completed). */

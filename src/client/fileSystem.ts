@@ -178,9 +178,18 @@ export class FileSystemHandlers {
     const content: ToolCallContent[] = view?.content ?? u.content ?? [];
     const status = view?.status ?? u.status ?? 'pending';
     const diffs = content.filter((c): c is Extract<ToolCallContent, { type: 'diff' }> => c.type === 'diff');
-    if (!diffs.length) return;
     const turn = view?.turn ?? this.turnOf(n.sessionId);
     const { tracker } = this.deps;
+    const original = originalFileOf(u._meta);
+    if (original) {
+      // claude-agent-acp reports the whole file as it was before its edit. It writes the disk
+      // without waiting for us, so our own read may have come too late: the agent's copy wins.
+      const path = this.absolute(original.path);
+      const fix = () => tracker.correctBefore(n.sessionId, turn, path, u.toolCallId, original.before);
+      const pending = this.pendingSnapshots.get(snapshotKey(n.sessionId, turn, path));
+      if (pending) void pending.then(fix); else fix();
+    }
+    if (!diffs.length) return;
     for (const d of diffs) {
       const path = this.absolute(d.path);
       const k = snapshotKey(n.sessionId, turn, path);
@@ -311,4 +320,13 @@ function fsError(err: unknown, path: string): AcpError {
   const code = (err as { code?: string }).code;
   if (code === 'ENOENT' || code === 'FileNotFound' || code === 'EntryNotFound') return notFound(path);
   return new AcpError(`Could not read ${path}: ${err instanceof Error ? err.message : String(err)}`, ErrorCodes.InternalError);
+}
+
+/** `_meta.claudeCode.toolResponse` of an Edit/Write result: the file before the change (null: new). */
+function originalFileOf(meta: unknown): { path: string; before: string | null } | undefined {
+  const r = (meta as { claudeCode?: { toolResponse?: unknown } } | undefined)?.claudeCode?.toolResponse as
+    { filePath?: unknown; originalFile?: unknown } | undefined;
+  if (!r || typeof r !== 'object' || typeof r.filePath !== 'string' || !r.filePath || !('originalFile' in r)) return undefined;
+  if (r.originalFile !== null && typeof r.originalFile !== 'string') return undefined;
+  return { path: r.filePath, before: r.originalFile };
 }

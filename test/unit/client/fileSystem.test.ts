@@ -222,3 +222,45 @@ test('diff content of an agent that writes itself: snapshot while pending, appli
   await new Promise((r) => setTimeout(r, 20));
   assert.equal(tracker.get(S, 0, join(ws, 'r.txt')), undefined);
 });
+
+test("claude-agent-acp wrote before our read: its originalFile becomes the snapshot (line endings aside)", async () => {
+  const { ws, tracker, store, h } = setup();
+  const send = (update: Parameters<FileSystemHandlers['observe']>[0]['update']) => {
+    store.dispatch({ type: 'update', update, at: 2 });
+    h.observe({ sessionId: S, update });
+  };
+  const result = (id: string, filePath: string, originalFile: string | null) => send({
+    sessionUpdate: 'tool_call_update', toolCallId: id,
+    _meta: { claudeCode: { toolName: 'Edit', toolResponse: { filePath, oldString: 'x', newString: 'y', originalFile, structuredPatch: [] } } },
+  });
+  // The edit is on disk before Tandem's read of the pending call lands.
+  const f = join(ws, 'raced.txt');
+  writeFileSync(f, 'hello ACP\nsecond line\n');
+  send({ sessionUpdate: 'tool_call', toolCallId: 'e1', title: 'Edit', kind: 'edit', status: 'pending', content: [{ type: 'diff', path: f, oldText: 'hello world', newText: 'hello ACP' }] });
+  result('e1', f, 'hello world\nsecond line\n');
+  send({ sessionUpdate: 'tool_call_update', toolCallId: 'e1', status: 'completed' });
+  await new Promise((r) => setTimeout(r, 20));
+  const c = tracker.get(S, 0, f)!;
+  assert.equal(Buffer.from(c.before!).toString(), 'hello world\nsecond line\n', 'the file before the edit, not after');
+  assert.equal(c.applied, true);
+  // A second edit of the same file in the turn reports the intermediate file: the first snapshot stays.
+  send({ sessionUpdate: 'tool_call', toolCallId: 'e2', title: 'Edit', kind: 'edit', status: 'pending', content: [{ type: 'diff', path: f, oldText: 'second', newText: 'third' }] });
+  result('e2', f, 'hello ACP\nsecond line\n');
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(Buffer.from(tracker.get(S, 0, f)!.before!).toString(), 'hello world\nsecond line\n');
+  // A file the agent created before our read: the read found it, the agent says it is new.
+  const n = join(ws, 'new.txt');
+  writeFileSync(n, 'brand new\n');
+  send({ sessionUpdate: 'tool_call', toolCallId: 'w1', title: 'Write', kind: 'edit', status: 'pending', content: [{ type: 'diff', path: n, oldText: null, newText: 'brand new\n' }] });
+  result('w1', n, null);
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(tracker.get(S, 0, n)!.before, null, 'created by the call: nothing before it');
+  // Our read was in time and the agent's copy differs only in line endings: ours (exact bytes) stays.
+  const crlf = join(ws, 'crlf.txt');
+  writeFileSync(crlf, 'a\r\nb\r\n');
+  send({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Edit', kind: 'edit', status: 'pending', content: [{ type: 'diff', path: crlf, oldText: 'a', newText: 'A' }] });
+  await new Promise((r) => setTimeout(r, 20));
+  result('c1', crlf, 'a\nb\n');
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(Buffer.from(tracker.get(S, 0, crlf)!.before!).toString(), 'a\r\nb\r\n');
+});
