@@ -1,5 +1,6 @@
 // The compat tests' common parts: where the pinned agents are installed, a throwaway workspace,
 // and Tandem's real AgentClient with the real fs and terminal features on node-backed ports.
+import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +15,7 @@ import { MemoryLogger } from '../../src/common/logger';
 import type { PermissionPort } from '../../src/client/permissionPort';
 import { FakeDocs, FakeEdits, FakePermission, fakeWorkspace, nodeFs } from '../unit/client/fakePorts';
 
-export { CACHE, CLAUDE_CODE_ACP, CODEX_ACP, GEMINI_CLI, codexArgs, codexEnv, codexHome } from './agentPaths';
+export { AGENT_NODE, CACHE, CLAUDE_AGENT_ACP, CLAUDE_CODE_ACP, claudeAgentEnv, CODEX_ACP, GEMINI_CLI, codexArgs, codexEnv, codexHome } from './agentPaths';
 
 /** Answers session/request_permission with the first allow_once option (issue 5 owns the real prompt). */
 export const autoAllow: ClientFeature = {
@@ -63,4 +64,20 @@ export function methods(traffic: { dir: string; msg: { method?: string } }[]): s
 
 export function logTail(logger: MemoryLogger): string {
   return logger.records.slice(-40).map((r) => `${r.level}: ${r.message}`).join('\n');
+}
+
+/** Sends a prompt and returns the session once the turn ended normally (else fails with the log). */
+export async function endedTurn(c: AgentClient, logger: MemoryLogger, text: string) {
+  await c.prompt(text);
+  const snap = c.session!.snapshot();
+  const turn = snap.turns[snap.turns.length - 1];
+  assert.equal(turn.error, undefined, `turn failed: ${turn.error}\n${logTail(logger)}`);
+  assert.equal(turn.stopReason, 'end_turn');
+  return { snap, turn };
+}
+
+/** Agents that write the disk and run commands themselves never call the client's fs or terminals. */
+export function assertRunsToolsItself(traffic: { dir: string; msg: { method?: string } }[]): void {
+  const m = methods(traffic);
+  assert.ok(!m.includes('fs/write_text_file') && !m.includes('terminal/create'), `it runs its tools itself (saw ${[...new Set(m)].join(', ')})`);
 }

@@ -13,6 +13,18 @@ export const GEMINI_CLI = join(CACHE, 'gemini-cli-0.61.0', 'node_modules', '@goo
 /** codex-acp's launcher script (it starts the native binary of @zed-industries/codex-acp-<platform>). */
 export const CODEX_ACP = join(CACHE, 'codex-acp-0.16.0', 'node_modules', '@zed-industries', 'codex-acp', 'bin', 'codex-acp.js');
 
+/** claude-agent-acp (the successor of claude-code-acp; it brings Claude Code as a native binary). */
+export const CLAUDE_AGENT_ACP = join(CACHE, 'claude-agent-acp-0.100.0', 'node_modules', '@agentclientprotocol', 'claude-agent-acp', 'dist', 'index.js');
+/** claude-agent-acp needs Node ≥ 22: run-compat.mjs passes the Node 24 the VS Code harness installs. */
+export const AGENT_NODE = process.env.TANDEM_AGENT_NODE ?? '';
+
+/** claude-agent-acp against a fake Anthropic server (ENABLE_TOOL_SEARCH=false: MCP tools are
+ *  declared to the model instead of hiding behind a search tool). */
+export const claudeAgentEnv = (model: FakeServer, home: string) => ({
+  ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'dummy', HOME: home, IS_SANDBOX: '1',
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1', ENABLE_TOOL_SEARCH: 'false',
+});
+
 /** Codex keeps state and helper binaries in CODEX_HOME, and refuses a home under /tmp. */
 export function codexHome(): string {
   mkdirSync(CACHE, { recursive: true });

@@ -1,5 +1,5 @@
-// Compatibility of client tools: real agents (claude-code-acp 0.16.2, gemini-cli 0.61.0,
-// codex-acp 0.16.0) get Tandem's `tandem` MCP server in session/new through the real AgentClient +
+// Compatibility of client tools: real agents (claude-code-acp 0.16.2, claude-agent-acp 0.100.0,
+// gemini-cli 0.61.0, codex-acp 0.16.0) get Tandem's `tandem` MCP server in session/new through the real AgentClient +
 // ClientToolsFeature, expand the collapsed IDE group (container tool) and call OpenFile (a recording fake IDE
 // handler: no VS Code here; the VS Code handler is covered by test/integration/ideTools.test.ts).
 import { test } from 'node:test';
@@ -13,7 +13,7 @@ import { ClientToolsFeature } from '../../src/tools/clientToolsFeature';
 import { ToolRegistry } from '../../src/tools/registry';
 import { DEFAULT_TOOLS_CONFIG } from '../../src/tools/types';
 import { fakeAnthropic, fakeGemini, fakeResponses, type Step } from './fakeModels';
-import { CLAUDE_CODE_ACP, CODEX_ACP, GEMINI_CLI, codexArgs, codexEnv, codexHome } from './agentPaths';
+import { AGENT_NODE, CLAUDE_AGENT_ACP, CLAUDE_CODE_ACP, CODEX_ACP, GEMINI_CLI, claudeAgentEnv, codexArgs, codexEnv, codexHome } from './agentPaths';
 import { userPermissions } from './userPermissions';
 
 
@@ -98,6 +98,41 @@ test('claude-code-acp 0.16.2: expands the IDE group and calls OpenFile over Tand
     // Claude Code reports both calls itself (the second through the container): each shows once,
     // its own row marked with the group.
     assert.deepEqual(toolRows(t.c).map((r) => [r.title, r.status, r.group]), [['mcp__tandem__IDE', 'completed', 'IDE'], ['mcp__tandem__IDE', 'completed', 'IDE']]);
+  } finally {
+    await t.c.shutdown();
+    await model.close();
+  }
+});
+
+test('claude-agent-acp 0.100.0: expands the IDE group and calls OpenFile over Tandem\'s MCP server', {
+  skip: (!existsSync(CLAUDE_AGENT_ACP) && 'claude-agent-acp not installed (run test/harness/run-compat.mjs)') || (!AGENT_NODE && 'needs Node ≥ 22 (TANDEM_AGENT_NODE, set by run-compat.mjs)'),
+  timeout: 120_000,
+}, async () => {
+  // Unlike claude-code-acp, it re-reads the tools after list_changed: the model gets OpenFile itself.
+  const model = await fakeAnthropic([
+    { tool: 'mcp__tandem__IDE', input: {} },
+    { tool: 'mcp__tandem__OpenFile', input: { path: 'src/a.ts', line: 3 } },
+    { text: 'Opened it.' },
+  ]);
+  const t = setup('Claude Agent', AGENT_NODE, [CLAUDE_AGENT_ACP], claudeAgentEnv(model, ''));
+  try {
+    await t.c.start();
+    assert.equal(t.c.agent.state, 'ready', `${t.c.agent.message}\n${logTail(t.logger)}`);
+    await t.c.prompt('Open src/a.ts at line 3');
+    const turn = t.c.session!.snapshot().turns[0];
+    assert.equal(turn.error, undefined, `turn failed: ${turn.error}\n${logTail(t.logger)}`);
+    const declared = (r: unknown) => ((r as { tools?: Array<{ name: string }> }).tools ?? []).map((x) => x.name).filter((n) => n.startsWith('mcp__tandem__')).sort();
+    console.log('[compat] claude-agent tools per request:', JSON.stringify(model.requests.map(declared)));
+    assert.deepEqual(declared(model.requests[0]), ['mcp__tandem__IDE'], 'collapsed: only the container');
+    assert.match(JSON.stringify(model.requests[1]), /IDE expanded\. Available functions: OpenFile, GetSelection, ShowMessage/);
+    assert.ok(declared(model.requests[1]).includes('mcp__tandem__OpenFile'), 'the expanded tools reach the model');
+    assert.deepEqual(t.opened, [{ path: 'src/a.ts', line: 3 }]);
+    assert.match(JSON.stringify(model.requests[2]), /Opened src\/a.ts at line 3\./);
+    // Manual mode: it asks before each MCP call, through Tandem's broker.
+    assert.deepEqual(t.perms.asked.map((a) => a.title), ['mcp__tandem__IDE', 'mcp__tandem__OpenFile']);
+    const rows = toolRows(t.c);
+    console.log('[compat] claude-agent tool rows:', JSON.stringify(rows));
+    assert.deepEqual(rows.map((r) => [r.status, r.group]), [['completed', 'IDE'], ['completed', 'IDE']], 'each call once, marked with its group');
   } finally {
     await t.c.shutdown();
     await model.close();

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Patch } from '../../src/shared/sessionModel';
 import { fakeResponses } from './fakeModels';
 import { userPermissions } from './userPermissions';
-import { CODEX_ACP, client, codexArgs, codexEnv, codexHome, logTail, methods, workspace } from './agentHarness';
+import { CODEX_ACP, assertRunsToolsItself, client, codexArgs, codexEnv, codexHome, endedTurn, logTail, workspace } from './agentHarness';
 import { codexSandboxProblem } from './agentPaths';
 
 const skip = !existsSync(CODEX_ACP) && 'codex-acp not installed (run test/harness/run-compat.mjs)';
@@ -45,14 +45,9 @@ test('codex-acp 0.16.0: run a command with live output, apply a patch', { skip, 
         }
       }
     });
-    await c.prompt('Do the thing');
-    const snap = c.session!.snapshot();
-    const turn = snap.turns[0];
-    assert.equal(turn.error, undefined, `turn failed: ${turn.error}\n${logTail(logger)}`);
-    assert.equal(turn.stopReason, 'end_turn');
+    const { snap, turn } = await endedTurn(c, logger, 'Do the thing');
     assert.deepEqual(model.unknown, []);
-    const m = methods(traffic);
-    assert.ok(!m.includes('fs/write_text_file') && !m.includes('terminal/create'), `codex runs its tools itself (saw ${[...new Set(m)].join(', ')})`);
+    assertRunsToolsItself(traffic);
     const [run, edit] = Object.values(snap.toolCalls);
     assert.equal(run.kind, 'execute');
     assert.equal(run.status, 'completed');

@@ -22,6 +22,8 @@ export const AGENTS = [
   ['gemini-cli-0.61.0', '@google/gemini-cli@0.61.0'],
   // A launcher script plus a native binary from an optional dependency (~230 MB on linux-x64).
   ['codex-acp-0.16.0', '@zed-industries/codex-acp@0.16.0'],
+  // claude-code-acp's successor; Claude Code itself comes as a native binary (~314 MB). Node ≥ 22.
+  ['claude-agent-acp-0.100.0', '@agentclientprotocol/claude-agent-acp@0.100.0'],
 ];
 const args = new Set(process.argv.slice(2));
 
@@ -56,6 +58,10 @@ function listTests(dir) {
 let passed = 0, failed = 0, skipped = 0;
 try {
   if (!args.has('--no-install')) install();
+  // Node 24 from the VS Code harness's install: claude-agent-acp needs Node ≥ 22.
+  const { ensureInstalled, installPaths } = await import('./install.mjs');
+  if (!args.has('--no-install')) await ensureInstalled({ quiet: true });
+  const agentNode = existsSync(installPaths().node24) ? installPaths().node24 : '';
   if (!args.has('--no-build')) {
     const b = spawnSync(process.execPath, ['esbuild.mjs', '--tests-only'], { cwd: REPO, stdio: 'inherit' });
     if (b.status !== 0) throw new Error('build failed');
@@ -63,7 +69,7 @@ try {
   const files = args.has('--only-vscode') ? [] : listTests(join(REPO, 'out', 'test', 'compat'));
   if (files.length) {
     const r = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', '--test-reporter-destination=stderr', '--test-reporter=tap', '--test-reporter-destination=stdout', ...files],
-      { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', env: { ...process.env, TANDEM_COMPAT_CACHE: CACHE } });
+      { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', env: { ...process.env, TANDEM_COMPAT_CACHE: CACHE, TANDEM_AGENT_NODE: agentNode } });
     const num = (k) => Number(((r.stdout ?? '').match(new RegExp(`^# ${k} (\\d+)`, 'm')) ?? [])[1] ?? 0);
     passed = num('pass'); failed = num('fail'); skipped = num('skipped');
     if (r.status !== 0 && failed === 0) failed = 1;
@@ -74,7 +80,7 @@ try {
     console.log('[compat] real agents through the real extension in VS Code (run-integration.mjs --grep "compat:")');
     const t0 = Date.now();
     const v = spawnSync(process.execPath, [join(REPO, 'test', 'harness', 'run-integration.mjs'), '--grep', 'compat:', '--timeout', '600', ...(args.has('--no-build') ? ['--no-build'] : [])],
-      { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', env: { ...process.env, TANDEM_COMPAT: '1', TANDEM_COMPAT_CACHE: CACHE } });
+      { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', env: { ...process.env, TANDEM_COMPAT: '1', TANDEM_COMPAT_CACHE: CACHE, TANDEM_AGENT_NODE: agentNode } });
     const out = v.stdout ?? '';
     process.stderr.write(out.replace(/^RESULT .*$/m, '')); // its report, minus its own RESULT line
     const m = out.match(/^RESULT (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/m);

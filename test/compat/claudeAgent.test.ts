@@ -1,0 +1,104 @@
+// Compatibility: claude-agent-acp 0.100.0 (the successor of claude-code-acp: the Claude Agent SDK
+// with Claude Code as a native binary) against the fake Anthropic server, through Tandem's real
+// AgentClient. Unlike claude-code-acp it runs Read/Edit/Write/Bash itself (no fs/*, no
+// terminal/*): command output arrives in tool-call _meta, and Review Changes comes from its diffs
+// and its own copy of each file before the edit.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fakeAnthropic } from './fakeModels';
+import { userPermissions } from './userPermissions';
+import { AGENT_NODE, CLAUDE_AGENT_ACP, assertRunsToolsItself, claudeAgentEnv, client, endedTurn, logTail, workspace } from './agentHarness';
+
+const skip = (!existsSync(CLAUDE_AGENT_ACP) && 'claude-agent-acp not installed (run test/harness/run-compat.mjs)')
+  || (!AGENT_NODE && 'claude-agent-acp needs Node ≥ 22: run through test/harness/run-compat.mjs (TANDEM_AGENT_NODE)');
+
+test('claude-agent-acp 0.100.0: read, edit, write a new file, run a command', { skip, timeout: 120_000 }, async () => {
+  const { ws, home } = workspace();
+  writeFileSync(join(ws, 'hello.txt'), 'hello world\nsecond line\n');
+  const model = await fakeAnthropic([
+    { tool: 'Read', input: { file_path: join(ws, 'hello.txt') } },
+    { tool: 'Edit', input: { file_path: join(ws, 'hello.txt'), old_string: 'hello world', new_string: 'hello ACP' } },
+    { tool: 'Write', input: { file_path: join(ws, 'sub', 'new-file.txt'), content: 'brand new\n' } },
+    { tool: 'Bash', input: { command: 'echo out-1; sleep 0.5; echo out-2', timeout: 30000, description: 'Print two lines' } },
+    { text: 'All done.' },
+  ]);
+  const { c, logger, tracker, traffic } = client('Claude Agent', AGENT_NODE, [CLAUDE_AGENT_ACP], claudeAgentEnv(model, home), ws);
+  try {
+    await c.start();
+    assert.equal(c.agent.state, 'ready', `${c.agent.message}\n${logTail(logger)}`);
+    // "Accept edits": the edits need no prompt (the command's is answered by the test's autoAllow).
+    await c.setMode('acceptEdits');
+    const { snap, turn } = await endedTurn(c, logger, 'Do the thing');
+    assert.deepEqual(model.unknown, []);
+    assertRunsToolsItself(traffic);
+    assert.equal(readFileSync(join(ws, 'hello.txt'), 'utf8'), 'hello ACP\nsecond line\n');
+    assert.equal(readFileSync(join(ws, 'sub', 'new-file.txt'), 'utf8'), 'brand new\n');
+    // In the order the turn shows them.
+    const calls = turn.items.flatMap((it) => (it.kind === 'tool' ? [snap.toolCalls[it.toolCallId]] : []));
+    assert.deepEqual(calls.map((x) => [x.kind, x.status]), [['read', 'completed'], ['edit', 'completed'], ['edit', 'completed'], ['execute', 'completed']]);
+    assert.match(JSON.stringify(calls[0].content), /hello world/, 'the read shows what it read');
+    // The edits show as diffs; the new file has no old text.
+    const diffOf = (i: number) => calls[i].content.find((x) => x.type === 'diff') as { path: string; oldText?: string | null; newText: string } | undefined;
+    assert.equal(diffOf(1)?.path, join(ws, 'hello.txt'));
+    assert.equal(diffOf(2)?.path, join(ws, 'sub', 'new-file.txt'));
+    assert.equal(diffOf(2)?.oldText ?? null, null);
+    // The command's output arrives in _meta.terminal_output into an agent-side terminal. (0.100.0
+    // sends it once, when the command has finished: its Bash has no live output to stream.)
+    const run = calls[3];
+    const term = snap.terminals[run.agentTerminalId!];
+    assert.ok(term, `agent terminal of ${JSON.stringify(run)}`);
+    assert.deepEqual(run.content, [{ type: 'terminal', terminalId: run.agentTerminalId }]);
+    assert.equal(term.output, 'out-1\nout-2');
+    assert.equal(term.exitCode, 0);
+    assert.match(JSON.stringify(model.requests[4]), /out-1\\nout-2/, 'the command output went back to the model');
+    // Review Changes: it wrote the disk itself, so the changes come from its diffs.
+    const changes = tracker.changes(snap.meta.sessionId, 0);
+    assert.deepEqual(changes.map((x) => [x.path, x.source, x.before && Buffer.from(x.before).toString(), x.applied]).sort(), [
+      [join(ws, 'hello.txt'), 'diff', 'hello world\nsecond line\n', true],
+      [join(ws, 'sub', 'new-file.txt'), 'diff', null, true],
+    ]);
+    // usage_update: context used/size and the turn's cost, for the view's usage line.
+    assert.equal(snap.meta.usage?.size, 1_000_000);
+    assert.equal(snap.meta.usage?.cost?.currency, 'USD');
+    assert.ok((snap.meta.usage?.cost?.amount ?? 0) > 0);
+  } finally {
+    await c.shutdown();
+    await model.close();
+  }
+});
+
+test('claude-agent-acp 0.100.0 + Tandem permissions (Manual mode): a rejected edit leaves the file untouched', { skip, timeout: 120_000 }, async () => {
+  const { ws, home } = workspace();
+  const file = join(ws, 'keep.txt');
+  writeFileSync(file, 'original line\nsecond line\n');
+  const model = await fakeAnthropic([
+    { tool: 'Edit', input: { file_path: file, old_string: 'original line', new_string: 'CHANGED' } },
+    { text: 'Could not edit.' },
+  ]);
+  let perms!: ReturnType<typeof userPermissions>;
+  const { c, logger, tracker } = client('Claude Agent', AGENT_NODE, [CLAUDE_AGENT_ACP], claudeAgentEnv(model, home), ws,
+    (l) => (perms = userPermissions(ws, l, () => 'reject_once')));
+  try {
+    await c.start();
+    assert.equal(c.agent.state, 'ready', `${c.agent.message}\n${logTail(logger)}`);
+    assert.equal(c.session!.snapshot().meta.currentModeId, 'default', 'a new session starts in Manual mode');
+    await c.prompt('Change the first line of keep.txt');
+    const snap = c.session!.snapshot();
+    assert.equal(snap.turns[0].error, undefined, `turn failed: ${snap.turns[0].error}\n${logTail(logger)}`);
+    assert.equal(perms.asked.length, 1, `prompts: ${JSON.stringify(perms.asked)}\n${logTail(logger)}`);
+    assert.ok(perms.asked[0].kinds.includes('reject_once'), `options: ${perms.asked[0].kinds.join(', ')}`);
+    assert.equal(readFileSync(file, 'utf8'), 'original line\nsecond line\n', 'the file is untouched');
+    assert.equal(tracker.changes(snap.meta.sessionId, 0).length, 0, 'nothing to review');
+    const calls = Object.values(snap.toolCalls);
+    assert.equal(calls.length, 1, JSON.stringify(calls.map((x) => x.title)));
+    assert.equal(calls[0].kind, 'edit');
+    assert.equal(calls[0].status, 'failed', `tool call status: ${calls[0].status}`);
+    assert.deepEqual({ kind: calls[0].permission?.optionKind, by: calls[0].permission?.by }, { kind: 'reject_once', by: 'user' });
+    assert.equal(snap.permissions.length, 0, 'nothing left pending');
+  } finally {
+    await c.shutdown();
+    await model.close();
+  }
+});
