@@ -1,6 +1,6 @@
 /// <reference types="mocha" />
 // Compatibility through the REAL extension inside a real VS Code: real agents from npm
-// (claude-code-acp 0.16.2, gemini-cli 0.61.0, codex-acp 0.16.0; installed by test/harness/run-compat.mjs into
+// (claude-code-acp 0.16.2, claude-agent-acp 0.100.0, gemini-cli 0.61.0, codex-acp 0.16.0; installed by test/harness/run-compat.mjs into
 // ~/.cache/tandem-compat) are configured in `tandem.agents` and started by the extension's own
 // Controller, so their fs/terminal requests hit the VS Code ports (WorkspaceEdit, undo), their
 // permission prompts go to the extension's broker (answered here as a user would), and the client
@@ -21,7 +21,7 @@ import type { TandemPermissions } from '../../src/vscode/permissions';
 import type { HostMessage } from '../../src/shared/protocol';
 import type { SessionSnapshot } from '../../src/shared/sessionModel';
 import { fakeAnthropic, fakeGemini, fakeResponses, type FakeServer, type ResponsesStep, type Step } from '../compat/fakeModels';
-import { CACHE, CLAUDE_CODE_ACP, CODEX_ACP, GEMINI_CLI, codexArgs, codexEnv, codexHome, codexSandboxProblem } from '../compat/agentPaths';
+import { AGENT_NODE, CACHE, CLAUDE_AGENT_ACP, CLAUDE_CODE_ACP, CODEX_ACP, GEMINI_CLI, claudeAgentEnv, codexArgs, codexEnv, codexHome, codexSandboxProblem } from '../compat/agentPaths';
 import { runAccepting, until } from './helpers';
 
 const ID = 'tandem-dev.tandem';
@@ -86,8 +86,8 @@ if (process.env.TANDEM_COMPAT === '1') {
     });
 
     /** Configures one agent in tandem.agents (user settings) and starts it through the Controller. */
-    async function startAgent(name: string, args: string[], env: Record<string, string>): Promise<void> {
-      await vscode.workspace.getConfiguration('tandem').update('agents', [{ name, command: process.execPath, args, env }], vscode.ConfigurationTarget.Global);
+    async function startAgent(name: string, args: string[], env: Record<string, string>, command = process.execPath): Promise<void> {
+      await vscode.workspace.getConfiguration('tandem').update('agents', [{ name, command, args, env }], vscode.ConfigurationTarget.Global);
       await ctl.start(name);
       assert.equal(ctl.agent.state, 'ready', `${name} did not start: ${ctl.agent.message}`);
     }
@@ -307,6 +307,46 @@ if (process.env.TANDEM_COMPAT === '1') {
       console.log(`[compat] codex prompts: ${JSON.stringify(asked)}; tool calls: ${JSON.stringify(rows.map((r) => [r.kind, r.status, r.group, r.title]))}`);
       assert.equal(rows.filter((r) => r.group === 'IDE').length, 1, 'the client tool call shows once, marked with its group');
       assert.ok(asked.length >= 2, `the patch and the MCP call were asked through the broker (Read Only mode): ${JSON.stringify(asked)}`);
+    });
+
+    test('claude-agent-acp 0.100.0 (issues 4, 6): edits a file itself (the open editor shows it, Review Changes has what it was), runs a command, opens a file through OpenFile', async function () {
+      if (!existsSync(CLAUDE_AGENT_ACP)) { console.log(`[compat] skipped: ${NOT_INSTALLED('claude-agent-acp 0.100.0')}`); this.skip(); }
+      const dir = join(ws, 'compat', 'claude-agent');
+      mkdirSync(dir, { recursive: true });
+      const file = join(dir, 'edit-me.txt');
+      writeFileSync(file, 'hello world\nsecond line\n');
+      const target = openMe();
+      // It writes the disk and runs commands itself (no fs/*, no terminal/*), and re-reads the
+      // tools after list_changed: the model calls OpenFile directly once IDE has expanded.
+      const m = await model('anthropic', [
+        { tool: 'Edit', input: { file_path: file, old_string: 'hello world', new_string: 'hello ACP' } },
+        { tool: 'Bash', input: { command: 'echo claude-agent-ran', timeout: 30000, description: 'Say it ran' } },
+        { tool: 'mcp__tandem__IDE', input: {} },
+        { tool: 'mcp__tandem__OpenFile', input: { path: 'compat/open-me.ts', line: 4 } },
+        { text: 'All done.' },
+      ]);
+      const editor = await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
+      // Node ≥ 22: the harness's Node 24 (VS Code's extension host runs on it too).
+      await startAgent('Claude Agent', [CLAUDE_AGENT_ACP], claudeAgentEnv(m, freshHome()), AGENT_NODE || process.execPath);
+      await ctl.current!.prompt('Edit compat/claude-agent/edit-me.txt, run a command, open compat/open-me.ts at line 4');
+      assertTurnOk(m);
+      assert.equal(lastTurn().stopReason, 'end_turn');
+      assert.equal(readFileSync(file, 'utf8'), 'hello ACP\nsecond line\n');
+      await until(() => editor.document.getText() === 'hello ACP\nsecond line\n', 10_000, 'the open editor to show the edit');
+      const changes = hands.tracker.changes(ctl.current!.session!.sessionId, 0);
+      assert.deepEqual(changes.map((c) => [c.path, c.source, c.before && Buffer.from(c.before).toString()]), [[file, 'diff', 'hello world\nsecond line\n']],
+        'Review Changes has the file as it was before the edit');
+      const snap = ctl.snapshot().session!;
+      assert.ok(Object.values(snap.terminals).some((t) => t.output.includes('claude-agent-ran') && t.exitCode === 0), `the command's output: ${JSON.stringify(snap.terminals)}`);
+      const ed = vscode.window.activeTextEditor;
+      assert.ok(ed, 'an editor is active');
+      assert.equal(ed.document.uri.fsPath, target);
+      assert.equal(ed.selection.active.line, 3, 'line 4 (1-based)');
+      const rows = toolRows();
+      console.log(`[compat] claude-agent prompts: ${JSON.stringify(asked)}; tool calls: ${JSON.stringify(rows.map((r) => [r.kind, r.status, r.group, r.title]))}`);
+      assert.equal(rows.filter((r) => r.group === 'IDE').length, 2, 'each client tool call shows once, marked with its group');
+      // Manual mode: the edit and both MCP calls were asked through the broker (a plain echo is not).
+      assert.deepEqual(asked.map((a) => a.title), ['Edit compat/claude-agent/edit-me.txt', 'mcp__tandem__IDE', 'mcp__tandem__OpenFile']);
     });
 
     test('claude-code-acp 0.16.2 (issue 7): session/list and session/load reopen a past session with its tool calls (Open Session… QuickPick)', async function () {

@@ -28,6 +28,15 @@ const MAX_IMAGE_BYTES = 6 * 1024 * 1024;
 
 /** ACP: when config options cover the mode (category "mode"), clients use them instead of
  *  `modes`; codex-acp sends both, which showed the same picker twice. */
+/**
+ * The text of a picker's option. A closed select shows only the chosen option: "Manual" or
+ * "Opus" explain themselves, but claude-agent-acp's effort and fast-mode pickers would read
+ * "Default", "Off", "Off". Options outside the mode and model categories carry their name.
+ */
+export function optionLabel(o: { name: string; category?: unknown }, value: string): string {
+  return o.category === 'mode' || o.category === 'model' ? value : `${o.name}: ${value}`;
+}
+
 export function modePickerShown(p: Pick<ComposerProps, 'modes' | 'configOptions'>): boolean {
   return p.modes.length > 0 && !p.configOptions.some((o) => (o as { category?: unknown }).category === 'mode');
 }
@@ -167,8 +176,8 @@ export function Composer(p: ComposerProps) {
       <select key={o.id} class="picker" aria-label={o.name} title={o.description ?? o.name} value={String(x.currentValue ?? '')} disabled={!p.enabled} data-testid={`config-${o.id}`}
         onChange={(e) => post({ type: 'setConfigOption', configId: o.id, value: (e.target as HTMLSelectElement).value })}>
         {opts.map((g) => ('group' in g
-          ? <optgroup key={g.group} label={g.name}>{g.options.map((v) => <option key={v.value} value={v.value}>{v.name}</option>)}</optgroup>
-          : <option key={g.value} value={g.value}>{g.name}</option>))}
+          ? <optgroup key={g.group} label={g.name}>{g.options.map((v) => <option key={v.value} value={v.value}>{optionLabel(x, v.name)}</option>)}</optgroup>
+          : <option key={g.value} value={g.value}>{optionLabel(x, g.name)}</option>))}
       </select>
     );
   };

@@ -17,7 +17,7 @@ import { ContentBlockView } from '../../../src/webview/components/ContentBlocks'
 import { DiffView } from '../../../src/webview/components/DiffView';
 import { ToolCallRow } from '../../../src/webview/components/ToolCallRow';
 import ToolDetails from '../../../src/webview/components/ToolDetails';
-import { Composer, modePickerShown } from '../../../src/webview/components/Composer';
+import { Composer, modePickerShown, optionLabel } from '../../../src/webview/components/Composer';
 import { Mirror } from '../../../src/webview/mirror';
 import { buildRows } from '../../../src/webview/rows';
 import { emptySnapshot, type ToolCallView } from '../../../src/shared/sessionModel';
@@ -245,4 +245,17 @@ test('composer: a config option of category "mode" replaces the mode picker (cod
   const modelOnly = renderToString(h(Composer, { ...props, configOptions: [select('model', 'model')] as never }));
   assert.ok(modelOnly.includes('data-testid="mode-picker"'), 'modes still shown when no option covers them');
   assert.equal(modePickerShown({ modes: [], configOptions: [] }), false);
+});
+
+test("composer: pickers other than mode and model say what they set (claude-agent-acp's Effort, Fast mode)", () => {
+  const select = (id: string, name: string, category: string, current: string) => ({ id, name, category, type: 'select', currentValue: current, options: [{ value: 'on', name: 'On' }, { value: 'off', name: 'Off' }, { value: 'default', name: 'Default' }, { value: 'sonnet', name: 'Sonnet 5.5' }] });
+  const html = renderToString(h(Composer, {
+    working: false, enabled: true, commands: [], modes: [], onHostMessage: () => () => undefined,
+    configOptions: [select('model', 'Model', 'model', 'sonnet'), select('effort', 'Effort', 'thought_level', 'default'), select('fast', 'Fast mode', 'model_config', 'off')] as never,
+  }));
+  assert.match(html, /<option[^>]*value="off"[^>]*>Fast mode: Off<\/option>/);
+  assert.match(html, /<option[^>]*value="default"[^>]*>Effort: Default<\/option>/);
+  assert.match(html, /<option[^>]*value="sonnet"[^>]*>Sonnet 5.5<\/option>/, 'a model needs no prefix');
+  assert.equal(optionLabel({ name: 'Mode', category: 'mode' }, 'Manual'), 'Manual');
+  assert.equal(optionLabel({ name: 'Verbosity' }, 'High'), 'Verbosity: High', 'no category: named');
 });
