@@ -102,3 +102,51 @@ test('claude-agent-acp 0.100.0 + Tandem permissions (Manual mode): a rejected ed
     await model.close();
   }
 });
+
+test('claude-agent-acp 0.100.0: a past session is listed and reopened with its tool calls after a restart', { skip, timeout: 120_000 }, async () => {
+  const { ws, home } = workspace();
+  const file = join(ws, 'history.txt');
+  writeFileSync(file, 'remember this line\n');
+  const model = await fakeAnthropic([
+    { tool: 'Read', input: { file_path: file } },
+    { text: 'It says: remember this line.' },
+  ]);
+  // Same HOME for both connections: Claude Code keeps its sessions under ~/.claude.
+  const first = client('Claude Agent', AGENT_NODE, [CLAUDE_AGENT_ACP], claudeAgentEnv(model, home), ws);
+  let id: string;
+  let before: { id: string; kind?: string; title: string }[];
+  try {
+    await first.c.start();
+    assert.equal(first.c.agent.state, 'ready', `${first.c.agent.message}\n${logTail(first.logger)}`);
+    const { snap } = await endedTurn(first.c, first.logger, 'compat history: read history.txt');
+    id = snap.meta.sessionId;
+    before = Object.values(snap.toolCalls).map((t) => ({ id: t.toolCallId, kind: t.kind, title: t.title }));
+    assert.equal(before.length, 1);
+  } finally {
+    await first.c.shutdown();
+  }
+  const second = client('Claude Agent', AGENT_NODE, [CLAUDE_AGENT_ACP], claudeAgentEnv(model, home), ws);
+  try {
+    await second.c.start();
+    assert.equal(second.c.agent.state, 'ready', `${second.c.agent.message}\n${logTail(second.logger)}`);
+    assert.ok(second.c.canReopen());
+    const listed = await second.c.listSessions();
+    const entry = listed.find((s) => s.sessionId === id);
+    assert.ok(entry, `session/list has the past session: ${JSON.stringify(listed)}`);
+    assert.equal(entry.cwd, ws);
+    const store = await second.c.loadSession(id);
+    const snap = store.snapshot();
+    const text = JSON.stringify(snap.turns);
+    assert.match(text, /compat history: read history\.txt/, 'the user message replayed');
+    assert.match(text, /It says: remember this line\./, 'the agent reply replayed');
+    const after = Object.values(snap.toolCalls);
+    for (const t of before) {
+      const r = after.find((x) => x.toolCallId === t.id);
+      assert.ok(r, `tool call ${t.title} replayed: ${JSON.stringify(after.map((x) => [x.toolCallId, x.title]))}`);
+      assert.equal(r.kind, t.kind);
+    }
+  } finally {
+    await second.c.shutdown();
+    await model.close();
+  }
+});
