@@ -275,6 +275,17 @@ function hasAgentOutput(turn: TurnState): boolean {
   return !!last && last.kind !== 'user';
 }
 
+/**
+ * A subagent's call names the Agent/Task call that started it. Only a known call can be a parent,
+ * and never one that descends from the call itself (the tree would lose both).
+ */
+function parentIdOf(meta: Record<string, unknown> | undefined, state: SessionState, self: string): string | undefined {
+  const id = (meta?.claudeCode as { parentToolUseId?: unknown } | undefined)?.parentToolUseId;
+  if (typeof id !== 'string' || !state.toolCalls.has(id)) return undefined;
+  for (let p: string | undefined = id, n = 0; p !== undefined && n < 1000; p = state.toolCalls.get(p)?.parentId, n++) if (p === self) return undefined;
+  return id;
+}
+
 /** Agent-side terminal streaming keys in a tool call's _meta (claude-agent-acp, codex-acp). */
 const TERMINAL_META = ['terminal_info', 'terminal_output', 'terminal_exit'] as const;
 
@@ -307,6 +318,8 @@ function upsertToolCall(state: SessionState, u: ToolCall | ToolCallUpdate, at: n
     if (u.rawInput !== undefined) call.rawInput = u.rawInput;
     if (u.rawOutput !== undefined) call.rawOutput = u.rawOutput;
     if (meta) call.meta = meta;
+    const parent = parentIdOf(meta, state, u.toolCallId);
+    if (parent) call.parentId = parent;
     const item = pushItem(state, { kind: 'tool', toolCallId: u.toolCallId });
     state = item.state; patches.push(...item.patches);
   } else {
@@ -321,6 +334,8 @@ function upsertToolCall(state: SessionState, u: ToolCall | ToolCallUpdate, at: n
     if (u.rawInput !== undefined) call.rawInput = u.rawInput;
     if (u.rawOutput !== undefined) call.rawOutput = u.rawOutput;
     if (meta) call.meta = { ...prev.meta, ...meta };
+    const parent = prev.parentId ? undefined : parentIdOf(meta, state, u.toolCallId);
+    if (parent) call.parentId = parent;
   }
   if (terminal) {
     const id = terminalIdOf(u._meta!);

@@ -35,6 +35,11 @@ export interface ToolCallView {
    * in `terminals`, rendered like a client terminal even when `content` does not list it.
    */
   agentTerminalId?: string;
+  /**
+   * The call whose subagent made this one (claude-agent-acp: `_meta.claudeCode.parentToolUseId`
+   * of an Agent/Task call): the tree shows it under that call.
+   */
+  parentId?: string;
 }
 
 /** A command's output, from a client terminal (terminal/create) or an agent-side one (_meta.terminal_*). */

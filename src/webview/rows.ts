@@ -8,7 +8,8 @@ import { outlineOf } from '../shared/turnOutline';
 export type Row =
   | { type: 'turn'; key: string; turn: TurnView; collapsed: boolean }
   | { type: 'item'; key: string; turn: number; index: number; item: Exclude<ItemView, { kind: 'tool' }> }
-  | { type: 'tool'; key: string; turn: number; index: number; toolCallId: string }
+  /** depth: 0 for the turn's own calls, 1 for a subagent's calls under its Agent call, … */
+  | { type: 'tool'; key: string; turn: number; index: number; toolCallId: string; depth: number }
   | { type: 'end'; key: string; turn: TurnView }
   /** An unfolded turn whose content is on its way from the host (it was sent as an outline). */
   | { type: 'loading'; key: string; turn: number }
@@ -74,11 +75,18 @@ export function buildRows(
       if (!collapsed && turn.outline) {
         own.push({ type: 'loading', key: `l${t}`, turn: t });
       } else if (!collapsed) {
+        const nest = subagentCalls(turn, s.toolCalls);
+        const seen = new Set<string>();
+        const pushTool = (id: string, index: number, depth: number) => {
+          if (seen.has(id)) return;
+          seen.add(id);
+          if (!active || matches(s.toolCalls[id], filter)) own.push({ type: 'tool', key: `c${id}`, turn: t, index, toolCallId: id, depth });
+          for (const k of nest.children.get(id) ?? []) pushTool(k.id, k.index, depth + 1);
+        };
         turn.items.forEach((item, index) => {
           if (index === 0 && item.kind === 'user') return; // shown in the turn header
           if (item.kind === 'tool') {
-            if (active && !matches(s.toolCalls[item.toolCallId], filter)) return;
-            own.push({ type: 'tool', key: `c${item.toolCallId}`, turn: t, index, toolCallId: item.toolCallId });
+            if (!nest.nested.has(item.toolCallId)) pushTool(item.toolCallId, index, 0); // else under its parent
           } else {
             own.push({ type: 'item', key: `i${t}.${index}`, turn: t, index, item });
           }
@@ -91,4 +99,22 @@ export function buildRows(
     for (const x of noticesByTurn.get(t) ?? []) rows.push({ type: 'notice', key: `n${x.n}`, notice: x.notice, n: x.n });
   }
   return rows;
+}
+
+/** A subagent's calls by the call that started it (both in this turn), in the order they came. */
+function subagentCalls(turn: TurnView, calls: Record<string, ToolCallView>) {
+  const children = new Map<string, { id: string; index: number }[]>();
+  const nested = new Set<string>();
+  const here = new Set<string>();
+  for (const item of turn.items) if (item.kind === 'tool') here.add(item.toolCallId);
+  turn.items.forEach((item, index) => {
+    if (item.kind !== 'tool') return;
+    const parent = calls[item.toolCallId]?.parentId;
+    if (!parent || !here.has(parent)) return;
+    nested.add(item.toolCallId);
+    const list = children.get(parent) ?? [];
+    list.push({ id: item.toolCallId, index });
+    children.set(parent, list);
+  });
+  return { children, nested };
 }

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fakeAnthropic } from './fakeModels';
+import { fakeAnthropic, type Lane } from './fakeModels';
 import { userPermissions } from './userPermissions';
 import { AGENT_NODE, CLAUDE_AGENT_ACP, assertRunsToolsItself, claudeAgentEnv, client, endedTurn, logTail, workspace } from './agentHarness';
 
@@ -147,6 +147,41 @@ test('claude-agent-acp 0.100.0: a past session is listed and reopened with its t
     }
   } finally {
     await second.c.shutdown();
+    await model.close();
+  }
+});
+
+test("claude-agent-acp 0.100.0: a subagent's tool calls belong to the Agent call that started it", { skip, timeout: 120_000 }, async () => {
+  const { ws, home } = workspace();
+  writeFileSync(join(ws, 'a.txt'), 'alpha\n');
+  // The subagent is a conversation of its own with the model: its own script.
+  const sub: Lane = { when: /Find the alpha file/, requests: [], script: [
+    { tool: 'Read', input: { file_path: join(ws, 'a.txt') } },
+    { text: 'a.txt says alpha.' },
+  ] };
+  const model = await fakeAnthropic([
+    { tool: 'Agent', input: { description: 'Find alpha', prompt: 'Find the alpha file and report what it says', subagent_type: 'general-purpose' } },
+    { text: 'A subagent is looking.' },
+  ], [sub]);
+  const { c, logger } = client('Claude Agent', AGENT_NODE, [CLAUDE_AGENT_ACP], claudeAgentEnv(model, home), ws);
+  try {
+    await c.start();
+    assert.equal(c.agent.state, 'ready', `${c.agent.message}\n${logTail(logger)}`);
+    await endedTurn(c, logger, 'Use a subagent');
+    // 0.100.0 runs the subagent in the background: its calls may come after the turn's answer.
+    const deadline = Date.now() + 20_000;
+    const read = () => Object.values(c.session!.snapshot().toolCalls).find((t) => t.kind === 'read' && t.status === 'completed');
+    while (!read() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const snap = c.session!.snapshot();
+    const agent = Object.values(snap.toolCalls).find((t) => t.name === 'Agent');
+    assert.ok(agent, `the Agent call: ${JSON.stringify(Object.values(snap.toolCalls).map((t) => [t.name, t.title]))}`);
+    assert.ok(sub.requests.length >= 1, 'the subagent talked to the model');
+    const r = read();
+    assert.ok(r, `the subagent's Read: ${JSON.stringify(Object.values(snap.toolCalls).map((t) => [t.name, t.status, t.parentId]))}`);
+    assert.equal(r.parentId, agent.toolCallId, 'shown under the Agent call');
+    assert.equal(agent.parentId, undefined);
+  } finally {
+    await c.shutdown();
     await model.close();
   }
 });

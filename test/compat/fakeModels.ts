@@ -63,8 +63,14 @@ function anthropicEvents(step: Step): [string, unknown][] {
   return ev;
 }
 
+/**
+ * A conversation of its own (a Claude Code subagent) inside one fake: requests whose first
+ * message matches `when` follow `script`, and are kept in `requests` apart from the main loop's.
+ */
+export interface Lane { when: RegExp; script: Step[]; requests: unknown[] }
+
 /** POST /v1/messages: the reply is picked by the number of assistant messages already sent. */
-export async function fakeAnthropic(script: Step[]): Promise<FakeServer> {
+export async function fakeAnthropic(script: Step[], lanes: Lane[] = []): Promise<FakeServer> {
   const requests: unknown[] = [];
   const unknown: string[] = [];
   const server = createServer(async (req, res) => {
@@ -78,9 +84,10 @@ export async function fakeAnthropic(script: Step[]): Promise<FakeServer> {
       let json: { tools?: unknown[]; messages?: { role: string }[] } = {};
       try { json = JSON.parse(body); } catch { /* keep empty */ }
       if (!json.tools?.length) { sse(res, anthropicEvents({ text: 'Title' })); return; } // side call
-      requests.push(json);
+      const lane = lanes.find((l) => l.when.test(JSON.stringify(json.messages?.[0] ?? '')));
+      (lane?.requests ?? requests).push(json);
       const n = (json.messages ?? []).filter((m) => m.role === 'assistant').length;
-      sse(res, anthropicEvents(script[n] ?? { text: 'Done.' }));
+      sse(res, anthropicEvents((lane?.script ?? script)[n] ?? { text: 'Done.' }));
       return;
     }
     unknown.push(`${req.method} ${req.url}`);

@@ -70,9 +70,11 @@ interface Props {
   onFocus: () => void;
   /** Pending permission prompts about this call (inline, in queue order). */
   prompts?: CallPrompts;
+  /** 1 and more: a subagent's call, under the Agent call that started it. */
+  depth?: number;
 }
 
-export const ToolCallRow = memo(function ToolCallRow({ call, expanded, focused, terminals, onToggle, onFocus, prompts }: Props) {
+export const ToolCallRow = memo(function ToolCallRow({ call, expanded, focused, terminals, onToggle, onFocus, prompts, depth = 0 }: Props) {
   const status = call.interrupted ? INTERRUPTED : STATUS[call.status] ?? STATUS.pending;
   const t = niceTitle(call);
   const expandable = hasDetails(call);
@@ -85,8 +87,8 @@ export const ToolCallRow = memo(function ToolCallRow({ call, expanded, focused, 
   const label = `${KIND_LABEL[call.kind] ?? 'Tool'}: ${t.verb ? `${t.verb} ${t.subject}` : t.subject}, ${status.label}${duration ? `, ${duration}` : ''}`;
   return (
     <div
-      class={`tool tool-${call.interrupted ? 'interrupted' : call.status}${expanded ? ' expanded' : ''}`}
-      role="treeitem" aria-level={2} aria-expanded={expandable ? expanded : undefined} aria-label={label}
+      class={`tool tool-${call.interrupted ? 'interrupted' : call.status}${expanded ? ' expanded' : ''}${depth ? ` depth-${Math.min(depth, 3)}` : ''}`}
+      role="treeitem" aria-level={2 + depth} aria-expanded={expandable ? expanded : undefined} aria-label={label}
       tabIndex={focused ? 0 : -1} data-focus-target=""
       data-testid="tool-call" data-status={call.status} data-kind={call.kind} data-id={call.toolCallId}
       onFocus={onFocus}
@@ -112,7 +114,7 @@ export const ToolCallRow = memo(function ToolCallRow({ call, expanded, focused, 
       {expanded && expandable && <LazyDetails call={call} terminals={terminals} />}
     </div>
   );
-}, (a, b) => a.call === b.call && a.expanded === b.expanded && a.focused === b.focused && a.prompts === b.prompts
+}, (a, b) => a.call === b.call && a.expanded === b.expanded && a.focused === b.focused && a.prompts === b.prompts && a.depth === b.depth
   && (!a.expanded || a.terminals === b.terminals) && (a.expanded || !a.call.agentTerminalId || a.terminals === b.terminals));
 
 function shortLoc(l: { path: string; line?: number | null }): string {

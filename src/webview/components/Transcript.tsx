@@ -176,7 +176,7 @@ export function Transcript({ session, toolsVersion, working }: Props) {
       case 'tool': {
         const call = session.toolCalls[r.toolCallId];
         if (!call) return <div />;
-        return <ToolCallRow call={call} expanded={isExpanded(call)} focused={focused} terminals={session.terminals} onToggle={toggleTool} onFocus={onFocus} prompts={prompts.get(call.toolCallId)} />;
+        return <ToolCallRow call={call} expanded={isExpanded(call)} focused={focused} terminals={session.terminals} onToggle={toggleTool} onFocus={onFocus} prompts={prompts.get(call.toolCallId)} depth={r.depth} />;
       }
       case 'item':
         return <MessageRow item={r.item} rowKey={r.key} open={!!expanded.get(r.key)} focused={focused} onFocus={onFocus}

@@ -314,3 +314,26 @@ test('calls unfinished when a turn is cancelled or fails are marked interrupted;
   ]).snap;
   assert.equal(ok.toolCalls.x.interrupted, undefined, 'end_turn leaves calls alone');
 });
+
+test("a subagent's calls record the Agent call that started them (claude-agent-acp parentToolUseId)", () => {
+  const call = (toolCallId: string, parent?: string, sessionUpdate: 'tool_call' | 'tool_call_update' = 'tool_call') => up({
+    sessionUpdate, toolCallId, title: toolCallId, kind: 'read', status: 'pending',
+    ...(parent ? { _meta: { claudeCode: { toolName: 'Read', parentToolUseId: parent } } } : {}),
+  } as SessionUpdate);
+  const { snap } = run([
+    { type: 'promptStarted', at: 1, prompt: [{ type: 'text', text: 'go' }] },
+    call('agent'),
+    call('child', 'agent'),
+    call('grandchild', 'child'),
+    call('orphan', 'never-seen'),
+    // A later update naming its own descendant as parent would make a cycle: ignored.
+    call('agent', 'grandchild', 'tool_call_update'),
+    // The first parent stays.
+    call('child', 'orphan', 'tool_call_update'),
+  ]);
+  assert.equal(snap.toolCalls.agent.parentId, undefined);
+  assert.equal(snap.toolCalls.child.parentId, 'agent');
+  assert.equal(snap.toolCalls.grandchild.parentId, 'child');
+  assert.equal(snap.toolCalls.orphan.parentId, undefined, 'an unknown parent is no parent');
+  assert.equal(snap.turns[0].items.filter((i) => i.kind === 'tool').length, 4, 'every call is still an item of its turn');
+});

@@ -259,3 +259,19 @@ test("composer: pickers other than mode and model say what they set (claude-agen
   assert.equal(optionLabel({ name: 'Mode', category: 'mode' }, 'Manual'), 'Manual');
   assert.equal(optionLabel({ name: 'Verbosity' }, 'High'), 'Verbosity: High', 'no category: named');
 });
+
+test("rows: a subagent's calls show under the Agent call that started it, indented; the filter still finds them", () => {
+  const s = emptySnapshot('s1');
+  const mk = (id: string, kind: ToolCallView['kind'], parentId?: string) => call({ toolCallId: id, title: id, kind, ...(parentId ? { parentId } : {}) });
+  s.toolCalls = { a: mk('a', 'think'), r1: mk('r1', 'read', 'a'), b: mk('b', 'edit'), r2: mk('r2', 'search', 'a'), g: mk('g', 'read', 'r2') };
+  s.turns = [{ index: 0, startedAt: 1, items: [{ kind: 'user', blocks: [] }, ...['a', 'r1', 'b', 'r2', 'g'].map((id) => ({ kind: 'tool' as const, toolCallId: id }))] } as never];
+  const none = { kinds: new Set<string>(), statuses: new Set<string>() };
+  const rows = buildRows(s, new Map(), undefined, none, '').filter((r) => r.type === 'tool') as { toolCallId: string; depth: number }[];
+  assert.deepEqual(rows.map((r) => [r.toolCallId, r.depth]), [['a', 0], ['r1', 1], ['r2', 1], ['g', 2], ['b', 0]]);
+  // Filtered to reads: the nested reads stay, their Agent call (think) does not.
+  const reads = buildRows(s, new Map(), undefined, { kinds: new Set(['read']), statuses: new Set() }, 'read').filter((r) => r.type === 'tool') as { toolCallId: string; depth: number }[];
+  assert.deepEqual(reads.map((r) => r.toolCallId), ['r1', 'g']);
+  const html = renderToString(h(ToolCallRow, { call: s.toolCalls.g, expanded: false, focused: false, terminals: {}, onToggle: () => undefined, onFocus: () => undefined, depth: 2 }));
+  assert.match(html, /class="tool tool-[a-z_]+ depth-2"/);
+  assert.match(html, /aria-level="4"/);
+});
