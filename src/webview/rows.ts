@@ -101,6 +101,19 @@ export function buildRows(
   return rows;
 }
 
+/** The row a row belongs to (Left arrow): a subagent's call's Agent call, else the turn header. */
+export function parentRowIndex(rows: readonly Row[], i: number): number {
+  const r = rows[i];
+  if (!r || r.type === 'turn') return -1;
+  const depth = r.type === 'tool' ? r.depth : 0;
+  for (let j = i - 1; j >= 0; j--) {
+    const p = rows[j];
+    if (depth > 0 ? p.type === 'tool' && p.depth === depth - 1 : p.type === 'turn') return j;
+    if (p.type === 'turn') return j;
+  }
+  return -1;
+}
+
 /** A subagent's calls by the call that started it (both in this turn), in the order they came. */
 function subagentCalls(turn: TurnView, calls: Record<string, ToolCallView>) {
   const children = new Map<string, { id: string; index: number }[]>();

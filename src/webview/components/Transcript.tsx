@@ -5,7 +5,7 @@ import { memo } from '../memo';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ItemView, NoticeView, SessionSnapshot, ToolCallView, TurnView } from '../../shared/sessionModel';
 import { MAX_LOAD_TURNS } from '../../shared/turnOutline';
-import { buildRows, filterActive, outlinedOpen, turnCounts, type Filter, type Row } from '../rows';
+import { buildRows, filterActive, outlinedOpen, parentRowIndex, turnCounts, type Filter, type Row } from '../rows';
 import { post } from '../vscodeApi';
 import { loadViewMemory, saveViewMemory, type ScrollAnchor } from '../viewMemory';
 import { ContentBlockView } from './ContentBlocks';
@@ -126,8 +126,9 @@ export function Transcript({ session, toolsVersion, working }: Props) {
       case 'ArrowLeft':
         if (collapsible === 'expanded') toggle(row);
         else if (row.type !== 'turn') {
-          // To the parent: the turn header above.
-          for (let j = i - 1; j >= 0; j--) if (rows[j].type === 'turn') { moveFocus(j); break; }
+          // To the parent: the Agent call of a subagent's call, else the turn header above.
+          const j = parentRowIndex(rows, i);
+          if (j >= 0) moveFocus(j);
         }
         break;
       case 'Enter': case ' ':

@@ -19,7 +19,7 @@ import { ToolCallRow } from '../../../src/webview/components/ToolCallRow';
 import ToolDetails from '../../../src/webview/components/ToolDetails';
 import { Composer, modePickerShown, optionLabel } from '../../../src/webview/components/Composer';
 import { Mirror } from '../../../src/webview/mirror';
-import { buildRows } from '../../../src/webview/rows';
+import { buildRows, parentRowIndex } from '../../../src/webview/rows';
 import { emptySnapshot, type ToolCallView } from '../../../src/shared/sessionModel';
 
 const dom = new JSDOM('<!DOCTYPE html><body></body>');
@@ -271,6 +271,13 @@ test("rows: a subagent's calls show under the Agent call that started it, indent
   // Filtered to reads: the nested reads stay, their Agent call (think) does not.
   const reads = buildRows(s, new Map(), undefined, { kinds: new Set(['read']), statuses: new Set() }, 'read').filter((r) => r.type === 'tool') as { toolCallId: string; depth: number }[];
   assert.deepEqual(reads.map((r) => r.toolCallId), ['r1', 'g']);
+  // Left arrow goes to the parent: the Agent call for a subagent's call, the turn for the others.
+  const all = buildRows(s, new Map(), undefined, none, '');
+  const at = (id: string) => all.findIndex((r) => r.type === 'tool' && r.toolCallId === id);
+  assert.equal(parentRowIndex(all, at('g')), at('r2'));
+  assert.equal(parentRowIndex(all, at('r2')), at('a'), 'past its sibling r1');
+  assert.equal(all[parentRowIndex(all, at('b'))].type, 'turn');
+  assert.equal(parentRowIndex(all, 0), -1, 'a turn has no parent row');
   const html = renderToString(h(ToolCallRow, { call: s.toolCalls.g, expanded: false, focused: false, terminals: {}, onToggle: () => undefined, onFocus: () => undefined, depth: 2 }));
   assert.match(html, /class="tool tool-[a-z_]+ depth-2"/);
   assert.match(html, /aria-level="4"/);
