@@ -220,8 +220,7 @@ function endTurn(state: SessionState, h: Partial<Omit<TurnView, 'items' | 'index
   return { state: r.state, patches };
 }
 
-function pushItem(state: SessionState, item: ItemView): ReduceResult {
-  const ti = state.turns.length - 1;
+function pushItem(state: SessionState, item: ItemView, ti = state.turns.length - 1): ReduceResult {
   const turn = state.turns.get(ti)!;
   const index = turn.items.length;
   const turns = state.turns.set(ti, { ...turn, items: turn.items.push(item) });
@@ -304,6 +303,10 @@ function upsertToolCall(state: SessionState, u: ToolCall | ToolCallUpdate, at: n
   if (!prev) {
     const r = currentTurn(state, at);
     state = r.state; patches.push(...r.patches);
+    // A subagent that outlives its turn (claude-agent-acp runs them in the background) still
+    // reports into the turn of the Agent call that started it.
+    const parent = parentIdOf(meta, state, u.toolCallId);
+    const turn = parent ? state.toolCalls.get(parent)!.turn : state.turns.length - 1;
     call = {
       toolCallId: u.toolCallId,
       title: u.title ?? (full ? '' : 'Tool call'),
@@ -311,16 +314,15 @@ function upsertToolCall(state: SessionState, u: ToolCall | ToolCallUpdate, at: n
       status: u.status ?? 'pending',
       content: u.content ?? [],
       locations: u.locations ?? [],
-      turn: state.turns.length - 1,
+      turn,
       startedAt: at,
     };
     if (u.name) call.name = u.name;
     if (u.rawInput !== undefined) call.rawInput = u.rawInput;
     if (u.rawOutput !== undefined) call.rawOutput = u.rawOutput;
     if (meta) call.meta = meta;
-    const parent = parentIdOf(meta, state, u.toolCallId);
     if (parent) call.parentId = parent;
-    const item = pushItem(state, { kind: 'tool', toolCallId: u.toolCallId });
+    const item = pushItem(state, { kind: 'tool', toolCallId: u.toolCallId }, turn);
     state = item.state; patches.push(...item.patches);
   } else {
     // A tool_call on a known id is an update; content/locations replace, never append.

@@ -337,3 +337,17 @@ test("a subagent's calls record the Agent call that started them (claude-agent-a
   assert.equal(snap.toolCalls.orphan.parentId, undefined, 'an unknown parent is no parent');
   assert.equal(snap.turns[0].items.filter((i) => i.kind === 'tool').length, 4, 'every call is still an item of its turn');
 });
+
+test("a background subagent's call that comes after its turn ended goes into that turn, under its Agent call", () => {
+  const { snap } = run([
+    { type: 'promptStarted', at: 1, prompt: [{ type: 'text', text: 'first' }] },
+    up({ sessionUpdate: 'tool_call', toolCallId: 'agent', title: 'Agent', kind: 'think', status: 'completed' }),
+    { type: 'promptEnded', at: 2, stopReason: 'end_turn' },
+    { type: 'promptStarted', at: 3, prompt: [{ type: 'text', text: 'second' }] },
+    up({ sessionUpdate: 'tool_call', toolCallId: 'late', title: 'Read', kind: 'read', status: 'pending', _meta: { claudeCode: { toolName: 'Read', parentToolUseId: 'agent' } } } as SessionUpdate),
+    up({ sessionUpdate: 'tool_call', toolCallId: 'own', title: 'Read', kind: 'read', status: 'pending' }),
+  ]);
+  assert.equal(snap.toolCalls.late.turn, 0);
+  assert.deepEqual(snap.turns[0].items.filter((i) => i.kind === 'tool').map((i) => (i as { toolCallId: string }).toolCallId), ['agent', 'late']);
+  assert.deepEqual(snap.turns[1].items.filter((i) => i.kind === 'tool').map((i) => (i as { toolCallId: string }).toolCallId), ['own']);
+});
