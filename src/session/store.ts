@@ -8,6 +8,7 @@ import {
   type TerminalView, type ToolCallView, type TurnView,
 } from '../shared/sessionModel';
 import type { SessionAction } from './actions';
+import { hasTerminalMeta, parentToolUseIdOf, terminalIdOf, withoutTerminalMeta } from './toolCallMeta';
 
 export interface TurnState {
   readonly header: Omit<TurnView, 'items'>;
@@ -279,24 +280,20 @@ function hasAgentOutput(turn: TurnState): boolean {
  * and never one that descends from the call itself (the tree would lose both).
  */
 function parentIdOf(meta: Record<string, unknown> | undefined, state: SessionState, self: string): string | undefined {
-  const id = (meta?.claudeCode as { parentToolUseId?: unknown } | undefined)?.parentToolUseId;
-  if (typeof id !== 'string' || !state.toolCalls.has(id)) return undefined;
+  const id = parentToolUseIdOf(meta);
+  if (!id || !state.toolCalls.has(id)) return undefined;
   for (let p: string | undefined = id, n = 0; p !== undefined && n < 1000; p = state.toolCalls.get(p)?.parentId, n++) if (p === self) return undefined;
   return id;
 }
-
-/** Agent-side terminal streaming keys in a tool call's _meta (claude-agent-acp, codex-acp). */
-const TERMINAL_META = ['terminal_info', 'terminal_output', 'terminal_exit'] as const;
 
 function upsertToolCall(state: SessionState, u: ToolCall | ToolCallUpdate, at: number, full: boolean): ReduceResult {
   const patches: Patch[] = [];
   let meta = u._meta ?? undefined;
   let terminal: ReduceResult | undefined;
-  if (meta && TERMINAL_META.some((k) => k in meta!)) {
+  if (meta && hasTerminalMeta(meta)) {
     terminal = agentTerminal(state, meta, u, at);
     state = terminal.state;
-    meta = Object.fromEntries(Object.entries(meta).filter(([k]) => !(TERMINAL_META as readonly string[]).includes(k)));
-    if (!Object.keys(meta).length) meta = undefined;
+    meta = withoutTerminalMeta(meta);
   }
   const prev = state.toolCalls.get(u.toolCallId);
   let call: ToolCallView;
@@ -350,14 +347,6 @@ function upsertToolCall(state: SessionState, u: ToolCall | ToolCallUpdate, at: n
   state = { ...state, toolCalls: state.toolCalls.set(call.toolCallId, call) };
   patches.push({ op: 'tool', call });
   return { state, patches };
-}
-
-function terminalIdOf(meta: Record<string, unknown>): string | undefined {
-  for (const k of TERMINAL_META) {
-    const v = meta[k] as { terminal_id?: unknown } | undefined;
-    if (v && typeof v.terminal_id === 'string') return v.terminal_id;
-  }
-  return undefined;
 }
 
 /** Turns `_meta.terminal_info / terminal_output / terminal_exit` into the same terminal state a client terminal has. */
