@@ -26,8 +26,6 @@ type Popup =
 let nextId = 1;
 const MAX_IMAGE_BYTES = 6 * 1024 * 1024;
 
-/** ACP: when config options cover the mode (category "mode"), clients use them instead of
- *  `modes`; codex-acp sends both, which showed the same picker twice. */
 /**
  * The text of a picker's option. A closed select shows only the chosen option: "Manual" or
  * "Opus" explain themselves, but claude-agent-acp's effort and fast-mode pickers would read
@@ -37,6 +35,8 @@ export function optionLabel(o: { name: string; category?: unknown }, value: stri
   return o.category === 'mode' || o.category === 'model' ? value : `${o.name}: ${value}`;
 }
 
+/** ACP: when config options cover the mode (category "mode"), clients use them instead of
+ *  `modes`; codex-acp sends both, which showed the same picker twice. */
 export function modePickerShown(p: Pick<ComposerProps, 'modes' | 'configOptions'>): boolean {
   return p.modes.length > 0 && !p.configOptions.some((o) => (o as { category?: unknown }).category === 'mode');
 }
