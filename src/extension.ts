@@ -23,7 +23,9 @@ export function activate(context: vscode.ExtensionContext) {
   const traffic = new Traffic(channel, logger, context.globalStorageUri);
   context.subscriptions.push(traffic);
 
+  // eslint-disable-next-line prefer-const -- assigned below, read by closures built first (issue: composition order)
   let hands: AgentHands | undefined;
+  // eslint-disable-next-line prefer-const -- as above
   let permissions: TandemPermissions | undefined;
   // Client tools (IDE group, API groups, command tools) served to the agent over MCP on loopback.
   const clientTools = createClientTools(context, logger, () => permissions?.broker);

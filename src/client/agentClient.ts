@@ -12,7 +12,7 @@ import type { Logger } from '../common/logger';
 import type { AgentView } from '../shared/protocol';
 import type { SessionStore } from '../session/sessionStore';
 import type { AgentConfig } from './agentConfig';
-import type { ClientFeature, FeatureContext, SessionMcpServers } from './feature';
+import type { ClientFeature, FeatureContext } from './feature';
 import { SessionSet, type SessionSummary } from './sessionSet';
 
 export type { SessionSummary } from './sessionSet';

@@ -81,15 +81,18 @@ export class McpClients {
   }
 
   private async connect(server: McpServerEntry, signal: AbortSignal): Promise<Client> {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the MCP SDK loads when a server is first used
     const { Client: ClientCtor } = require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js');
     const client = new ClientCtor({ name: 'tandem-demo-agent', version: '1' });
     client.onerror = (err) => this.log(`MCP ${server.name}: ${err.message}`);
     const type = server.type ?? (server.command ? 'stdio' : undefined);
     if (type === 'http') {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for an http server
       const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
       const headers = Object.fromEntries((server.headers ?? []).map((h) => [h.name, h.value]));
       await client.connect(new StreamableHTTPClientTransport(new URL(String(server.url)), { requestInit: { headers } }), { signal });
     } else if (type === 'stdio') {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for a stdio server
       const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js') as typeof import('@modelcontextprotocol/sdk/client/stdio.js');
       const env: Record<string, string> = {};
       for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string') env[k] = v;

@@ -82,6 +82,7 @@ class ConnectionTools implements IDisposable {
 
   constructor(private readonly opts: ClientToolsOptions, readonly ctx: FeatureContext) {
     // The MCP SDK loads with the first agent connection, not at extension activation.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- synchronous lazy load, see above
     const { McpToolServer: Server } = require('./mcpServer') as typeof import('./mcpServer');
     this.server = new Server({ registry: opts.registry, config: opts.config, logger: ctx.logger, version: opts.version });
     this.listening = this.server.listen();

@@ -30,6 +30,7 @@ let ajvInstance: Ajv | undefined;
 /** ajv is loaded and built on first registration, not at activation. */
 function ajv(): Ajv {
   if (!ajvInstance) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- synchronous lazy load (activation cost)
     const AjvCtor = (require('ajv') as { default: typeof Ajv }).default;
     ajvInstance = new AjvCtor({ allErrors: false, strict: false, validateSchema: true });
   }

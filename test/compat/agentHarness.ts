@@ -44,12 +44,12 @@ export function client(name: string, command: string, args: string[], env: Recor
   const docs = new FakeDocs();
   const traffic: { dir: 'in' | 'out'; msg: { method?: string; params?: unknown } }[] = [];
   const p = perms?.(logger);
-  let c!: AgentClient;
   const fsFeature = new FileSystemFeature({
     documents: docs, fs: nodeFs, edits: new FakeEdits(docs), workspace: fakeWorkspace(ws), permission: p?.broker ?? new FakePermission('reject_once'),
     tracker, agentInfoName: () => c.initializeResult?.agentInfo?.name,
   });
-  c = new AgentClient({
+  // fsFeature's agentInfoName reads c later, once the connection is up.
+  const c: AgentClient = new AgentClient({
     agent: { name, command, args, env, cwd: ws }, cwd: ws, logger,
     features: [fsFeature, new TerminalsFeature(), p?.feature ?? autoAllow],
     traffic: (dir, msg) => traffic.push({ dir, msg: msg as { method?: string } }),

@@ -45,7 +45,7 @@ test('codex-acp 0.16.0: run a command with live output, apply a patch', { skip, 
         }
       }
     });
-    const { snap, turn } = await endedTurn(c, logger, 'Do the thing');
+    const { snap } = await endedTurn(c, logger, 'Do the thing');
     assert.deepEqual(model.unknown, []);
     assertRunsToolsItself(traffic);
     const [run, edit] = Object.values(snap.toolCalls);

@@ -3,7 +3,7 @@
 // mid-turn leaves no agent process behind and the reopened window offers the last session again
 // (session/load replays it).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openTandemView, runCommand, sendPrompt } from '../harness/codeServer.mjs';

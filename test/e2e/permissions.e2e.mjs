@@ -28,7 +28,7 @@ export default {
         await p.waitFor({ timeout: 20_000 });
         const buttons = p.locator('[data-testid="permission-option"]');
         if (await buttons.count() !== 3) throw new Error('expected one button per offered option');
-        const focused = await p.evaluate((el) => document.activeElement?.getAttribute('data-kind') ?? null);
+        const focused = await p.evaluate(() => document.activeElement?.getAttribute('data-kind') ?? null);
         if (focused !== 'allow_once') throw new Error(`focus should be on the prompt's allow-once button, is on ${focused}`);
         log(`screenshot: ${await screenshot('e2e-permissions-inline')}`);
         await p.locator('[data-option-id="allow"]').click();

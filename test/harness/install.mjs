@@ -100,7 +100,7 @@ export async function ensureInstalled({ quiet = false, force = false } = {}) {
   try {
     // Another process may have finished the install while we waited for the lock.
     if (!force && existsSync(p.marker) && existsSync(CHROMIUM)) { log(`up to date (${p.dir})`); return p; }
-    return await install(p, log, force);
+    return await install(p, log, { force, quiet });
   } finally { release(); }
 }
 
@@ -126,7 +126,7 @@ async function lock(lockDir, log) {
   }
 }
 
-async function install(p, log, force) {
+async function install(p, log, { force, quiet }) {
   const t0 = Date.now();
   ensureApt(log);
 

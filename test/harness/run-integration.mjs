@@ -34,7 +34,6 @@ const secs = () => ((Date.now() - t0) / 1000).toFixed(1);
 
 let result = null; // { passed, failed, pending }
 const seen = { passed: 0, failed: 0, summary: false }; // counted from the spec reporter's lines
-let exitCode = 1;
 const cleanups = [];
 async function cleanup() { while (cleanups.length) { try { await cleanups.pop()(); } catch { /* best effort */ } } }
 function finish(summary, code) {

@@ -3,7 +3,7 @@
 // selection and pasted images as attachments, and the mode / config option pickers.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { AvailableCommand, SessionConfigOption, SessionMode } from '@agentclientprotocol/sdk';
-import type { Attachment, FileHit, HostMessage, PromptCaps } from '../../shared/protocol';
+import type { FileHit, HostMessage, PromptCaps } from '../../shared/protocol';
 import { post } from '../vscodeApi';
 import { loadDraft, saveDraft, type DraftChip } from '../draft';
 

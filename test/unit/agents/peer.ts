@@ -13,6 +13,7 @@ export const transcriptsDir = join(repoRoot, 'test/fixtures/acp-transcripts');
 export const demoAgentBundle = join(repoRoot, 'dist/demo-agent.js');
 export const replayAgentBundle = join(repoRoot, 'dist/replay-agent.js');
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON-RPC payloads
 export interface Msg { jsonrpc?: string; id?: number | string | null; method?: string; params?: any; result?: any; error?: any }
 
 export class Peer {
@@ -93,6 +94,7 @@ export class Peer {
     return { code: this.exitCode, signal: this.exitSignal ?? null };
   }
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see Msg
   updates(kind?: string): any[] {
     return this.received.filter((m) => m.method === 'session/update' && (!kind || m.params?.update?.sessionUpdate === kind)).map((m) => m.params.update);
   }
