@@ -28,7 +28,12 @@ const bundles = [
     ...common,
     // mcp-bridge: stdio ↔ HTTP relay for agents without http MCP (client tools, src/tools/bridge.ts).
     // replay-agent: plays a recorded session back as an agent (src/demo/replayAgent.ts).
-    entryPoints: { extension: 'src/extension.ts', 'demo-agent': 'src/demo/agent.ts', 'replay-agent': 'src/demo/replayAgent.ts', 'mcp-bridge': 'src/tools/bridge.ts' },
+    entryPoints: {
+      extension: 'src/extension.ts',
+      'demo-agent': 'src/demo/agent.ts',
+      'replay-agent': 'src/demo/replayAgent.ts',
+      'mcp-bridge': 'src/tools/bridge.ts',
+    },
     outdir: 'dist',
     platform: 'node',
     format: 'cjs',

@@ -10,7 +10,17 @@ import tseslint from 'typescript-eslint';
 const vscodeOnlyHere = ['src/vscode/**', 'src/extension.ts', 'test/integration/**', 'test/e2e/**'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'out/**', 'src/acp/generated/**', '.vscode-test/**', 'test-results/**', 'bench/results/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'dist/**',
+      'out/**',
+      'src/acp/generated/**',
+      '.vscode-test/**',
+      'test-results/**',
+      'bench/results/**',
+    ],
+  },
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     extends: [js.configs.recommended],
@@ -33,10 +43,22 @@ export default tseslint.config(
     },
     rules: {
       // node:test's test()/describe() return promises the runner itself awaits.
-      '@typescript-eslint/no-floating-promises': ['error', {
-        allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }],
-      }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          allowForKnownSafeCalls: [
+            {
+              from: 'package',
+              package: 'node:test',
+              name: ['test', 'it', 'describe', 'suite', 'before', 'after', 'beforeEach', 'afterEach'],
+            },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   {
@@ -49,19 +71,32 @@ export default tseslint.config(
     files: ['src/**/*.ts', 'src/**/*.tsx'],
     ignores: vscodeOnlyHere,
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: "Only src/vscode/** and src/extension.ts may import 'vscode' (DESIGN.md)." }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'vscode', message: "Only src/vscode/** and src/extension.ts may import 'vscode' (DESIGN.md)." },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src/webview/**/*.ts', 'src/webview/**/*.tsx'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [{ name: 'vscode', message: 'The webview runs in a browser.' }],
-        patterns: [{
-          regex: '^(\\.\\./)+(acp|session|client|tools|vscode|common|demo)(/|$)',
-          message: 'src/webview may import only src/shared/** and its own files (DESIGN.md).',
-        }, { regex: '^node:', message: 'The webview runs in a browser.' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'The webview runs in a browser.' }],
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(acp|session|client|tools|vscode|common|demo)(/|$)',
+              message: 'src/webview may import only src/shared/** and its own files (DESIGN.md).',
+            },
+            { regex: '^node:', message: 'The webview runs in a browser.' },
+          ],
+        },
+      ],
     },
   },
 );

@@ -22,16 +22,32 @@
 // node bench/activation.mjs [--runs 3] [--quick] [--no-vscode] [--pretty]; one JSON line.
 import * as esbuild from 'esbuild';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 
 const REPO = resolve(import.meta.dirname, '..');
-const { values: opt } = parseArgs({ strict: false, options: {
-  runs: { type: 'string' }, quick: { type: 'boolean', default: false }, 'no-vscode': { type: 'boolean', default: false }, pretty: { type: 'boolean', default: false },
-} });
+const { values: opt } = parseArgs({
+  strict: false,
+  options: {
+    runs: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    'no-vscode': { type: 'boolean', default: false },
+    pretty: { type: 'boolean', default: false },
+  },
+});
 const RUNS = Number(opt.runs ?? (opt.quick ? 1 : 3));
 const NODE_SAMPLES = opt.quick ? 3 : 7;
 const TANDEM_ID = 'tandem-dev.tandem';
@@ -39,7 +55,10 @@ const BASELINE_ID = 'tandem-dev.tandem-baseline';
 const GIT_ID = 'vscode.git';
 
 const work = mkdtempSync(join(tmpdir(), 'tandem-bench-activation-'));
-const median = (a) => { const s = [...a].sort((x, y) => x - y); return s.length ? s[Math.floor((s.length - 1) / 2)] : null; };
+const median = (a) => {
+  const s = [...a].sort((x, y) => x - y);
+  return s.length ? s[Math.floor((s.length - 1) / 2)] : null;
+};
 const kb = (n) => +(n / 1024).toFixed(1);
 const r1 = (x) => (x == null ? x : +x.toFixed(1));
 
@@ -48,7 +67,8 @@ function productionBuild() {
   const ext = join(work, 'tandem');
   mkdirSync(ext);
   for (const f of ['package.json', 'esbuild.mjs', 'tsconfig.json']) cpSync(join(REPO, f), join(ext, f));
-  for (const d of ['src', 'scripts', 'media']) cpSync(join(REPO, d), join(ext, d), { recursive: true, preserveTimestamps: true });
+  for (const d of ['src', 'scripts', 'media'])
+    cpSync(join(REPO, d), join(ext, d), { recursive: true, preserveTimestamps: true });
   // Read only (esbuild.mjs lists their files even in a production build).
   for (const d of ['node_modules', 'test', 'bench']) symlinkSync(join(REPO, d), join(ext, d), 'dir');
   const t0 = Date.now();
@@ -59,30 +79,66 @@ function productionBuild() {
 function bundleSizes(ext) {
   const dist = join(ext, 'dist');
   const meta = JSON.parse(readFileSync(join(dist, 'meta.json'), 'utf8'));
-  const size = (rel) => { const b = readFileSync(join(ext, rel)); return { kb: kb(b.length), gzipKB: kb(gzipSync(b).length) }; };
+  const size = (rel) => {
+    const b = readFileSync(join(ext, rel));
+    return { kb: kb(b.length), gzipKB: kb(gzipSync(b).length) };
+  };
   const outs = meta.outputs;
   const entry = Object.keys(outs).find((k) => outs[k].entryPoint?.endsWith('src/webview/main.tsx'));
   const eager = new Set([entry]);
   for (let grew = true; grew;) {
     grew = false;
-    for (const k of [...eager]) for (const imp of outs[k].imports) if (imp.kind === 'import-statement' && !eager.has(imp.path)) { eager.add(imp.path); grew = true; }
+    for (const k of [...eager])
+      for (const imp of outs[k].imports)
+        if (imp.kind === 'import-statement' && !eager.has(imp.path)) {
+          eager.add(imp.path);
+          grew = true;
+        }
   }
-  const webviewJs = Object.keys(outs).filter((k) => k.endsWith('.js') && (k === entry || k.startsWith('dist/webview-chunks/')));
-  const sum = (keys) => keys.reduce((a, k) => { const s = size(k); return { kb: +(a.kb + s.kb).toFixed(1), gzipKB: +(a.gzipKB + s.gzipKB).toFixed(1) }; }, { kb: 0, gzipKB: 0 });
+  const webviewJs = Object.keys(outs).filter(
+    (k) => k.endsWith('.js') && (k === entry || k.startsWith('dist/webview-chunks/')),
+  );
+  const sum = (keys) =>
+    keys.reduce(
+      (a, k) => {
+        const s = size(k);
+        return { kb: +(a.kb + s.kb).toFixed(1), gzipKB: +(a.gzipKB + s.gzipKB).toFixed(1) };
+      },
+      { kb: 0, gzipKB: 0 },
+    );
   const lazy = webviewJs.filter((k) => !eager.has(k));
   // What the extension's own modules weigh in extension.js (top inputs by bytes in the output).
-  const extInputs = Object.entries(outs['dist/extension.js'].inputs).map(([k, v]) => [k.replace(/^.*node_modules\/(@[^/]+\/[^/]+|[^/]+)\/.*$/, 'node_modules/$1'), v.bytesInOutput]);
+  const extInputs = Object.entries(outs['dist/extension.js'].inputs).map(([k, v]) => [
+    k.replace(/^.*node_modules\/(@[^/]+\/[^/]+|[^/]+)\/.*$/, 'node_modules/$1'),
+    v.bytesInOutput,
+  ]);
   const byPkg = {};
-  for (const [k, b] of extInputs) { const key = k.startsWith('node_modules/') ? k : 'src (Tandem)'; byPkg[key] = (byPkg[key] ?? 0) + b; }
+  for (const [k, b] of extInputs) {
+    const key = k.startsWith('node_modules/') ? k : 'src (Tandem)';
+    byPkg[key] = (byPkg[key] ?? 0) + b;
+  }
   return {
     extension: size('dist/extension.js'),
-    extensionComposition: Object.fromEntries(Object.entries(byPkg).sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, b]) => [k, kb(b)])),
-    webviewEager: { ...sum([...eager]), files: [...eager].map((k) => k.split('/').pop()), budgetKB: 150, ok: sum([...eager]).kb < 150 },
+    extensionComposition: Object.fromEntries(
+      Object.entries(byPkg)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 8)
+        .map(([k, b]) => [k, kb(b)]),
+    ),
+    webviewEager: {
+      ...sum([...eager]),
+      files: [...eager].map((k) => k.split('/').pop()),
+      budgetKB: 150,
+      ok: sum([...eager]).kb < 150,
+    },
     webviewLazy: { ...sum(lazy), chunks: Object.fromEntries(lazy.map((k) => [k.split('/').pop(), size(k).kb])) },
     demoAgent: size('dist/demo-agent.js'),
     replayAgent: existsSync(join(dist, 'replay-agent.js')) ? size('dist/replay-agent.js') : undefined,
     mcpBridge: size('dist/mcp-bridge.js'),
-    css: { codicons: size('dist/codicon.css').kb + size('dist/codicon.ttf').kb, webviewCss: kb(statSync(join(REPO, 'media/webview.css')).size) },
+    css: {
+      codicons: size('dist/codicon.css').kb + size('dist/codicon.ttf').kb,
+      webviewCss: kb(statSync(join(REPO, 'media/webview.css')).size),
+    },
   };
 }
 
@@ -90,16 +146,32 @@ function bundleSizes(ext) {
 async function baselineExtension() {
   const dir = join(work, 'baseline');
   mkdirSync(join(dir, 'src'), { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({
-    name: 'tandem-baseline', displayName: 'Tandem baseline', publisher: 'tandem-dev', version: '0.0.1', license: 'MIT',
-    engines: { vscode: '^1.100.0' }, main: './dist/extension.js', activationEvents: [], extensionKind: ['workspace'],
-    contributes: {
-      viewsContainers: { activitybar: [{ id: 'tandemBaseline', title: 'Tandem baseline', icon: 'media/x.svg' }] },
-      views: { tandemBaseline: [{ type: 'webview', id: 'tandemBaseline.view', name: 'Baseline' }] },
-      commands: [{ command: 'tandemBaseline.hello', title: 'Hello', category: 'Tandem baseline' }],
-    },
-  }, null, 2));
-  writeFileSync(join(dir, 'src/extension.ts'), `import * as vscode from 'vscode';
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify(
+      {
+        name: 'tandem-baseline',
+        displayName: 'Tandem baseline',
+        publisher: 'tandem-dev',
+        version: '0.0.1',
+        license: 'MIT',
+        engines: { vscode: '^1.100.0' },
+        main: './dist/extension.js',
+        activationEvents: [],
+        extensionKind: ['workspace'],
+        contributes: {
+          viewsContainers: { activitybar: [{ id: 'tandemBaseline', title: 'Tandem baseline', icon: 'media/x.svg' }] },
+          views: { tandemBaseline: [{ type: 'webview', id: 'tandemBaseline.view', name: 'Baseline' }] },
+          commands: [{ command: 'tandemBaseline.hello', title: 'Hello', category: 'Tandem baseline' }],
+        },
+      },
+      null,
+      2,
+    ),
+  );
+  writeFileSync(
+    join(dir, 'src/extension.ts'),
+    `import * as vscode from 'vscode';
 export function activate(context: vscode.ExtensionContext) {
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider('tandemBaseline.view', { resolveWebviewView(v) { v.webview.html = '<p>baseline</p>'; } }),
@@ -108,11 +180,21 @@ export function activate(context: vscode.ExtensionContext) {
   return {};
 }
 export function deactivate() {}
-`);
+`,
+  );
   // The same esbuild options as Tandem's production extension bundle.
   await esbuild.build({
-    entryPoints: { extension: join(dir, 'src/extension.ts') }, outdir: join(dir, 'dist'), bundle: true, minify: true, sourcemap: false,
-    platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], legalComments: 'none', logLevel: 'warning',
+    entryPoints: { extension: join(dir, 'src/extension.ts') },
+    outdir: join(dir, 'dist'),
+    bundle: true,
+    minify: true,
+    sourcemap: false,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    legalComments: 'none',
+    logLevel: 'warning',
   });
   mkdirSync(join(dir, 'media'), { recursive: true });
   writeFileSync(join(dir, 'media/x.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"/>');
@@ -128,9 +210,19 @@ export function deactivate() {}
 function runnerExtension() {
   const runner = join(work, 'runner');
   mkdirSync(runner);
-  writeFileSync(join(runner, 'package.json'), JSON.stringify({ name: 'tandem-bench-runner', publisher: 'tandem-dev', version: '0.0.1', engines: { vscode: '^1.100.0' } }));
+  writeFileSync(
+    join(runner, 'package.json'),
+    JSON.stringify({
+      name: 'tandem-bench-runner',
+      publisher: 'tandem-dev',
+      version: '0.0.1',
+      engines: { vscode: '^1.100.0' },
+    }),
+  );
   // The tests module (test-electron contract) that times activation inside the extension host.
-  writeFileSync(join(runner, 'bench-runner.js'), `'use strict';
+  writeFileSync(
+    join(runner, 'bench-runner.js'),
+    `'use strict';
 const vscode = require('vscode');
 const { existsSync } = require('fs');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -151,7 +243,8 @@ exports.run = async function run() {
   console.log('TANDEM-BENCH ' + JSON.stringify(out));
   for (let i = 0; i < 1200 && !existsSync(process.env.TANDEM_BENCH_DONE); i++) await sleep(100);
 };
-`);
+`,
+  );
   return runner;
 }
 
@@ -159,7 +252,9 @@ exports.run = async function run() {
 function nodeSamples(file, extPath, n) {
   const runs = [];
   for (let i = 0; i < n; i++) {
-    const r = spawnSync(process.execPath, [join(REPO, 'bench/lib/vscodeStub.cjs'), file, extPath], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [join(REPO, 'bench/lib/vscodeStub.cjs'), file, extPath], {
+      encoding: 'utf8',
+    });
     const line = (r.stdout ?? '').split('\n').find((l) => l.startsWith('{'));
     if (!line) throw new Error(`vscodeStub failed for ${file}: ${r.stderr}`);
     runs.push(JSON.parse(line));
@@ -167,9 +262,12 @@ function nodeSamples(file, extPath, n) {
   const errors = runs.map((x) => x.error).filter(Boolean);
   return {
     file: relative(work, file).startsWith('..') ? relative(REPO, file) : relative(work, file),
-    samples: n, requireMs: r1(median(runs.map((x) => x.requireMs))), activateMs: r1(median(runs.map((x) => x.activateMs).filter((x) => x != null))),
+    samples: n,
+    requireMs: r1(median(runs.map((x) => x.requireMs))),
+    activateMs: r1(median(runs.map((x) => x.activateMs).filter((x) => x != null))),
     newFunctionDuringActivate: Math.max(...runs.map((x) => x.newFunction)),
-    ajvInstances: Math.max(...runs.map((x) => x.ajvInstances)), ajvCompiles: Math.max(...runs.map((x) => x.ajvCompiles)),
+    ajvInstances: Math.max(...runs.map((x) => x.ajvInstances)),
+    ajvCompiles: Math.max(...runs.map((x) => x.ajvCompiles)),
     ajvMs: r1(median(runs.map((x) => x.ajvMs))),
     ...(errors.length ? { error: errors[0] } : {}),
   };
@@ -177,7 +275,8 @@ function nodeSamples(file, extPath, n) {
 
 // ---- 3. the real VS Code --------------------------------------------------------------------
 async function vscodeRuns(tandemExt, baselineExt) {
-  const { startCodeServer, openWorkbench, onConsoleLines, runCommand, remoteUri, freshWorkspace } = await import('../test/harness/codeServer.mjs');
+  const { startCodeServer, openWorkbench, onConsoleLines, runCommand, remoteUri, freshWorkspace } =
+    await import('../test/harness/codeServer.mjs');
   const runner = runnerExtension();
   const runs = [];
   for (let i = 0; i < RUNS; i++) {
@@ -189,30 +288,48 @@ async function vscodeRuns(tandemExt, baselineExt) {
     try {
       const u = new URL(server.baseUrl);
       u.searchParams.set('folder', workspace);
-      u.searchParams.set('payload', JSON.stringify([
-        ['extensionDevelopmentPath', remoteUri(runner)], ['extensionTestsPath', remoteUri(join(runner, 'bench-runner.js'))],
-        ['extensionEnvironment', JSON.stringify({ TANDEM_BENCH_ORDER: JSON.stringify(order), TANDEM_BENCH_DONE: done })],
-      ]));
+      u.searchParams.set(
+        'payload',
+        JSON.stringify([
+          ['extensionDevelopmentPath', remoteUri(runner)],
+          ['extensionTestsPath', remoteUri(join(runner, 'bench-runner.js'))],
+          [
+            'extensionEnvironment',
+            JSON.stringify({ TANDEM_BENCH_ORDER: JSON.stringify(order), TANDEM_BENCH_DONE: done }),
+          ],
+        ]),
+      );
       let report;
-      const got = new Promise((res) => { report = res; });
+      const got = new Promise((res) => {
+        report = res;
+      });
       const t0 = Date.now();
       wb = await openWorkbench(u.toString(), {
         viewport: { width: 1400, height: 3200 },
         beforeGoto: async (page) => {
           await page.exposeFunction('codeAutomationExit', () => {});
-          onConsoleLines(page, (line) => { const m = /TANDEM-BENCH (\{.*\})/.exec(line); if (m) report(JSON.parse(m[1])); });
+          onConsoleLines(page, (line) => {
+            const m = /TANDEM-BENCH (\{.*\})/.exec(line);
+            if (m) report(JSON.parse(m[1]));
+          });
         },
       });
-      const host = await Promise.race([got, new Promise((_, rej) => setTimeout(() => rej(new Error('no TANDEM-BENCH line within 120 s')), 120_000))]);
+      const host = await Promise.race([
+        got,
+        new Promise((_, rej) => setTimeout(() => rej(new Error('no TANDEM-BENCH line within 120 s')), 120_000)),
+      ]);
       const workbenchToReportMs = Date.now() - t0;
       // VS Code's own record of the same activations.
       await runCommand(wb.page, 'Developer: Show Running Extensions');
       const rows = wb.page.locator('.runtime-extensions-editor .monaco-list-row');
       await rows.first().waitFor({ timeout: 20_000 });
       await wb.page.waitForTimeout(1000);
-      const listed = await rows.evaluateAll((els) => els.map((el) => ({
-        name: el.querySelector('.name')?.textContent ?? '', time: el.querySelector('.activation-time')?.textContent ?? '',
-      })));
+      const listed = await rows.evaluateAll((els) =>
+        els.map((el) => ({
+          name: el.querySelector('.name')?.textContent ?? '',
+          time: el.querySelector('.activation-time')?.textContent ?? '',
+        })),
+      );
       const find = (...names) => {
         const row = listed.find((x) => names.some((n) => x.name.startsWith(n)));
         const m = row && /(Startup )?Activation: (\d+)ms/.exec(row.time);
@@ -221,11 +338,15 @@ async function vscodeRuns(tandemExt, baselineExt) {
       runs.push({
         order: order.map((x) => x.split('.')[1]),
         extensionHost: {
-          tandemActivateMs: r1(host.activateMs[TANDEM_ID]), baselineActivateMs: r1(host.activateMs[BASELINE_ID]),
-          activeBefore: host.activeBefore, gitActive: host.gitActive,
+          tandemActivateMs: r1(host.activateMs[TANDEM_ID]),
+          baselineActivateMs: r1(host.activateMs[BASELINE_ID]),
+          activeBefore: host.activeBefore,
+          gitActive: host.gitActive,
         },
         runningExtensions: {
-          tandem: find('Tandem — ACP', TANDEM_ID), baseline: find('Tandem baseline', BASELINE_ID), git: find('Git', GIT_ID),
+          tandem: find('Tandem — ACP', TANDEM_ID),
+          baseline: find('Tandem baseline', BASELINE_ID),
+          git: find('Git', GIT_ID),
           listed: listed.map((x) => `${x.name}: ${x.time}`),
         },
         workbenchToReportMs,
@@ -241,8 +362,13 @@ async function vscodeRuns(tandemExt, baselineExt) {
   return {
     runs: runs.length,
     median: {
-      tandemActivateMs: med((r) => r.extensionHost.tandemActivateMs), baselineActivateMs: med((r) => r.extensionHost.baselineActivateMs),
-      runningExtensions: { tandemMs: med((r) => r.runningExtensions.tandem?.ms), baselineMs: med((r) => r.runningExtensions.baseline?.ms), gitMs: med((r) => r.runningExtensions.git?.ms) },
+      tandemActivateMs: med((r) => r.extensionHost.tandemActivateMs),
+      baselineActivateMs: med((r) => r.extensionHost.baselineActivateMs),
+      runningExtensions: {
+        tandemMs: med((r) => r.runningExtensions.tandem?.ms),
+        baselineMs: med((r) => r.runningExtensions.baseline?.ms),
+        gitMs: med((r) => r.runningExtensions.git?.ms),
+      },
     },
     each: runs,
   };
@@ -256,12 +382,15 @@ try {
   const baseline = await baselineExtension();
   result.plainNode = {
     tandem: nodeSamples(join(ext, 'dist/extension.js'), ext, NODE_SAMPLES),
-    tandemUnbundled: existsSync(join(REPO, 'out/src/extension.js')) ? nodeSamples(join(REPO, 'out/src/extension.js'), REPO, Math.min(3, NODE_SAMPLES)) : undefined,
+    tandemUnbundled: existsSync(join(REPO, 'out/src/extension.js'))
+      ? nodeSamples(join(REPO, 'out/src/extension.js'), REPO, Math.min(3, NODE_SAMPLES))
+      : undefined,
     baseline: nodeSamples(join(baseline, 'dist/extension.js'), baseline, NODE_SAMPLES),
   };
   if (!opt['no-vscode']) result.vscode = await vscodeRuns(ext, baseline);
   const act = result.plainNode.tandem;
-  result.noSchemaCompileAtActivation = act.newFunctionDuringActivate === 0 && (result.plainNode.tandemUnbundled?.ajvCompiles ?? 0) === 0;
+  result.noSchemaCompileAtActivation =
+    act.newFunctionDuringActivate === 0 && (result.plainNode.tandemUnbundled?.ajvCompiles ?? 0) === 0;
   result.budget = 'webview eager bundle < 150 KB minified; activation compiles no schema (no ajv, no new Function)';
   result.budget_met = result.bundles.webviewEager.ok && result.noSchemaCompileAtActivation;
 } finally {

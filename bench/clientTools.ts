@@ -31,48 +31,98 @@ async function measure(fn: () => Promise<unknown>): Promise<number[]> {
 }
 
 async function main() {
-  const selection = { path: 'src/app.ts', languageId: 'typescript', start: { line: 12, column: 5 }, end: { line: 14, column: 1 }, isEmpty: false, text: 'const x = compute();\nreturn x;\n' };
+  const selection = {
+    path: 'src/app.ts',
+    languageId: 'typescript',
+    start: { line: 12, column: 5 },
+    end: { line: 14, column: 1 },
+    isEmpty: false,
+    text: 'const x = compute();\nreturn x;\n',
+  };
   const registry = new ToolRegistry();
   registry.register({
-    name: 'IDE', startCollapsed: false, tools: [{
-      name: 'GetSelection', description: 'Selection', parametersSchema: { type: 'object', properties: {}, additionalProperties: false },
-      handler: () => ({ content: [{ type: 'json', json: selection }] }),
-    }],
+    name: 'IDE',
+    startCollapsed: false,
+    tools: [
+      {
+        name: 'GetSelection',
+        description: 'Selection',
+        parametersSchema: { type: 'object', properties: {}, additionalProperties: false },
+        handler: () => ({ content: [{ type: 'json', json: selection }] }),
+      },
+    ],
   });
   const server = new McpToolServer({ registry, config: () => DEFAULT_TOOLS_CONFIG, logger: nullLogger });
   await server.listen();
   const slot = server.openSlot();
   slot.bind('bench');
   const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(slot.url), { requestInit: { headers: { Authorization: `Bearer ${server.token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(slot.url), {
+      requestInit: { headers: { Authorization: `Bearer ${server.token}` } },
+    }),
+  );
   const mcp = await measure(() => client.callTool({ name: 'GetSelection', arguments: {} }));
 
   // Baseline: bare HTTP echo of a JSON-RPC-sized body on loopback, keep-alive.
   const echo = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => { const b = Buffer.concat(chunks); res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': b.length }).end(b); });
+    req.on('end', () => {
+      const b = Buffer.concat(chunks);
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': b.length }).end(b);
+    });
   });
   await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
   const port = (echo.address() as AddressInfo).port;
   const agent = new Agent({ keepAlive: true });
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: JSON.stringify(selection, null, 2) }] } });
-  const http = await measure(() => new Promise<void>((resolve, reject) => {
-    const r = request({ host: '127.0.0.1', port, method: 'POST', path: '/', agent, headers: { 'Content-Type': 'application/json' } }, (res) => { res.resume(); res.on('end', () => resolve()); });
-    r.on('error', reject);
-    r.end(body);
-  }));
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    result: { content: [{ type: 'text', text: JSON.stringify(selection, null, 2) }] },
+  });
+  const http = await measure(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const r = request(
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: '/',
+            agent,
+            headers: { 'Content-Type': 'application/json' },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve());
+          },
+        );
+        r.on('error', reject);
+        r.end(body);
+      }),
+  );
 
   await client.close();
   server.dispose();
   agent.destroy();
   echo.close();
   const p50 = pct(mcp, 50);
-  console.log(JSON.stringify({
-    bench: 'P5 clientTools MCP round trip (GetSelection-like)', n: N, unit: 'ms',
-    mcp: { p50, p99: pct(mcp, 99) }, httpEcho: { p50: pct(http, 50), p99: pct(http, 99) },
-    overheadP50: +(p50 - pct(http, 50)).toFixed(3), budgetP50: 5, withinBudget: p50 < 5,
-  }));
+  console.log(
+    JSON.stringify({
+      bench: 'P5 clientTools MCP round trip (GetSelection-like)',
+      n: N,
+      unit: 'ms',
+      mcp: { p50, p99: pct(mcp, 99) },
+      httpEcho: { p50: pct(http, 50), p99: pct(http, 99) },
+      overheadP50: +(p50 - pct(http, 50)).toFixed(3),
+      budgetP50: 5,
+      withinBudget: p50 < 5,
+    }),
+  );
 }
 
-main().catch((err) => { console.error(err); process.exit(1); });
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

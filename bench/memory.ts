@@ -20,8 +20,12 @@ const LEAK_SIZE = { toolCalls: quick ? 300 : 1000, chunks: quick ? 300 : 1000 };
 const TOLERANCE_MB = 1;
 
 const TOOLS = [
-  { tool: 'Read', kind: 'read' }, { tool: 'Edit', kind: 'edit' }, { tool: 'Grep', kind: 'search' },
-  { tool: 'Bash', kind: 'execute' }, { tool: 'Glob', kind: 'search' }, { tool: 'WebFetch', kind: 'fetch' },
+  { tool: 'Read', kind: 'read' },
+  { tool: 'Edit', kind: 'edit' },
+  { tool: 'Grep', kind: 'search' },
+  { tool: 'Bash', kind: 'execute' },
+  { tool: 'Glob', kind: 'search' },
+  { tool: 'WebFetch', kind: 'fetch' },
 ] as const;
 
 function line(i: number, w = 60): string {
@@ -36,27 +40,89 @@ function realisticSession(calls: number): SessionStore {
   const perTurn = calls / turns;
   let n = 0;
   for (let t = 0; t < turns; t++) {
-    store.dispatch({ type: 'promptStarted', at: at++, prompt: [{ type: 'text', text: `Task ${t + 1}: refactor module ${t} and run its tests` }] });
+    store.dispatch({
+      type: 'promptStarted',
+      at: at++,
+      prompt: [{ type: 'text', text: `Task ${t + 1}: refactor module ${t} and run its tests` }],
+    });
     for (let i = 0; i < perTurn; i++, n++) {
       const { tool, kind } = TOOLS[n % TOOLS.length];
       const path = `/home/user/project/src/module${t}/file${i}.ts`;
       const id = `toolu_${n.toString(36).padStart(8, '0')}abcdefghijklmnop`;
-      const rawInput = tool === 'Bash' ? { command: `npm test -- src/module${t}/file${i}.test.ts`, description: 'Run the tests' }
-        : tool === 'Edit' ? { file_path: path, old_string: line(i), new_string: line(i + 1) }
-          : tool === 'Grep' ? { pattern: `compute\\(input${i}`, path: `/home/user/project/src/module${t}` }
-            : { file_path: path };
-      store.dispatch({ type: 'update', at: at++, update: {
-        sessionUpdate: 'tool_call', toolCallId: id, title: tool === 'Bash' ? `\`${rawInput.command}\`` : `${tool} ${path}`, kind, status: 'pending',
-        locations: [{ path, line: i + 1 }], rawInput, _meta: { claudeCode: { toolName: tool } },
-      } });
-      store.dispatch({ type: 'update', at: at++, update: { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress' } });
-      const content = kind === 'edit'
-        ? [{ type: 'diff' as const, path, oldText: Array.from({ length: 40 }, (_, k) => line(k)).join('\n'), newText: Array.from({ length: 40 }, (_, k) => line(k + (k === 20 ? 1 : 0))).join('\n') }]
-        : kind === 'execute'
-          ? [{ type: 'content' as const, content: { type: 'text' as const, text: Array.from({ length: 16 }, (_, k) => `  ✓ test ${k} of file${i} passes (${k + 3} ms)`).join('\n') } }]
-          : [{ type: 'content' as const, content: { type: 'text' as const, text: `${'Found 3 matches. '.repeat(4)}${path}` } }];
-      store.dispatch({ type: 'update', at: at++, update: { sessionUpdate: 'tool_call_update', toolCallId: id, status: n % 97 === 0 ? 'failed' : 'completed', content } });
-      if (i % 10 === 0) store.dispatch({ type: 'update', at: at++, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `Now looking at file ${i} of module ${t}; ` } } });
+      const rawInput =
+        tool === 'Bash'
+          ? { command: `npm test -- src/module${t}/file${i}.test.ts`, description: 'Run the tests' }
+          : tool === 'Edit'
+            ? { file_path: path, old_string: line(i), new_string: line(i + 1) }
+            : tool === 'Grep'
+              ? { pattern: `compute\\(input${i}`, path: `/home/user/project/src/module${t}` }
+              : { file_path: path };
+      store.dispatch({
+        type: 'update',
+        at: at++,
+        update: {
+          sessionUpdate: 'tool_call',
+          toolCallId: id,
+          title: tool === 'Bash' ? `\`${rawInput.command}\`` : `${tool} ${path}`,
+          kind,
+          status: 'pending',
+          locations: [{ path, line: i + 1 }],
+          rawInput,
+          _meta: { claudeCode: { toolName: tool } },
+        },
+      });
+      store.dispatch({
+        type: 'update',
+        at: at++,
+        update: { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress' },
+      });
+      const content =
+        kind === 'edit'
+          ? [
+              {
+                type: 'diff' as const,
+                path,
+                oldText: Array.from({ length: 40 }, (_, k) => line(k)).join('\n'),
+                newText: Array.from({ length: 40 }, (_, k) => line(k + (k === 20 ? 1 : 0))).join('\n'),
+              },
+            ]
+          : kind === 'execute'
+            ? [
+                {
+                  type: 'content' as const,
+                  content: {
+                    type: 'text' as const,
+                    text: Array.from({ length: 16 }, (_, k) => `  ✓ test ${k} of file${i} passes (${k + 3} ms)`).join(
+                      '\n',
+                    ),
+                  },
+                },
+              ]
+            : [
+                {
+                  type: 'content' as const,
+                  content: { type: 'text' as const, text: `${'Found 3 matches. '.repeat(4)}${path}` },
+                },
+              ];
+      store.dispatch({
+        type: 'update',
+        at: at++,
+        update: {
+          sessionUpdate: 'tool_call_update',
+          toolCallId: id,
+          status: n % 97 === 0 ? 'failed' : 'completed',
+          content,
+        },
+      });
+      if (i % 10 === 0)
+        store.dispatch({
+          type: 'update',
+          at: at++,
+          update: {
+            sessionUpdate: 'agent_message_chunk',
+            content: { type: 'text', text: `Now looking at file ${i} of module ${t}; ` },
+          },
+        });
     }
     store.dispatch({ type: 'promptEnded', at: at++, stopReason: 'end_turn' });
   }
@@ -73,8 +139,12 @@ async function main(): Promise<void> {
   let store: SessionStore | undefined = realisticSession(CALLS);
   const fullStore = await heapAfterGc();
   const realistic = {
-    toolCalls: store.state.toolCalls.size, emptyMB: mb(emptyStore), fullMB: mb(fullStore), sessionMB: mb(fullStore - emptyStore),
-    bytesPerToolCall: Math.round((fullStore - emptyStore) / CALLS), snapshotJsonMB: mb(JSON.stringify(store.snapshot()).length),
+    toolCalls: store.state.toolCalls.size,
+    emptyMB: mb(emptyStore),
+    fullMB: mb(fullStore),
+    sessionMB: mb(fullStore - emptyStore),
+    bytesPerToolCall: Math.round((fullStore - emptyStore) / CALLS),
+    snapshotJsonMB: mb(JSON.stringify(store.snapshot()).length),
   };
   store.dispose();
   store = undefined;
@@ -85,14 +155,22 @@ async function main(): Promise<void> {
   cleanupScripts();
 
   const ok = sessions.ok && clients.ok;
-  console.log(JSON.stringify({
-    bench: 'memory', node: process.version, quick,
-    hostHeap: { flood: client, realistic },
-    leak: { sessions, clients },
-    budget: `leak check: heap growth across ${CYCLES} cycles ≤ ${TOLERANCE_MB} MB`,
-    budget_met: ok, wallMs: Date.now() - t0,
-  }));
+  console.log(
+    JSON.stringify({
+      bench: 'memory',
+      node: process.version,
+      quick,
+      hostHeap: { flood: client, realistic },
+      leak: { sessions, clients },
+      budget: `leak check: heap growth across ${CYCLES} cycles ≤ ${TOLERANCE_MB} MB`,
+      budget_met: ok,
+      wallMs: Date.now() - t0,
+    }),
+  );
   if (!ok) process.exitCode = 1;
 }
 
-main().catch((err) => { console.error(err); process.exit(1); });
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

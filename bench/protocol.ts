@@ -26,10 +26,16 @@ const ROUNDS = 5;
 // ---- synthetic stream ------------------------------------------------------------------------
 
 function prng(seed: number) {
-  return () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff; };
+  return () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
 }
 
-const WORDS = 'the agent reads files edits code runs tests and reports back with a plan for each step while streaming its reasoning über naïve 日本 🎉'.split(' ');
+const WORDS =
+  'the agent reads files edits code runs tests and reports back with a plan for each step while streaming its reasoning über naïve 日本 🎉'.split(
+    ' ',
+  );
 
 export function makeStream(n: number): { bytes: Buffer; lines: string[]; mix: Record<string, number> } {
   const rnd = prng(42);
@@ -42,28 +48,50 @@ export function makeStream(n: number): { bytes: Buffer; lines: string[]; mix: Re
     const r = rnd();
     let update: Record<string, unknown>;
     if (r < CUTS[0]) {
-      update = { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: words(3 + Math.floor(rnd() * 12)) } };
+      update = {
+        sessionUpdate: 'agent_message_chunk',
+        content: { type: 'text', text: words(3 + Math.floor(rnd() * 12)) },
+      };
     } else if (r < CUTS[1]) {
       tool++;
       update = {
-        sessionUpdate: 'tool_call', toolCallId: `toolu_${tool}`, title: `Edit src/file${tool % 50}.ts`, kind: 'edit', status: 'pending',
+        sessionUpdate: 'tool_call',
+        toolCallId: `toolu_${tool}`,
+        title: `Edit src/file${tool % 50}.ts`,
+        kind: 'edit',
+        status: 'pending',
         locations: [{ path: `/home/user/project/src/file${tool % 50}.ts`, line: 1 + (tool % 300) }],
-        rawInput: { file_path: `/home/user/project/src/file${tool % 50}.ts`, old_string: words(6), new_string: words(8) },
+        rawInput: {
+          file_path: `/home/user/project/src/file${tool % 50}.ts`,
+          old_string: words(6),
+          new_string: words(8),
+        },
         _meta: { claudeCode: { toolName: 'Edit' } },
       };
     } else if (r < CUTS[2]) {
       const id = Math.max(1, tool - Math.floor(rnd() * 3));
       const oldText = Array.from({ length: 6 + Math.floor(rnd() * 20) }, () => words(8)).join('\n');
       update = {
-        sessionUpdate: 'tool_call_update', toolCallId: `toolu_${id}`, status: rnd() < 0.5 ? 'in_progress' : 'completed',
-        content: [{ type: 'diff', path: `/home/user/project/src/file${id % 50}.ts`, oldText, newText: oldText.replace(/the/g, 'THE') + '\n' + words(10) }],
+        sessionUpdate: 'tool_call_update',
+        toolCallId: `toolu_${id}`,
+        status: rnd() < 0.5 ? 'in_progress' : 'completed',
+        content: [
+          {
+            type: 'diff',
+            path: `/home/user/project/src/file${id % 50}.ts`,
+            oldText,
+            newText: oldText.replace(/the/g, 'THE') + '\n' + words(10),
+          },
+        ],
         locations: [{ path: `/home/user/project/src/file${id % 50}.ts` }],
       };
     } else {
       update = {
         sessionUpdate: 'plan',
         entries: Array.from({ length: 3 + Math.floor(rnd() * 5) }, (_, k) => ({
-          content: words(6), priority: k === 0 ? 'high' : 'medium', status: k < 2 ? 'completed' : k === 2 ? 'in_progress' : 'pending',
+          content: words(6),
+          priority: k === 0 ? 'high' : 'medium',
+          status: k < 2 ? 'completed' : k === 2 ? 'in_progress' : 'pending',
         })),
       };
     }
@@ -122,7 +150,9 @@ function readerValidate(parts: Buffer[]): number {
   const reader = new NdjsonMessageReader(new PassThrough());
   const v = new AcpValidator(nullLogger, () => {});
   let n = 0;
-  reader.listen((m) => { if (v.inspectIncoming(m)) n++; });
+  reader.listen((m) => {
+    if (v.inspectIncoming(m)) n++;
+  });
   for (const c of parts) reader.push(c);
   if (n !== MESSAGES) throw new Error(`reader: ${n}`);
   return performance.now() - t;
@@ -157,11 +187,17 @@ function ours(parts: Buffer[], withStore: boolean): Promise<{ ms: number; state?
     let i = 0;
     const pump = () => {
       while (i < parts.length) {
-        if (!input.write(parts[i++])) { input.once('drain', pump); return; }
+        if (!input.write(parts[i++])) {
+          input.once('drain', pump);
+          return;
+        }
       }
     };
     pump();
-    setTimeout(() => reject(new Error(`ours: only ${n} of ${MESSAGES} after 60 s (patches ${patches})`)), 60_000).unref();
+    setTimeout(
+      () => reject(new Error(`ours: only ${n} of ${MESSAGES} after 60 s (patches ${patches})`)),
+      60_000,
+    ).unref();
   });
 }
 
@@ -184,7 +220,11 @@ async function sdk(mod: SdkModule, parts: Buffer[]): Promise<number> {
     });
     let i = 0;
     const readable = new ReadableStream<Uint8Array>({
-      pull(c) { if (i < parts.length) c.enqueue(new Uint8Array(parts[i].buffer, parts[i].byteOffset, parts[i].length)); i++; if (i >= parts.length) c.close(); },
+      pull(c) {
+        if (i < parts.length) c.enqueue(new Uint8Array(parts[i].buffer, parts[i].byteOffset, parts[i].length));
+        i++;
+        if (i >= parts.length) c.close();
+      },
     });
     const writable = new WritableStream<Uint8Array>({ write() {} });
     app.connect(mod.ndJsonStream(writable, readable));
@@ -192,8 +232,13 @@ async function sdk(mod: SdkModule, parts: Buffer[]): Promise<number> {
   });
 }
 
-function best(xs: number[]): number { return Math.min(...xs); }
-function median(xs: number[]): number { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; }
+function best(xs: number[]): number {
+  return Math.min(...xs);
+}
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
 const rate = (ms: number) => Math.round(MESSAGES / (ms / 1000));
 /** Collects garbage between measurements when run with --expose-gc (bench/run.mjs does). */
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
@@ -204,17 +249,36 @@ async function main(): Promise<void> {
   const sdkMod = (await import('@agentclientprotocol/sdk')) as unknown as SdkModule;
 
   // warm-up (JIT) on everything, then interleaved rounds
-  rawParse(bytes); parseValidate(bytes); readerValidate(parts); await ours(parts, true); await ours(parts, false);
+  rawParse(bytes);
+  parseValidate(bytes);
+  readerValidate(parts);
+  await ours(parts, true);
+  await ours(parts, false);
   await sdk(sdkMod, parts);
 
-  const t = { raw: [] as number[], floor: [] as number[], reader: [] as number[], oursNoStore: [] as number[], ours: [] as number[], sdk: [] as number[] };
+  const t = {
+    raw: [] as number[],
+    floor: [] as number[],
+    reader: [] as number[],
+    oursNoStore: [] as number[],
+    ours: [] as number[],
+    sdk: [] as number[],
+  };
   for (let r = 0; r < ROUNDS; r++) {
-    gc(); t.raw.push(rawParse(bytes));
-    gc(); t.floor.push(parseValidate(bytes));
-    gc(); t.reader.push(readerValidate(parts));
-    gc(); t.oursNoStore.push((await ours(parts, false)).ms);
-    gc(); t.ours.push((await ours(parts, true)).ms);
-    if (r < 3) { gc(); t.sdk.push(await sdk(sdkMod, parts)); } // slow; 3 rounds are enough
+    gc();
+    t.raw.push(rawParse(bytes));
+    gc();
+    t.floor.push(parseValidate(bytes));
+    gc();
+    t.reader.push(readerValidate(parts));
+    gc();
+    t.oursNoStore.push((await ours(parts, false)).ms);
+    gc();
+    t.ours.push((await ours(parts, true)).ms);
+    if (r < 3) {
+      gc();
+      t.sdk.push(await sdk(sdkMod, parts));
+    } // slow; 3 rounds are enough
   }
   // Medians: robust against a GC pause landing in one round.
   const oursRate = rate(median(t.ours));
@@ -250,4 +314,8 @@ async function main(): Promise<void> {
   console.log(JSON.stringify(out));
 }
 
-if (require.main === module) main().catch((err) => { console.error(err); process.exit(1); });
+if (require.main === module)
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });

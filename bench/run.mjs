@@ -21,12 +21,16 @@ const FULL = process.env.FULL === '1';
 // in CI. Figures are printed; budgets are judged by `npm run bench`, never by the test run.
 const QUICK = process.env.BENCH_QUICK === '1';
 const QUICK_ARGS = {
-  protocol: ['20000'], terminal: ['--mb', '20', '--runs', '1'], clientTools: ['300'], memory: ['--quick'],
-  activation: ['--quick'], webview: ['--quick'],
+  protocol: ['20000'],
+  terminal: ['--mb', '20', '--runs', '1'],
+  clientTools: ['300'],
+  memory: ['--quick'],
+  activation: ['--quick'],
+  webview: ['--quick'],
 };
 // The flood runs in `npm test` already (test/e2e/flood.e2e.mjs, timings not enforced).
 const QUICK_SKIP = new Set(['flood']);
-const argsOf = (name) => (QUICK ? QUICK_ARGS[name] ?? [] : benchArgs);
+const argsOf = (name) => (QUICK ? (QUICK_ARGS[name] ?? []) : benchArgs);
 
 const build = spawnSync(process.execPath, ['esbuild.mjs', '--tests-only'], { stdio: ['ignore', 'ignore', 'inherit'] });
 if (build.status !== 0) process.exit(build.status ?? 1);
@@ -37,11 +41,28 @@ const budgetOf = (o) => o.budget_met ?? o.ok ?? o.pass ?? o.withinBudget;
 
 function runOne(name, args, env) {
   const t0 = Date.now();
-  const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 });
-  const lines = (r.stdout ?? '').split('\n').map((l) => l.trim()).filter((l) => l.startsWith('{'));
+  const r = spawnSync(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const lines = (r.stdout ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith('{'));
   for (const l of lines) {
     console.log(l);
-    try { const o = JSON.parse(l); summary.push({ bench: o.bench ?? name, budget_met: budgetOf(o) ?? null, seconds: Math.round((Date.now() - t0) / 1000) }); } catch { /* passed through as is */ }
+    try {
+      const o = JSON.parse(l);
+      summary.push({
+        bench: o.bench ?? name,
+        budget_met: budgetOf(o) ?? null,
+        seconds: Math.round((Date.now() - t0) / 1000),
+      });
+    } catch {
+      /* passed through as is */
+    }
   }
   if (r.status !== 0 || lines.length === 0) {
     failed++;
@@ -51,12 +72,16 @@ function runOne(name, args, env) {
 }
 
 const pick = (f) => !filter || f.includes(filter);
-for (const f of readdirSync('out/bench').filter((f) => f.endsWith('.js') && pick(f)).sort()) {
+for (const f of readdirSync('out/bench')
+  .filter((f) => f.endsWith('.js') && pick(f))
+  .sort()) {
   const name = f.replace(/\.js$/, '');
   if (QUICK && QUICK_SKIP.has(name)) continue;
   runOne(name, ['--expose-gc', join('out/bench', f), ...argsOf(name)]);
 }
-for (const f of readdirSync('bench').filter((f) => f.endsWith('.mjs') && f !== 'run.mjs' && pick(f)).sort()) {
+for (const f of readdirSync('bench')
+  .filter((f) => f.endsWith('.mjs') && f !== 'run.mjs' && pick(f))
+  .sort()) {
   const name = f.replace(/\.mjs$/, '');
   if (QUICK && QUICK_SKIP.has(name)) continue;
   runOne(name, [join('bench', f), ...argsOf(name)]);
@@ -65,10 +90,22 @@ for (const f of readdirSync('bench').filter((f) => f.endsWith('.mjs') && f !== '
 if (FULL && pick('fuzz')) {
   // The fuzz suite's full count (test/unit/fuzz/runs.ts: FULL=1 → 10× the `npm test` count).
   const t0 = Date.now();
-  const files = readdirSync('out/test/unit/fuzz').filter((f) => f.endsWith('.test.js')).map((f) => join('out/test/unit/fuzz', f));
-  const r = spawnSync(process.execPath, ['--test', '--test-reporter=tap', ...files], { encoding: 'utf8', env: { ...process.env, FULL: '1' }, maxBuffer: 64 * 1024 * 1024 });
+  const files = readdirSync('out/test/unit/fuzz')
+    .filter((f) => f.endsWith('.test.js'))
+    .map((f) => join('out/test/unit/fuzz', f));
+  const r = spawnSync(process.execPath, ['--test', '--test-reporter=tap', ...files], {
+    encoding: 'utf8',
+    env: { ...process.env, FULL: '1' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const num = (k) => Number(((r.stdout ?? '').match(new RegExp(`^# ${k} (\\d+)`, 'm')) ?? [])[1] ?? 0);
-  const o = { bench: 'fuzz (FULL=1)', files: files.length, pass: num('pass'), fail: num('fail'), seconds: Math.round((Date.now() - t0) / 1000) };
+  const o = {
+    bench: 'fuzz (FULL=1)',
+    files: files.length,
+    pass: num('pass'),
+    fail: num('fail'),
+    seconds: Math.round((Date.now() - t0) / 1000),
+  };
   o.budget_met = r.status === 0 && o.fail === 0 && o.pass > 0;
   console.log(JSON.stringify(o));
   summary.push({ bench: o.bench, budget_met: o.budget_met, seconds: o.seconds });

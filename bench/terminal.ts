@@ -9,20 +9,34 @@ import { TerminalManager } from '../src/client/terminals';
 import { nullLogger } from '../src/common/logger';
 import { SessionStore } from '../src/session/sessionStore';
 
-const { values } = parseArgs({ options: { mb: { type: 'string', default: '200' }, limit: { type: 'string', default: String(1024 * 1024) }, runs: { type: 'string', default: '5' } } });
+const { values } = parseArgs({
+  options: {
+    mb: { type: 'string', default: '200' },
+    limit: { type: 'string', default: String(1024 * 1024) },
+    runs: { type: 'string', default: '5' },
+  },
+});
 const MB = Number(values.mb);
 const BYTES = MB * 1024 * 1024;
 const LIMIT = Number(values.limit);
 const RUNS = Number(values.runs);
 // Printable text, 64 KiB writes: what a chatty build or test log looks like.
-const SCRIPT = `const b=Buffer.alloc(65536,'abcdefghijklmnopqrstuvwxyz0123456789 é€ log line\\n');let left=${BYTES};` +
+const SCRIPT =
+  `const b=Buffer.alloc(65536,'abcdefghijklmnopqrstuvwxyz0123456789 é€ log line\\n');let left=${BYTES};` +
   `function w(){while(left>0){const n=Math.min(left,b.length);left-=n;if(!process.stdout.write(n===b.length?b:b.subarray(0,n))){process.stdout.once('drain',w);return;}}}w();`;
 const ARGS = ['-e', SCRIPT];
 
 function rssSampler(): { stop(): number } {
   let peak = process.memoryUsage().rss;
-  const t = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 5);
-  return { stop: () => { clearInterval(t); return Math.max(peak, process.memoryUsage().rss); } };
+  const t = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 5);
+  return {
+    stop: () => {
+      clearInterval(t);
+      return Math.max(peak, process.memoryUsage().rss);
+    },
+  };
 }
 
 async function raw(): Promise<{ secs: number; bytes: number }> {
@@ -30,7 +44,9 @@ async function raw(): Promise<{ secs: number; bytes: number }> {
   let bytes = 0;
   await new Promise<void>((resolve, reject) => {
     const c = spawn(process.execPath, ARGS, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    c.stdout.on('data', (b: Buffer) => { bytes += b.length; });
+    c.stdout.on('data', (b: Buffer) => {
+      bytes += b.length;
+    });
     c.stderr.resume();
     c.on('error', reject);
     c.on('close', () => resolve());
@@ -38,16 +54,37 @@ async function raw(): Promise<{ secs: number; bytes: number }> {
   return { secs: Number(process.hrtime.bigint() - t0) / 1e9, bytes };
 }
 
-async function relay(): Promise<{ secs: number; bytes: number; held: number; outputLen: number; truncated: boolean; viewChars: number }> {
+async function relay(): Promise<{
+  secs: number;
+  bytes: number;
+  held: number;
+  outputLen: number;
+  truncated: boolean;
+  viewChars: number;
+}> {
   const store = new SessionStore('bench');
   const m = new TerminalManager({ cwd: process.cwd(), logger: nullLogger, session: () => store });
   const t0 = process.hrtime.bigint();
-  const { terminalId } = await m.create({ sessionId: 'bench', command: process.execPath, args: ARGS, outputByteLimit: LIMIT });
+  const { terminalId } = await m.create({
+    sessionId: 'bench',
+    command: process.execPath,
+    args: ARGS,
+    outputByteLimit: LIMIT,
+  });
   await m.waitForExit({ sessionId: 'bench', terminalId });
   const out = await m.output({ sessionId: 'bench', terminalId });
   const secs = Number(process.hrtime.bigint() - t0) / 1e9;
-  const inner = (m as unknown as { terms: Map<string, { buffer: { totalBytes: number; heldBytes: number } }> }).terms.get(terminalId)!.buffer;
-  const r = { secs, bytes: inner.totalBytes, held: inner.heldBytes, outputLen: Buffer.byteLength(out.output), truncated: !!out.truncated, viewChars: store.state.terminals.get(terminalId)!.output.length };
+  const inner = (
+    m as unknown as { terms: Map<string, { buffer: { totalBytes: number; heldBytes: number } }> }
+  ).terms.get(terminalId)!.buffer;
+  const r = {
+    secs,
+    bytes: inner.totalBytes,
+    held: inner.heldBytes,
+    outputLen: Buffer.byteLength(out.output),
+    truncated: !!out.truncated,
+    viewChars: store.state.terminals.get(terminalId)!.output.length,
+  };
   await m.release({ sessionId: 'bench', terminalId });
   m.dispose();
   return r;
@@ -58,10 +95,12 @@ async function main(): Promise<void> {
   gc?.();
   const baseRss = process.memoryUsage().rss;
   // Warm up both paths once (JIT, page cache of node itself).
-  await raw(); await relay();
+  await raw();
+  await relay();
   const rawRuns: number[] = [];
   const relayRuns: number[] = [];
-  let rawPeak = 0, relayPeak = 0;
+  let rawPeak = 0,
+    relayPeak = 0;
   let last: Awaited<ReturnType<typeof relay>> | undefined;
   for (let i = 0; i < RUNS; i++) {
     gc?.();
@@ -72,7 +111,7 @@ async function main(): Promise<void> {
     rawRuns.push(a.bytes / 1048576 / a.secs);
     gc?.();
     s = rssSampler();
-    const b = last = await relay();
+    const b = (last = await relay());
     relayPeak = Math.max(relayPeak, s.stop());
     if (b.bytes !== BYTES) throw new Error(`relay read ${b.bytes} bytes, expected ${BYTES}`);
     relayRuns.push(b.bytes / 1048576 / b.secs);
@@ -83,30 +122,38 @@ async function main(): Promise<void> {
   // Pairwise ratios (raw and relay run back to back) resist the noise of a shared machine.
   const ratio = median(rawRuns.map((r, i) => relayRuns[i] / r));
   const extraPeakMB = (relayPeak - rawPeak) / 1048576;
-  console.log(JSON.stringify({
-    bench: 'terminal',
-    mb: MB,
-    outputByteLimit: LIMIT,
-    runs: RUNS,
-    rawMBs: round(rawMBs),
-    relayMBs: round(relayMBs),
-    ratio: round(ratio, 3),
-    bestRawMBs: round(Math.max(...rawRuns)),
-    bestRelayMBs: round(Math.max(...relayRuns)),
-    bestRatio: round(Math.max(...relayRuns) / Math.max(...rawRuns), 3),
-    budget: 0.7,
-    pass: ratio >= 0.7,
-    baseRssMB: round(baseRss / 1048576),
-    rawPeakRssMB: round(rawPeak / 1048576),
-    relayPeakRssMB: round(relayPeak / 1048576),
-    relayExtraPeakMB: round(extraPeakMB),
-    heldBytes: last?.held,
-    outputBytes: last?.outputLen,
-    truncated: last?.truncated,
-    viewChars: last?.viewChars,
-  }));
+  console.log(
+    JSON.stringify({
+      bench: 'terminal',
+      mb: MB,
+      outputByteLimit: LIMIT,
+      runs: RUNS,
+      rawMBs: round(rawMBs),
+      relayMBs: round(relayMBs),
+      ratio: round(ratio, 3),
+      bestRawMBs: round(Math.max(...rawRuns)),
+      bestRelayMBs: round(Math.max(...relayRuns)),
+      bestRatio: round(Math.max(...relayRuns) / Math.max(...rawRuns), 3),
+      budget: 0.7,
+      pass: ratio >= 0.7,
+      baseRssMB: round(baseRss / 1048576),
+      rawPeakRssMB: round(rawPeak / 1048576),
+      relayPeakRssMB: round(relayPeak / 1048576),
+      relayExtraPeakMB: round(extraPeakMB),
+      heldBytes: last?.held,
+      outputBytes: last?.outputLen,
+      truncated: last?.truncated,
+      viewChars: last?.viewChars,
+    }),
+  );
 }
 
-function round(n: number, d = 1): number { const f = 10 ** d; return Math.round(n * f) / f; }
+function round(n: number, d = 1): number {
+  const f = 10 ** d;
+  return Math.round(n * f) / f;
+}
 
-main().catch((err) => { console.error(err); process.exit(1); });
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

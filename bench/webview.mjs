@@ -38,8 +38,18 @@ const BASELINE_UPDATES = quick ? 300 : 1500;
 const out = mkdtempSync(join(tmpdir(), 'tandem-bench-webview-'));
 const build = await esbuild.build({
   entryPoints: { webview: join(REPO, 'src/webview/main.tsx') },
-  bundle: true, minify: !process.env.PROFILE, format: 'esm', splitting: true, outdir: out, platform: 'browser', target: 'chrome120',
-  jsx: 'automatic', jsxImportSource: 'preact', metafile: true, legalComments: 'none', logLevel: 'warning',
+  bundle: true,
+  minify: !process.env.PROFILE,
+  format: 'esm',
+  splitting: true,
+  outdir: out,
+  platform: 'browser',
+  target: 'chrome120',
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  metafile: true,
+  legalComments: 'none',
+  logLevel: 'warning',
   chunkNames: 'webview-chunks/[name]-[hash]',
 });
 const outputs = build.metafile.outputs;
@@ -47,7 +57,12 @@ const entryKey = Object.keys(outputs).find((k) => outputs[k].entryPoint?.endsWit
 const eager = new Set([entryKey]);
 for (let grew = true; grew;) {
   grew = false;
-  for (const k of [...eager]) for (const imp of outputs[k].imports) if (imp.kind === 'import-statement' && !eager.has(imp.path)) { eager.add(imp.path); grew = true; }
+  for (const k of [...eager])
+    for (const imp of outputs[k].imports)
+      if (imp.kind === 'import-statement' && !eager.has(imp.path)) {
+        eager.add(imp.path);
+        grew = true;
+      }
 }
 const jsKeys = Object.keys(outputs).filter((k) => k.endsWith('.js'));
 const bytes = (k) => statSync(resolve(k)).size;
@@ -61,12 +76,16 @@ bundle.budgetKB = 150;
 bundle.ok = bundle.eagerKB < 150;
 
 // ---- the session: ACP updates → reducer → patches, batched like the host ---------------------
-if (!existsSync(join(REPO, 'out/src/session/store.js'))) execFileSync(process.execPath, ['esbuild.mjs', '--tests-only'], { cwd: REPO, stdio: 'inherit' });
+if (!existsSync(join(REPO, 'out/src/session/store.js')))
+  execFileSync(process.execPath, ['esbuild.mjs', '--tests-only'], { cwd: REPO, stdio: 'inherit' });
 const { createSessionState, reduce } = require(join(REPO, 'out/src/session/store.js'));
 const { toSnapshot, turnWithCalls, getToolCall } = require(join(REPO, 'out/src/session/snapshot.js'));
 const { coalescePatches } = require(join(REPO, 'out/src/shared/sessionModel.js'));
 const { TurnOutliner } = require(join(REPO, 'out/src/shared/turnOutline.js'));
-const sourceOf = (state) => ({ fullTurn: (t) => turnWithCalls(state, t), turnOfCall: (id) => getToolCall(state, id)?.turn });
+const sourceOf = (state) => ({
+  fullTurn: (t) => turnWithCalls(state, t),
+  turnOfCall: (id) => getToolCall(state, id)?.turn,
+});
 
 const KINDS = ['read', 'edit', 'search', 'execute', 'fetch', 'think', 'other'];
 const TOOLS = ['Read', 'Edit', 'Grep', 'Bash', 'WebFetch', 'Task', 'Glob'];
@@ -80,23 +99,47 @@ function* sessionUpdates() {
     const open = [];
     for (let i = 0; i < perTurn; i++, n++) {
       const k = n % KINDS.length;
-      yield { type: 'update', update: {
-        sessionUpdate: 'tool_call', toolCallId: `call-${n}`, title: `${TOOLS[k]} src/module${t}/file${i}.ts`, kind: KINDS[k], status: 'in_progress',
-        locations: [{ path: `/ws/src/module${t}/file${i}.ts`, line: i + 1 }], rawInput: { file_path: `/ws/src/module${t}/file${i}.ts` },
-        _meta: { claudeCode: { toolName: TOOLS[k] } },
-      } };
+      yield {
+        type: 'update',
+        update: {
+          sessionUpdate: 'tool_call',
+          toolCallId: `call-${n}`,
+          title: `${TOOLS[k]} src/module${t}/file${i}.ts`,
+          kind: KINDS[k],
+          status: 'in_progress',
+          locations: [{ path: `/ws/src/module${t}/file${i}.ts`, line: i + 1 }],
+          rawInput: { file_path: `/ws/src/module${t}/file${i}.ts` },
+          _meta: { claudeCode: { toolName: TOOLS[k] } },
+        },
+      };
       open.push(n);
       if (open.length > 3) {
         const id = open.shift();
-        yield { type: 'update', update: {
-          sessionUpdate: 'tool_call_update', toolCallId: `call-${id}`, status: id % 97 === 0 ? 'failed' : 'completed',
-          content: [{ type: 'content', content: { type: 'text', text: `done ${id}` } }],
-        } };
+        yield {
+          type: 'update',
+          update: {
+            sessionUpdate: 'tool_call_update',
+            toolCallId: `call-${id}`,
+            status: id % 97 === 0 ? 'failed' : 'completed',
+            content: [{ type: 'content', content: { type: 'text', text: `done ${id}` } }],
+          },
+        };
       }
-      if (i % 10 === 0) yield { type: 'update', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `Working on file ${i}; ` } } };
+      if (i % 10 === 0)
+        yield {
+          type: 'update',
+          update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `Working on file ${i}; ` } },
+        };
     }
-    for (const id of open) yield { type: 'update', update: { sessionUpdate: 'tool_call_update', toolCallId: `call-${id}`, status: 'completed' } };
-    yield { type: 'update', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `\n\nTurn ${t + 1} done.` } } };
+    for (const id of open)
+      yield {
+        type: 'update',
+        update: { sessionUpdate: 'tool_call_update', toolCallId: `call-${id}`, status: 'completed' },
+      };
+    yield {
+      type: 'update',
+      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `\n\nTurn ${t + 1} done.` } },
+    };
     yield { type: 'promptEnded', stopReason: 'end_turn' };
   }
 }
@@ -112,8 +155,10 @@ function replayPlan(startAt, rate) {
   let batch = [];
   let batchT = -1;
   const flushAt = (t) => {
-    if (batch.length) msgs.push({ t: batchT, msg: { type: 'patch', sessionId: 'bench', patches: coalescePatches(batch) } });
-    batch = []; batchT = t;
+    if (batch.length)
+      msgs.push({ t: batchT, msg: { type: 'patch', sessionId: 'bench', patches: coalescePatches(batch) } });
+    batch = [];
+    batchT = t;
   };
   for (const a of sessionUpdates()) {
     if (i === startAt) snapshot = outliner.snapshot(toSnapshot(state));
@@ -128,7 +173,13 @@ function replayPlan(startAt, rate) {
     i++;
   }
   flushAt(Infinity);
-  return { snapshot: snapshot ?? outliner.snapshot(toSnapshot(state)), messages: msgs, total: i, final: toSnapshot(state), state };
+  return {
+    snapshot: snapshot ?? outliner.snapshot(toSnapshot(state)),
+    messages: msgs,
+    total: i,
+    final: toSnapshot(state),
+    state,
+  };
 }
 
 // ---- page ----------------------------------------------------------------------------------
@@ -192,31 +243,66 @@ window.__replay = (list) => new Promise((res) => {
 // The same-run floor: the same page and messages, but an "app" that does nothing but count the
 // patches into one text node on the next animation frame. What it measures is what no renderer
 // can beat here: message delivery plus the wait for the display's next frame.
-const FLOOR_HTML = HTML.replace('<script type="module" src="/webview.js"></script>', `<script>
+const FLOOR_HTML = HTML.replace(
+  '<script type="module" src="/webview.js"></script>',
+  `<script>
 const out = document.getElementById('root'); let n = 0, frame = 0;
 window.addEventListener('message', (e) => { const m = e.data; if (m && m.type === 'patch') { n += m.patches.length; frame ||= requestAnimationFrame(() => { frame = 0; out.textContent = 'patches: ' + n; }); } });
 window.acquireVsCodeApi().postMessage({ type: 'ready' });
-</script>`);
+</script>`,
+);
 
 const server = createServer((req, res) => {
   const url = new URL(req.url, 'http://x');
   const type = { '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf', '.html': 'text/html' };
   let file;
-  if (url.pathname === '/') { res.writeHead(200, { 'content-type': 'text/html' }); res.end(HTML); return; }
-  if (url.pathname === '/floor') { res.writeHead(200, { 'content-type': 'text/html' }); res.end(FLOOR_HTML); return; }
-  if (url.pathname === '/webview.css') { res.writeHead(200, { 'content-type': 'text/css' }); res.end(css); return; }
+  if (url.pathname === '/') {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(HTML);
+    return;
+  }
+  if (url.pathname === '/floor') {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(FLOOR_HTML);
+    return;
+  }
+  if (url.pathname === '/webview.css') {
+    res.writeHead(200, { 'content-type': 'text/css' });
+    res.end(css);
+    return;
+  }
   if (url.pathname.startsWith('/codicon.')) file = join(codicons, url.pathname.slice(1));
   else file = join(out, url.pathname.slice(1));
-  if (!file.startsWith(out) && !file.startsWith(codicons)) { res.writeHead(403); res.end(); return; }
-  try { const b = readFileSync(file); res.writeHead(200, { 'content-type': type[extname(file)] ?? 'application/octet-stream' }); res.end(b); } catch { res.writeHead(404); res.end(); }
+  if (!file.startsWith(out) && !file.startsWith(codicons)) {
+    res.writeHead(403);
+    res.end();
+    return;
+  }
+  try {
+    const b = readFileSync(file);
+    res.writeHead(200, { 'content-type': type[extname(file)] ?? 'application/octet-stream' });
+    res.end(b);
+  } catch {
+    res.writeHead(404);
+    res.end();
+  }
 });
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const base = `http://127.0.0.1:${server.address().port}/`;
 
 const { chromium } = await import('playwright-core');
 const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium', headless: !process.argv.includes('--headed'),
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', ...(process.env.FREE ? ['--disable-frame-rate-limit', '--disable-gpu-vsync'] : [])],
+  executablePath: '/usr/bin/chromium',
+  headless: !process.argv.includes('--headed'),
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    ...(process.env.FREE ? ['--disable-frame-rate-limit', '--disable-gpu-vsync'] : []),
+  ],
 });
 
 const agent = { name: 'Bench', state: 'ready' };
@@ -228,7 +314,10 @@ async function freshPage(host, path = '') {
   await page.evaluate(() => window.__hook());
   return page;
 }
-const pct = (a, p) => { const s = [...a].sort((x, y) => x - y); return s.length ? +s[Math.min(s.length - 1, Math.floor(p * s.length))].toFixed(2) : null; };
+const pct = (a, p) => {
+  const s = [...a].sort((x, y) => x - y);
+  return s.length ? +s[Math.min(s.length - 1, Math.floor(p * s.length))].toFixed(2) : null;
+};
 const domNodes = (page) => page.evaluate(() => document.getElementsByTagName('*').length);
 // Webview JS heap (memory report of issue 8): CDP JSHeapUsedSize after a forced GC, in MB.
 async function heapMB(page) {
@@ -238,7 +327,9 @@ async function heapMB(page) {
     await cdp.send('Performance.enable');
     const { metrics } = await cdp.send('Performance.getMetrics');
     return +(metrics.find((m) => m.name === 'JSHeapUsedSize').value / 1048576).toFixed(1);
-  } finally { await cdp.detach().catch(() => {}); }
+  } finally {
+    await cdp.detach().catch(() => {});
+  }
 }
 
 async function replayRun(startAt, rate, label, path = '') {
@@ -246,73 +337,245 @@ async function replayRun(startAt, rate, label, path = '') {
   const page = await freshPage(undefined, path + (process.env.MUT ? '?mut' : ''));
   await page.evaluate((m) => window.__send(m), { type: 'snapshot', agent, session: plan.snapshot });
   await page.waitForTimeout(500);
-  await page.evaluate(() => { window.__lat = []; window.__phases = []; window.__longest = 0; window.__stalls = 0; });
+  await page.evaluate(() => {
+    window.__lat = [];
+    window.__phases = [];
+    window.__longest = 0;
+    window.__stalls = 0;
+  });
   const updates = plan.total - startAt;
   const mcdp = process.env.SPLIT ? await page.context().newCDPSession(page) : undefined;
   await mcdp?.send('Performance.enable');
-  const metricsOf = async () => { const { metrics } = await mcdp.send('Performance.getMetrics'); return Object.fromEntries(metrics.map((m) => [m.name, m.value])); };
+  const metricsOf = async () => {
+    const { metrics } = await mcdp.send('Performance.getMetrics');
+    return Object.fromEntries(metrics.map((m) => [m.name, m.value]));
+  };
   const m0 = process.env.SPLIT ? await metricsOf() : undefined;
   const t0 = Date.now();
   const cdp = process.env.PROFILE ? await page.context().newCDPSession(page) : undefined;
   if (cdp && process.env.PROFILE === 'trace') {
     await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
-  } else if (cdp) { await cdp.send('Profiler.enable'); await cdp.send('Profiler.start'); }
+  } else if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.start');
+  }
   // The list crosses into the page first: deserializing it is the bench's cost, not a frame's.
-  await page.evaluate((list) => { window.__list = list; }, plan.messages);
+  await page.evaluate((list) => {
+    window.__list = list;
+  }, plan.messages);
   await page.waitForTimeout(200);
   await page.evaluate(() => window.__replay(window.__list));
   const wall = Date.now() - t0;
-  if (m0) { const m1 = await metricsOf(); console.error('main thread per message (ms):', JSON.stringify(Object.fromEntries(['TaskDuration', 'ScriptDuration', 'LayoutDuration', 'RecalcStyleDuration'].map((k) => [k, +((m1[k] - m0[k]) * 1000 / plan.messages.length).toFixed(2)]))), 'frames', m1.Frames - m0.Frames); }
+  if (m0) {
+    const m1 = await metricsOf();
+    console.error(
+      'main thread per message (ms):',
+      JSON.stringify(
+        Object.fromEntries(
+          ['TaskDuration', 'ScriptDuration', 'LayoutDuration', 'RecalcStyleDuration'].map((k) => [
+            k,
+            +(((m1[k] - m0[k]) * 1000) / plan.messages.length).toFixed(2),
+          ]),
+        ),
+      ),
+      'frames',
+      m1.Frames - m0.Frames,
+    );
+  }
   if (cdp && process.env.PROFILE === 'trace') {
     const buf = await browser.stopTracing();
     if (process.env.TRACE_OUT) writeFileSync(process.env.TRACE_OUT, buf);
     const ev = JSON.parse(buf.toString()).traceEvents;
-    const sum = new Map(); let maxLayout = 0, maxObjs = 0;
-    for (const e of ev) if (e.ph === 'X' && e.dur) { sum.set(e.name, (sum.get(e.name) ?? [0, 0])); const v = sum.get(e.name); v[0] += e.dur / 1000; v[1]++; if (e.name === 'Layout') { maxLayout = Math.max(maxLayout, e.dur / 1000); maxObjs = Math.max(maxObjs, e.args?.beginData?.totalObjects ?? 0); } }
-    const lays = ev.filter((e) => e.ph === 'X' && e.name === 'Layout' && e.dur).map((e) => [e.dur / 1000, e.args?.beginData?.dirtyObjects, e.args?.beginData?.totalObjects, e.args?.beginData?.partialLayout]);
+    const sum = new Map();
+    let maxLayout = 0,
+      maxObjs = 0;
+    for (const e of ev)
+      if (e.ph === 'X' && e.dur) {
+        sum.set(e.name, sum.get(e.name) ?? [0, 0]);
+        const v = sum.get(e.name);
+        v[0] += e.dur / 1000;
+        v[1]++;
+        if (e.name === 'Layout') {
+          maxLayout = Math.max(maxLayout, e.dur / 1000);
+          maxObjs = Math.max(maxObjs, e.args?.beginData?.totalObjects ?? 0);
+        }
+      }
+    const lays = ev
+      .filter((e) => e.ph === 'X' && e.name === 'Layout' && e.dur)
+      .map((e) => [
+        e.dur / 1000,
+        e.args?.beginData?.dirtyObjects,
+        e.args?.beginData?.totalObjects,
+        e.args?.beginData?.partialLayout,
+      ]);
     lays.sort((a, b) => b[0] - a[0]);
-    console.error('layouts', lays.length, 'top', JSON.stringify(lays.slice(0, 8)), 'median', JSON.stringify(lays[Math.floor(lays.length / 2)]));
-    const styles = ev.filter((e) => e.ph === 'X' && e.name === 'UpdateLayoutTree' && e.dur).map((e) => [e.dur / 1000, e.args?.elementCount]).sort((a, b) => b[0] - a[0]);
-    console.error('styles', styles.length, JSON.stringify(styles.slice(0, 5)), 'median', JSON.stringify(styles[Math.floor(styles.length / 2)]));
-    console.error(label, 'maxLayout', maxLayout, 'maxObjs', maxObjs, [...sum].sort((a, b) => b[1][0] - a[1][0]).slice(0, 15).map(([k, v]) => `${v[0].toFixed(0)}ms x${v[1]} ${k}`).join('\n'));
+    console.error(
+      'layouts',
+      lays.length,
+      'top',
+      JSON.stringify(lays.slice(0, 8)),
+      'median',
+      JSON.stringify(lays[Math.floor(lays.length / 2)]),
+    );
+    const styles = ev
+      .filter((e) => e.ph === 'X' && e.name === 'UpdateLayoutTree' && e.dur)
+      .map((e) => [e.dur / 1000, e.args?.elementCount])
+      .sort((a, b) => b[0] - a[0]);
+    console.error(
+      'styles',
+      styles.length,
+      JSON.stringify(styles.slice(0, 5)),
+      'median',
+      JSON.stringify(styles[Math.floor(styles.length / 2)]),
+    );
+    console.error(
+      label,
+      'maxLayout',
+      maxLayout,
+      'maxObjs',
+      maxObjs,
+      [...sum]
+        .sort((a, b) => b[1][0] - a[1][0])
+        .slice(0, 15)
+        .map(([k, v]) => `${v[0].toFixed(0)}ms x${v[1]} ${k}`)
+        .join('\n'),
+    );
   } else if (cdp) {
     const { profile } = await cdp.send('Profiler.stop');
     const self = new Map();
-    const dt = profile.timeDeltas; const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-    profile.samples.forEach((id, i) => { const n = byId.get(id); const k = `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}:${n.callFrame.columnNumber}`; self.set(k, (self.get(k) ?? 0) + (dt[i] ?? 0) / 1000); });
-    console.error(label, [...self].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([k, v]) => `${v.toFixed(0)}ms ${k}`).join('\n'));
+    const dt = profile.timeDeltas;
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    profile.samples.forEach((id, i) => {
+      const n = byId.get(id);
+      const k = `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}:${n.callFrame.columnNumber}`;
+      self.set(k, (self.get(k) ?? 0) + (dt[i] ?? 0) / 1000);
+    });
+    console.error(
+      label,
+      [...self]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 25)
+        .map(([k, v]) => `${v.toFixed(0)}ms ${k}`)
+        .join('\n'),
+    );
     // Inclusive time per function (a frame counted once even when it recurses).
-    const selfOf = new Map(); profile.samples.forEach((id, i) => selfOf.set(id, (selfOf.get(id) ?? 0) + (dt[i] ?? 0) / 1000));
-    const keyOf = (n) => `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}`;
+    const selfOf = new Map();
+    profile.samples.forEach((id, i) => selfOf.set(id, (selfOf.get(id) ?? 0) + (dt[i] ?? 0) / 1000));
+    const keyOf = (n) =>
+      `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}`;
     const incl = new Map();
     const walk = (n, open) => {
       let t = selfOf.get(n.id) ?? 0;
-      const k = keyOf(n); const mine = !open.has(k);
+      const k = keyOf(n);
+      const mine = !open.has(k);
       if (mine) open.add(k);
       for (const c of n.children ?? []) t += walk(byId.get(c), open);
-      if (mine) { open.delete(k); incl.set(k, (incl.get(k) ?? 0) + t); }
+      if (mine) {
+        open.delete(k);
+        incl.set(k, (incl.get(k) ?? 0) + t);
+      }
       return t;
     };
     walk(profile.nodes[0], new Set());
-    console.error('inclusive', [...incl].filter(([k]) => /webview|chunk/.test(k)).sort((a, b) => b[1] - a[1]).slice(0, 40).map(([k, v]) => `${v.toFixed(0)}ms ${k}`).join('\n'));
+    console.error(
+      'inclusive',
+      [...incl]
+        .filter(([k]) => /webview|chunk/.test(k))
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 40)
+        .map(([k, v]) => `${v.toFixed(0)}ms ${k}`)
+        .join('\n'),
+    );
   }
-  if (process.env.MUT) console.error(Object.entries(await page.evaluate(() => window.__mut)).sort((a, b) => b[1] - a[1]).slice(0, 40).map(([k, v]) => v + ' ' + k).join('\n'));
+  if (process.env.MUT)
+    console.error(
+      Object.entries(await page.evaluate(() => window.__mut))
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 40)
+        .map(([k, v]) => v + ' ' + k)
+        .join('\n'),
+    );
   const lat = await page.evaluate(() => window.__lat);
   const phases = await page.evaluate(() => window.__phases);
   if (process.env.LATDUMP) console.error(label, lat.map((x) => x.toFixed(0)).join(' '));
   // LATDUMP=ops: the slowest 5 % of messages with what they carried (and the message before).
   if (process.env.LATDUMP === 'ops') {
-    const ops = (m) => Object.entries(m.patches.reduce((c, p) => { const k = p.op + (p.op === 'turn' && p.turn.stopReason ? ':end' : ''); c[k] = (c[k] ?? 0) + 1; return c; }, {})).map(([k, v]) => k + v).join(',');
-    const order = lat.map((x, i) => i).sort((a, b) => lat[b] - lat[a]).slice(0, Math.ceil(lat.length / 20));
-    for (const i of order) console.error(`#${i} ${lat[i].toFixed(1)} ms wait ${phases[i][0].toFixed(1)} work ${phases[i][1].toFixed(1)} | ${ops(plan.messages[i].msg)} | before: ${i ? ops(plan.messages[i - 1].msg) : '-'}`);
+    const ops = (m) =>
+      Object.entries(
+        m.patches.reduce((c, p) => {
+          const k = p.op + (p.op === 'turn' && p.turn.stopReason ? ':end' : '');
+          c[k] = (c[k] ?? 0) + 1;
+          return c;
+        }, {}),
+      )
+        .map(([k, v]) => k + v)
+        .join(',');
+    const order = lat
+      .map((x, i) => i)
+      .sort((a, b) => lat[b] - lat[a])
+      .slice(0, Math.ceil(lat.length / 20));
+    for (const i of order)
+      console.error(
+        `#${i} ${lat[i].toFixed(1)} ms wait ${phases[i][0].toFixed(1)} work ${phases[i][1].toFixed(1)} | ${ops(plan.messages[i].msg)} | before: ${i ? ops(plan.messages[i - 1].msg) : '-'}`,
+      );
   }
   const r = {
-    label, rate, updates, messages: plan.messages.length, wallMs: wall, jsHeapMB: await heapMB(page),
+    label,
+    rate,
+    updates,
+    messages: plan.messages.length,
+    wallMs: wall,
+    jsHeapMB: await heapMB(page),
     patchToPaintMs: { p50: pct(lat, 0.5), p95: pct(lat, 0.95), max: pct(lat, 1) },
     // The two parts of each latency: the wait for the display's next frame, the frame's work.
-    frameWaitMs: { p50: pct(phases.map((p) => p[0]), 0.5), p95: pct(phases.map((p) => p[0]), 0.95) },
-    frameWorkMs: { p50: pct(phases.map((p) => p[1]), 0.5), p95: pct(phases.map((p) => p[1]), 0.95), max: pct(phases.map((p) => p[1]), 1) },
-    ...(process.env.SPLIT ? { toRafMs: { p50: pct(phases.map((p) => p[2]), 0.5), p95: pct(phases.map((p) => p[2]), 0.95) }, afterRafMs: { p50: pct(phases.map((p) => p[3]), 0.5), p95: pct(phases.map((p) => p[3]), 0.95) } } : {}),
+    frameWaitMs: {
+      p50: pct(
+        phases.map((p) => p[0]),
+        0.5,
+      ),
+      p95: pct(
+        phases.map((p) => p[0]),
+        0.95,
+      ),
+    },
+    frameWorkMs: {
+      p50: pct(
+        phases.map((p) => p[1]),
+        0.5,
+      ),
+      p95: pct(
+        phases.map((p) => p[1]),
+        0.95,
+      ),
+      max: pct(
+        phases.map((p) => p[1]),
+        1,
+      ),
+    },
+    ...(process.env.SPLIT
+      ? {
+          toRafMs: {
+            p50: pct(
+              phases.map((p) => p[2]),
+              0.5,
+            ),
+            p95: pct(
+              phases.map((p) => p[2]),
+              0.95,
+            ),
+          },
+          afterRafMs: {
+            p50: pct(
+              phases.map((p) => p[3]),
+              0.5,
+            ),
+            p95: pct(
+              phases.map((p) => p[3]),
+              0.95,
+            ),
+          },
+        }
+      : {}),
     longestTaskMs: +(await page.evaluate(() => window.__longest)).toFixed(1),
     stallsOver100ms: await page.evaluate(() => window.__stalls),
     domNodes: await domNodes(page),
@@ -333,25 +596,49 @@ async function initialRender() {
     const outliner = new TurnOutliner();
     const snap = outliner.snapshot(full);
     // As a JSON string, the way VS Code carries messages to a webview (and far faster through CDP).
-    const host = async (m) => JSON.stringify({ type: 'patch', sessionId: 'bench', patches: outliner.request('bench', m.turns, sourceOf(plan.state)) });
+    const host = async (m) =>
+      JSON.stringify({
+        type: 'patch',
+        sessionId: 'bench',
+        patches: outliner.request('bench', m.turns, sourceOf(plan.state)),
+      });
     return { snap, host };
   };
   const first = hostFor();
   const page = await freshPage(first.host);
   const emptyHeapMB = await heapMB(page);
   const icdp = process.env.PROFILE === 'initial' ? await page.context().newCDPSession(page) : undefined;
-  if (icdp) { await icdp.send('Profiler.enable'); await icdp.send('Profiler.start'); }
-  const ms = await page.evaluate((m) => new Promise((res) => {
-    const t0 = performance.now();
-    window.__t0s.push(t0);
-    window.postMessage(m, '*');
-    requestAnimationFrame(() => requestAnimationFrame(() => res(performance.now() - t0)));
-  }), { type: 'snapshot', agent, session: first.snap });
+  if (icdp) {
+    await icdp.send('Profiler.enable');
+    await icdp.send('Profiler.start');
+  }
+  const ms = await page.evaluate(
+    (m) =>
+      new Promise((res) => {
+        const t0 = performance.now();
+        window.__t0s.push(t0);
+        window.postMessage(m, '*');
+        requestAnimationFrame(() => requestAnimationFrame(() => res(performance.now() - t0)));
+      }),
+    { type: 'snapshot', agent, session: first.snap },
+  );
   if (icdp) {
     const { profile } = await icdp.send('Profiler.stop');
-    const self = new Map(); const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-    profile.samples.forEach((id, i) => { const n = byId.get(id); const k = `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}`; self.set(k, (self.get(k) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000); });
-    console.error('initial', [...self].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([k, v]) => `${v.toFixed(0)}ms ${k}`).join('\n'));
+    const self = new Map();
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    profile.samples.forEach((id, i) => {
+      const n = byId.get(id);
+      const k = `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}`;
+      self.set(k, (self.get(k) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+    });
+    console.error(
+      'initial',
+      [...self]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 20)
+        .map(([k, v]) => `${v.toFixed(0)}ms ${k}`)
+        .join('\n'),
+    );
   }
   const sessionHeapMB = await heapMB(page);
   const deser = await page.evaluate(() => window.__deser[window.__deser.length - 1]);
@@ -363,32 +650,51 @@ async function initialRender() {
   const expandedHeapMB = await heapMB(page);
   const second = hostFor();
   const page2 = await freshPage(second.host);
-  const msAll = await page2.evaluate(async (m) => {
-    const t0 = performance.now();
-    window.__t0s.push(t0);
-    window.postMessage(m, '*');
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    const first = performance.now() - t0;
-    document.querySelector('[data-testid="expand-all"]').click();
-    const t1 = performance.now();
-    // Until every unfolded turn has its content (a round trip to the host) and it is painted.
-    await new Promise((r) => { const poll = () => (window.__asked > 0 && window.__answered === window.__asked ? r() : requestAnimationFrame(poll)); requestAnimationFrame(poll); });
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    return { first, expandAll: performance.now() - t1, roundTrip: window.__hostMs };
-  }, { type: 'snapshot', agent, session: second.snap });
+  const msAll = await page2.evaluate(
+    async (m) => {
+      const t0 = performance.now();
+      window.__t0s.push(t0);
+      window.postMessage(m, '*');
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const first = performance.now() - t0;
+      document.querySelector('[data-testid="expand-all"]').click();
+      const t1 = performance.now();
+      // Until every unfolded turn has its content (a round trip to the host) and it is painted.
+      await new Promise((r) => {
+        const poll = () =>
+          window.__asked > 0 && window.__answered === window.__asked ? r() : requestAnimationFrame(poll);
+        requestAnimationFrame(poll);
+      });
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      return { first, expandAll: performance.now() - t1, roundTrip: window.__hostMs };
+    },
+    { type: 'snapshot', agent, session: second.snap },
+  );
   const r = {
     deserializeMs: +deser.toFixed(1),
-    calls: Object.keys(full.toolCalls).length, turns: full.turns.length,
-    snapshotMB: +(JSON.stringify(first.snap).length / 1e6).toFixed(2), fullSnapshotMB: +(JSON.stringify(full).length / 1e6).toFixed(1),
-    initialRenderMs: +ms.toFixed(1), initialRenderMsRepeat: +msAll.first.toFixed(1), expandAllMs: +msAll.expandAll.toFixed(1),
+    calls: Object.keys(full.toolCalls).length,
+    turns: full.turns.length,
+    snapshotMB: +(JSON.stringify(first.snap).length / 1e6).toFixed(2),
+    fullSnapshotMB: +(JSON.stringify(full).length / 1e6).toFixed(1),
+    initialRenderMs: +ms.toFixed(1),
+    initialRenderMsRepeat: +msAll.first.toFixed(1),
+    expandAllMs: +msAll.expandAll.toFixed(1),
     // Of which the round trip to the bench's host (Playwright binding; VS Code's IPC differs).
     expandAllRoundTripMs: +msAll.roundTrip.toFixed(1),
-    domNodes: await domNodes(page), domNodesAllExpanded: nodesExpanded, budgetMs: 300,
+    domNodes: await domNodes(page),
+    domNodesAllExpanded: nodesExpanded,
+    budgetMs: 300,
     // Baseline: the same page with the app loaded and no session yet.
-    jsHeapMB: { empty: emptyHeapMB, session: sessionHeapMB, sessionAllExpanded: expandedHeapMB, sessionMinusEmpty: +(sessionHeapMB - emptyHeapMB).toFixed(1) },
+    jsHeapMB: {
+      empty: emptyHeapMB,
+      session: sessionHeapMB,
+      sessionAllExpanded: expandedHeapMB,
+      sessionMinusEmpty: +(sessionHeapMB - emptyHeapMB).toFixed(1),
+    },
   };
   r.ok = Math.max(r.initialRenderMs, r.initialRenderMsRepeat) < 300;
-  await page.close(); await page2.close();
+  await page.close();
+  await page2.close();
   return r;
 }
 
@@ -408,26 +714,43 @@ async function streaming() {
   const msgs = [];
   let batch = [];
   chunks.forEach((c, i) => {
-    const r = reduce(state, { type: 'update', at: 2 + i, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: c } } });
+    const r = reduce(state, {
+      type: 'update',
+      at: 2 + i,
+      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: c } },
+    });
     state = r.state;
     batch.push(...r.patches);
-    if (i % 50 === 49) { msgs.push({ t: msgs.length * 16, msg: { type: 'patch', sessionId: 'bench', patches: coalescePatches(batch) } }); batch = []; }
+    if (i % 50 === 49) {
+      msgs.push({ t: msgs.length * 16, msg: { type: 'patch', sessionId: 'bench', patches: coalescePatches(batch) } });
+      batch = [];
+    }
   });
-  if (batch.length) msgs.push({ t: msgs.length * 16, msg: { type: 'patch', sessionId: 'bench', patches: coalescePatches(batch) } });
+  if (batch.length)
+    msgs.push({ t: msgs.length * 16, msg: { type: 'patch', sessionId: 'bench', patches: coalescePatches(batch) } });
   const page = await freshPage();
   await page.evaluate((m) => window.__send(m), { type: 'snapshot', agent, session: snapshot });
   await page.waitForTimeout(200);
-  await page.evaluate(() => { window.__lat = []; window.__longest = 0; });
-  await page.evaluate((list) => { window.__list = list; }, msgs);
+  await page.evaluate(() => {
+    window.__lat = [];
+    window.__longest = 0;
+  });
+  await page.evaluate((list) => {
+    window.__list = list;
+  }, msgs);
   await page.waitForTimeout(200);
   await page.evaluate(() => window.__replay(window.__list));
   const lat = await page.evaluate(() => window.__lat);
   const r = {
-    chunks: chunks.length, chars: chunks.join('').length, messages: msgs.length,
+    chunks: chunks.length,
+    chars: chunks.join('').length,
+    messages: msgs.length,
     patchToPaintMs: { p50: pct(lat, 0.5), p95: pct(lat, 0.95), max: pct(lat, 1) },
     longestTaskMs: +(await page.evaluate(() => window.__longest)).toFixed(1),
     mdBlocksInDom: await page.evaluate(() => document.querySelectorAll('.md-block').length),
-    textShown: await page.evaluate(() => document.querySelector('[data-testid="message-agent"]')?.textContent?.length ?? 0),
+    textShown: await page.evaluate(
+      () => document.querySelector('[data-testid="message-agent"]')?.textContent?.length ?? 0,
+    ),
   };
   await page.close();
   return r;
@@ -436,18 +759,30 @@ async function streaming() {
 const result = { bench: 'P2 webview', chromium: browser.version(), calls: CALLS, bundle };
 try {
   // --only=initial,replay1000,replay100,streaming runs a subset (for profiling).
-  const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
+  const only = process.argv
+    .find((a) => a.startsWith('--only='))
+    ?.slice(7)
+    .split(',');
   const want = (k) => !only || only.includes(k);
   if (want('initial')) result.initial = await initialRender();
   if (want('replay1000')) result.replay1000 = await replayRun(0, RATE, '1000 updates/s, whole session');
-  if (want('floor1000')) result.floor1000 = await replayRun(0, RATE, 'floor: the same 1000 updates/s into an empty renderer', 'floor');
-  if (want('replay100')) result.replay100 = await replayRun(replayPlan(0, RATE).total - BASELINE_UPDATES, BASE_RATE, `100 updates/s baseline, last ${BASELINE_UPDATES} updates`);
+  if (want('floor1000'))
+    result.floor1000 = await replayRun(0, RATE, 'floor: the same 1000 updates/s into an empty renderer', 'floor');
+  if (want('replay100'))
+    result.replay100 = await replayRun(
+      replayPlan(0, RATE).total - BASELINE_UPDATES,
+      BASE_RATE,
+      `100 updates/s baseline, last ${BASELINE_UPDATES} updates`,
+    );
   if (want('streaming')) result.streaming = await streaming();
   result.ok = bundle.ok && result.initial?.ok && result.replay1000?.patchToPaintMs.p95 < 16;
-  if (result.replay1000 && result.floor1000) result.replay1000.overFloorP95Ms = +(result.replay1000.patchToPaintMs.p95 - result.floor1000.patchToPaintMs.p95).toFixed(1);
+  if (result.replay1000 && result.floor1000)
+    result.replay1000.overFloorP95Ms = +(
+      result.replay1000.patchToPaintMs.p95 - result.floor1000.patchToPaintMs.p95
+    ).toFixed(1);
 } finally {
   await browser.close();
   server.close();
   rmSync(out, { recursive: true, force: true });
 }
-console.log(JSON.stringify(result, null, process.argv.includes("--pretty") ? 2 : undefined));
+console.log(JSON.stringify(result, null, process.argv.includes('--pretty') ? 2 : undefined));

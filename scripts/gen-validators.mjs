@@ -30,7 +30,13 @@ const outPath = join(root, 'src/acp/generated/validators.ts');
 const selfPath = fileURLToPath(import.meta.url);
 
 const force = process.argv.includes('--force');
-function mtime(p) { try { return statSync(p).mtimeMs; } catch { return -1; } }
+function mtime(p) {
+  try {
+    return statSync(p).mtimeMs;
+  } catch {
+    return -1;
+  }
+}
 const outTime = mtime(outPath);
 if (!force && outTime > mtime(schemaPath) && outTime > mtime(selfPath)) process.exit(0);
 
@@ -66,7 +72,8 @@ const ajv = new Ajv2020({
   inlineRefs: false, // one function per definition, shared: ~4x smaller output, same speed class
   code: { source: true, esm: true, lines: false, optimize: true },
 });
-for (const k of xKeywords) ajv.addKeyword({ keyword: k, schemaType: ['boolean', 'string', 'object', 'array', 'number'] });
+for (const k of xKeywords)
+  ajv.addKeyword({ keyword: k, schemaType: ['boolean', 'string', 'object', 'array', 'number'] });
 
 const SCHEMA_ID = 'acp-v1';
 ajv.addSchema({ ...schema, $id: SCHEMA_ID });
@@ -105,4 +112,6 @@ const header = [
 
 mkdirSync(dirname(outPath), { recursive: true });
 writeFileSync(outPath, `${header}\n${code.replace(/^"use strict";/, '')}\n`);
-console.log(`[tandem] generated ${Object.keys(exportsMap).length} ACP validators (${(code.length / 1024).toFixed(0)} KiB) in ${Date.now() - t0} ms`);
+console.log(
+  `[tandem] generated ${Object.keys(exportsMap).length} ACP validators (${(code.length / 1024).toFixed(0)} KiB) in ${Date.now() - t0} ms`,
+);

@@ -37,7 +37,10 @@ function onPath(cmd) {
 if (!opt['no-build']) {
   console.log('[start] building Tandem (node esbuild.mjs)…');
   const b = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO, stdio: 'inherit' });
-  if (b.status !== 0) { console.error('[start] build failed'); process.exit(1); }
+  if (b.status !== 0) {
+    console.error('[start] build failed');
+    process.exit(1);
+  }
 }
 
 // The demo workspace: a copy of test/fixtures/workspace that persists between starts.
@@ -87,7 +90,8 @@ if (process.env.DISPLAY && onPath('xdg-open')) {
 
 let stopping = false;
 async function shutdown(code) {
-  if (stopping) return; stopping = true;
+  if (stopping) return;
+  stopping = true;
   console.log('\n[start] stopping code-server…');
   await server.stop();
   process.exit(code);

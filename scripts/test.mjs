@@ -12,7 +12,11 @@ const t0 = Date.now();
 
 function run(title, cmd, args, opts = {}) {
   console.log(`\n=== ${title} ===`);
-  const r = spawnSync(cmd, args, { stdio: opts.capture ? ['ignore', 'pipe', 'inherit'] : 'inherit', encoding: 'utf8', ...opts });
+  const r = spawnSync(cmd, args, {
+    stdio: opts.capture ? ['ignore', 'pipe', 'inherit'] : 'inherit',
+    encoding: 'utf8',
+    ...opts,
+  });
   if (opts.capture) process.stdout.write(r.stdout ?? '');
   if (r.status !== 0) {
     console.error(`\n✗ ${title} failed (exit ${r.status ?? r.signal})`);
@@ -23,7 +27,11 @@ function run(title, cmd, args, opts = {}) {
 function listTests(dir) {
   const out = [];
   let names = [];
-  try { names = readdirSync(dir); } catch { return out; }
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return out;
+  }
   for (const name of names) {
     const p = join(dir, name);
     if (statSync(p).isDirectory()) out.push(...listTests(p));
@@ -38,20 +46,43 @@ function countNodeTest(stdout) {
   return { passed: num('pass'), failed: num('fail'), skipped: num('skipped') };
 }
 
-function add(c) { totals.passed += c.passed; totals.failed += c.failed; totals.skipped += c.skipped ?? 0; }
+function add(c) {
+  totals.passed += c.passed;
+  totals.failed += c.failed;
+  totals.skipped += c.skipped ?? 0;
+}
 
 let ok = true;
-const step = (r) => { if (r.status !== 0) ok = false; return r; };
+const step = (r) => {
+  if (r.status !== 0) ok = false;
+  return r;
+};
 
 if (!only || only === 'unit') {
   step(run('build', process.execPath, ['esbuild.mjs']));
   if (!only) {
     step(run('lint (architecture boundaries)', process.execPath, ['node_modules/eslint/bin/eslint.js', '.']));
     step(run('typecheck', process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.', '--noEmit']));
-    step(run('typecheck webview', process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'src/webview', '--noEmit']));
+    step(
+      run('typecheck webview', process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'src/webview', '--noEmit']),
+    );
   }
   const files = listTests('out/test/unit');
-  const r = step(run(`unit tests (${files.length} files)`, process.execPath, ['--test', '--test-reporter=spec', '--test-reporter-destination=stderr', '--test-reporter=tap', '--test-reporter-destination=stdout', ...files], { capture: true }));
+  const r = step(
+    run(
+      `unit tests (${files.length} files)`,
+      process.execPath,
+      [
+        '--test',
+        '--test-reporter=spec',
+        '--test-reporter-destination=stderr',
+        '--test-reporter=tap',
+        '--test-reporter-destination=stdout',
+        ...files,
+      ],
+      { capture: true },
+    ),
+  );
   const c = countNodeTest(r.stdout ?? '');
   if (r.status !== 0 && c.failed === 0) c.failed = 1;
   add(c);
@@ -59,9 +90,16 @@ if (!only || only === 'unit') {
 
 for (const layer of ['integration', 'e2e', 'compat']) {
   if (only && only !== layer) continue;
-  if (!ok && !only) { console.log(`\n(skipping ${layer}: an earlier step failed)`); continue; }
+  if (!ok && !only) {
+    console.log(`\n(skipping ${layer}: an earlier step failed)`);
+    continue;
+  }
   const runner = `test/harness/run-${layer}.mjs`;
-  try { statSync(runner); } catch { continue; }
+  try {
+    statSync(runner);
+  } catch {
+    continue;
+  }
   const r = step(run(`${layer} tests`, process.execPath, [runner], { capture: true }));
   const m = (r.stdout ?? '').match(/^RESULT (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/m);
   const c = m ? { passed: +m[1], failed: +m[2], skipped: +(m[3] ?? 0) } : { passed: 0, failed: 1 };
@@ -73,7 +111,11 @@ for (const layer of ['integration', 'e2e', 'compat']) {
 // verdicts are `npm run bench`). A bench that crashes fails the run; a missed budget does not:
 // timings belong to benchmarks, not to tests.
 if ((!only && ok) || only === 'bench') {
-  const r = step(run('benchmarks (reduced counts; budgets reported by npm run bench)', process.execPath, ['bench/run.mjs'], { env: { ...process.env, BENCH_QUICK: '1' } }));
+  const r = step(
+    run('benchmarks (reduced counts; budgets reported by npm run bench)', process.execPath, ['bench/run.mjs'], {
+      env: { ...process.env, BENCH_QUICK: '1' },
+    }),
+  );
   add(r.status === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 });
 }
 

@@ -32,12 +32,22 @@ export function activate(context: vscode.ExtensionContext) {
   context.subscriptions.push(clientTools);
   // elicitation/create: forms in the view, URLs opened only after a modal names their host.
   const elicitation = new ElicitationFeature({ url: new VsCodeUrlPort(), logger });
-  const ctl = controller = new Controller({
-    context, logger, traffic: traffic.onMessage, showLog, permissions: { answer: (r, o) => permissions?.answer(r, o) ?? false },
+  const ctl = (controller = new Controller({
+    context,
+    logger,
+    traffic: traffic.onMessage,
+    showLog,
+    permissions: { answer: (r, o) => permissions?.answer(r, o) ?? false },
     elicitation,
-    history: new SessionHistory(context.workspaceState), onWillConnect: (name) => traffic.startConnection(name),
-    features: () => [...(permissions ? [permissions.feature()] : []), ...(hands?.features() ?? []), clientTools.feature, elicitation],
-  });
+    history: new SessionHistory(context.workspaceState),
+    onWillConnect: (name) => traffic.startConnection(name),
+    features: () => [
+      ...(permissions ? [permissions.feature()] : []),
+      ...(hands?.features() ?? []),
+      clientTools.feature,
+      elicitation,
+    ],
+  }));
   context.subscriptions.push(ctl);
   // fs + terminals through VS Code, follow-along, review changes, "Open in terminal".
   hands = new AgentHands({ current: () => ctl.current, onDidChange: (l) => ctl.onDidChange(l) });
@@ -45,18 +55,32 @@ export function activate(context: vscode.ExtensionContext) {
 
   const view = new SessionViewProvider(context.extensionUri, logger, {
     snapshot: () => ctl.snapshot(),
-    turns: (id) => { const s = ctl.current?.session; return s?.sessionId === id ? s : undefined; },
+    turns: (id) => {
+      const s = ctl.current?.session;
+      return s?.sessionId === id ? s : undefined;
+    },
   });
   context.subscriptions.push(view, vscode.window.registerWebviewViewProvider(SessionViewProvider.viewType, view));
 
   // Permission prompts: rules → remembered → inline prompt (notification + badge when the view is hidden).
   permissions = new TandemPermissions(context, logger, view);
-  context.subscriptions.push(permissions, asVs(view.onDidChangeVisibility(() => permissions?.onViewVisibilityChanged())));
+  context.subscriptions.push(
+    permissions,
+    asVs(view.onDidChangeVisibility(() => permissions?.onViewVisibilityChanged())),
+  );
   // A form waiting while the view is hidden: say so, with a way to it.
-  context.subscriptions.push(asVs(elicitation.onDidAskForm((f) => {
-    if (view.isVisible) return;
-    void vscode.window.showInformationMessage(`${f.agentName} asks for input: ${f.message}`, 'Show in Tandem').then((pick) => { if (pick) view.show(); });
-  })));
+  context.subscriptions.push(
+    asVs(
+      elicitation.onDidAskForm((f) => {
+        if (view.isVisible) return;
+        void vscode.window
+          .showInformationMessage(`${f.agentName} asks for input: ${f.message}`, 'Show in Tandem')
+          .then((pick) => {
+            if (pick) view.show();
+          });
+      }),
+    ),
+  );
   // Writes outside the workspace ask through the same pipeline.
   hands.setPermissionPort(permissions.broker);
 
@@ -73,21 +97,45 @@ export function activate(context: vscode.ExtensionContext) {
   refreshStatus();
 
   context.subscriptions.push(
-    asVs(ctl.onDidChange((m) => {
-      if (m.type === 'patch') view.pushPatches(m.sessionId, m.patches);
-      else view.postMessage(m);
-      refreshStatus();
-    })),
-    asVs(ctl.onDidReplace(() => { view.refresh(); refreshStatus(); })),
+    asVs(
+      ctl.onDidChange((m) => {
+        if (m.type === 'patch') view.pushPatches(m.sessionId, m.patches);
+        else view.postMessage(m);
+        refreshStatus();
+      }),
+    ),
+    asVs(
+      ctl.onDidReplace(() => {
+        view.refresh();
+        refreshStatus();
+      }),
+    ),
     // The agent starts when the user first opens the view, not at activation.
-    asVs(view.onDidResolve(() => { void ctl.ensureStarted(); })),
-    asVs(view.onIntent((intent) => {
-      ctl.handle(intent).catch((err) => logger.error(`Handling ${intent.type} failed: ${err instanceof Error ? err.stack ?? err.message : err}`));
-    })),
+    asVs(
+      view.onDidResolve(() => {
+        void ctl.ensureStarted();
+      }),
+    ),
+    asVs(
+      view.onIntent((intent) => {
+        ctl
+          .handle(intent)
+          .catch((err) =>
+            logger.error(`Handling ${intent.type} failed: ${err instanceof Error ? (err.stack ?? err.message) : err}`),
+          );
+      }),
+    ),
     ...registerCommands({ context, ctl, view, traffic, showLog, managePermissions: () => permissions?.manage() }),
   );
 
-  return { controller: ctl, hands, permissions, clientTools, elicitation, registerToolGroup: clientTools.registerToolGroup };
+  return {
+    controller: ctl,
+    hands,
+    permissions,
+    clientTools,
+    elicitation,
+    registerToolGroup: clientTools.registerToolGroup,
+  };
 }
 
 export async function deactivate(): Promise<void> {
@@ -95,4 +143,6 @@ export async function deactivate(): Promise<void> {
   await controller?.stop();
 }
 
-function asVs(d: { dispose(): void }): vscode.Disposable { return new vscode.Disposable(() => d.dispose()); }
+function asVs(d: { dispose(): void }): vscode.Disposable {
+  return new vscode.Disposable(() => d.dispose());
+}

@@ -44,7 +44,10 @@ export async function heapAfterGc(): Promise<number> {
 /** The scripted agent built by `node esbuild.mjs --tests-only` (out/), next to this file's out/ copy. */
 export const SCRIPTED_AGENT = join(__dirname, '../../test/fixtures/agents/scripted-agent.js');
 
-export interface FloodSize { toolCalls: number; chunks: number }
+export interface FloodSize {
+  toolCalls: number;
+  chunks: number;
+}
 
 let scriptDir: string | undefined;
 function floodScript(size: FloodSize): string {
@@ -67,7 +70,9 @@ export function cleanupScripts(): void {
 export function newClient(size: FloodSize): AgentClient {
   return new AgentClient({
     agent: { name: 'Memory bench', command: process.execPath, args: [SCRIPTED_AGENT, floodScript(size)] },
-    cwd: tmpdir(), logger: nullLogger, clientInfo: { name: 'tandem-bench', version: '0' },
+    cwd: tmpdir(),
+    logger: nullLogger,
+    clientInfo: { name: 'tandem-bench', version: '0' },
   });
 }
 
@@ -81,14 +86,18 @@ async function startedClient(size: FloodSize): Promise<AgentClient> {
 function checkFlood(c: AgentClient, size: FloodSize, sessionId?: string): void {
   const st = (sessionId ? c.getSession(sessionId) : c.session)?.state;
   if (!st) throw new Error('no session');
-  if (st.toolCalls.size !== size.toolCalls) throw new Error(`session holds ${st.toolCalls.size} tool calls, expected ${size.toolCalls}`);
+  if (st.toolCalls.size !== size.toolCalls)
+    throw new Error(`session holds ${st.toolCalls.size} tool calls, expected ${size.toolCalls}`);
   let open = 0;
-  st.toolCalls.forEach((call) => { if (call.status !== 'completed') open++; });
+  st.toolCalls.forEach((call) => {
+    if (call.status !== 'completed') open++;
+  });
   if (open) throw new Error(`${open} tool calls not completed`);
 }
 
 export interface SessionHeapResult {
-  toolCalls: number; chunks: number;
+  toolCalls: number;
+  chunks: number;
   /** heapUsed with nothing of Tandem loaded beyond the modules (MB). */
   idleMB: number;
   /** Baseline: a started AgentClient with an empty session. */
@@ -117,16 +126,23 @@ export async function sessionHeap(size: FloodSize): Promise<SessionHeapResult> {
   const rss = process.memoryUsage().rss;
   await c.shutdown();
   return {
-    toolCalls: size.toolCalls, chunks: size.chunks,
-    idleMB: mb(idle), emptySessionMB: mb(empty), fullSessionMB: mb(full), sessionMB: mb(full - empty),
-    bytesPerToolCall: Math.round((full - empty) / size.toolCalls), snapshotJsonMB: mb(snapshotJson),
-    turnMs: Math.round(turnMs), rssMB: mb(rss),
+    toolCalls: size.toolCalls,
+    chunks: size.chunks,
+    idleMB: mb(idle),
+    emptySessionMB: mb(empty),
+    fullSessionMB: mb(full),
+    sessionMB: mb(full - empty),
+    bytesPerToolCall: Math.round((full - empty) / size.toolCalls),
+    snapshotJsonMB: mb(snapshotJson),
+    turnMs: Math.round(turnMs),
+    rssMB: mb(rss),
   };
 }
 
 export interface LeakResult {
   what: string;
-  cycles: number; warmup: number;
+  cycles: number;
+  warmup: number;
   toolCallsPerSession: number;
   /** Heap one session holds while open (measured in the first cycle): what a leak of one would add. */
   oneSessionMB: number;
@@ -145,7 +161,12 @@ export interface LeakResult {
  * closeSession), after `warmup` unmeasured ones. The heap after the last cycle may exceed the
  * heap after the warm-up by at most `toleranceMB`.
  */
-export async function sessionLeakCheck(o: { cycles: number; warmup: number; size: FloodSize; toleranceMB: number }): Promise<LeakResult> {
+export async function sessionLeakCheck(o: {
+  cycles: number;
+  warmup: number;
+  size: FloodSize;
+  toleranceMB: number;
+}): Promise<LeakResult> {
   const c = await startedClient(o.size);
   const after: number[] = [];
   let baseline = 0;
@@ -171,7 +192,12 @@ export async function sessionLeakCheck(o: { cycles: number; warmup: number; size
 }
 
 /** `cycles` full AgentClient lifetimes: new → start (spawn, initialize, session/new) → flood prompt → shutdown. */
-export async function clientLeakCheck(o: { cycles: number; warmup: number; size: FloodSize; toleranceMB: number }): Promise<LeakResult> {
+export async function clientLeakCheck(o: {
+  cycles: number;
+  warmup: number;
+  size: FloodSize;
+  toleranceMB: number;
+}): Promise<LeakResult> {
   const after: number[] = [];
   let baseline = 0;
   let oneSession = 0;
@@ -189,17 +215,35 @@ export async function clientLeakCheck(o: { cycles: number; warmup: number; size:
   return leakResult('AgentClient start → prompt → shutdown cycles', o, oneSession, baseline, after);
 }
 
-function leakResult(what: string, o: { cycles: number; warmup: number; size: FloodSize; toleranceMB: number }, oneSession: number, baseline: number, after: number[]): LeakResult {
+function leakResult(
+  what: string,
+  o: { cycles: number; warmup: number; size: FloodSize; toleranceMB: number },
+  oneSession: number,
+  baseline: number,
+  after: number[],
+): LeakResult {
   const last = after[after.length - 1] ?? baseline;
   const growth = last - baseline;
   const late = after.slice(Math.floor(after.length / 2));
   const xm = (late.length - 1) / 2;
   const ym = late.reduce((a, b) => a + b, 0) / (late.length || 1);
-  let num = 0, den = 0;
-  late.forEach((y, x) => { num += (x - xm) * (y - ym); den += (x - xm) ** 2; });
+  let num = 0,
+    den = 0;
+  late.forEach((y, x) => {
+    num += (x - xm) * (y - ym);
+    den += (x - xm) ** 2;
+  });
   return {
-    what, cycles: o.cycles, warmup: o.warmup, toolCallsPerSession: o.size.toolCalls,
-    oneSessionMB: mb(oneSession), baselineMB: mb(baseline), afterEachMB: after.map(mb),
-    growthMB: mb(growth), lateSlopeKBPerCycle: den ? +((num / den) / 1024).toFixed(1) : 0, toleranceMB: o.toleranceMB, ok: growth <= o.toleranceMB * MB,
+    what,
+    cycles: o.cycles,
+    warmup: o.warmup,
+    toolCallsPerSession: o.size.toolCalls,
+    oneSessionMB: mb(oneSession),
+    baselineMB: mb(baseline),
+    afterEachMB: after.map(mb),
+    growthMB: mb(growth),
+    lateSlopeKBPerCycle: den ? +(num / den / 1024).toFixed(1) : 0,
+    toleranceMB: o.toleranceMB,
+    ok: growth <= o.toleranceMB * MB,
   };
 }

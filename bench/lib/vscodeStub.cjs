@@ -11,8 +11,15 @@ const { readFileSync } = require('node:fs');
 const { dirname, resolve } = require('node:path');
 
 const typesFile = require.resolve('@types/vscode/index.d.ts', { paths: [resolve(__dirname, '../..')] });
-const API_NAMES = [...new Set([...readFileSync(typesFile, 'utf8')
-  .matchAll(/^\s*export (?:declare )?(?:class|namespace|enum|function|const|let|var) (\w+)/gm)].map((m) => m[1]))];
+const API_NAMES = [
+  ...new Set(
+    [
+      ...readFileSync(typesFile, 'utf8').matchAll(
+        /^\s*export (?:declare )?(?:class|namespace|enum|function|const|let|var) (\w+)/gm,
+      ),
+    ].map((m) => m[1]),
+  ),
+];
 
 function stub(name, keys, thenable) {
   const target = function () {};
@@ -21,7 +28,10 @@ function stub(name, keys, thenable) {
     get(t, p) {
       if (cache.has(p)) return cache.get(p);
       if (p === 'then') return thenable ? (res) => Promise.resolve(undefined).then(res) : undefined;
-      if (p === Symbol.iterator) return function* () { /* empty */ };
+      if (p === Symbol.iterator)
+        return function* () {
+          /* empty */
+        };
       if (p === Symbol.toPrimitive || p === 'toString' || p === 'toJSON') return () => name;
       if (p === 'length') return 0;
       if (p === 'dispose') return () => {};
@@ -29,9 +39,17 @@ function stub(name, keys, thenable) {
       cache.set(p, v);
       return v;
     },
-    set(t, p, v) { cache.set(p, v); return true; },
-    defineProperty(t, p, d) { cache.set(p, d.value); return true; },
-    ownKeys(t) { return keys ? [...Reflect.ownKeys(t), ...keys.filter((k) => !(k in t))] : Reflect.ownKeys(t); },
+    set(t, p, v) {
+      cache.set(p, v);
+      return true;
+    },
+    defineProperty(t, p, d) {
+      cache.set(p, d.value);
+      return true;
+    },
+    ownKeys(t) {
+      return keys ? [...Reflect.ownKeys(t), ...keys.filter((k) => !(k in t))] : Reflect.ownKeys(t);
+    },
     getOwnPropertyDescriptor(t, p) {
       const d = Reflect.getOwnPropertyDescriptor(t, p);
       if (d) return d;
@@ -42,7 +60,9 @@ function stub(name, keys, thenable) {
       if (name.endsWith('.get')) return args[1];
       return stub(`${name}()`, undefined, true);
     },
-    construct() { return stub(`new ${name}`); },
+    construct() {
+      return stub(`new ${name}`);
+    },
   };
   return new Proxy(target, handler);
 }
@@ -58,8 +78,21 @@ Module._load = function (request) {
   counts.ajvMs += performance.now() - t0;
   const Ajv = m.default;
   class CountedAjv extends Ajv {
-    constructor(...a) { const t = performance.now(); super(...a); counts.ajvInstances++; counts.ajvMs += performance.now() - t; }
-    compile(...a) { const t = performance.now(); try { return super.compile(...a); } finally { counts.ajvCompiles++; counts.ajvMs += performance.now() - t; } }
+    constructor(...a) {
+      const t = performance.now();
+      super(...a);
+      counts.ajvInstances++;
+      counts.ajvMs += performance.now() - t;
+    }
+    compile(...a) {
+      const t = performance.now();
+      try {
+        return super.compile(...a);
+      } finally {
+        counts.ajvCompiles++;
+        counts.ajvMs += performance.now() - t;
+      }
+    }
   }
   return { ...m, default: CountedAjv };
 };
@@ -73,11 +106,21 @@ const requireMs = performance.now() - t0;
 // Count runtime code generation during activate() only.
 const RealFunction = globalThis.Function;
 globalThis.Function = new Proxy(RealFunction, {
-  construct(t, args) { counts.newFunction++; return Reflect.construct(t, args); },
-  apply(t, self, args) { counts.newFunction++; return Reflect.apply(t, self, args); },
+  construct(t, args) {
+    counts.newFunction++;
+    return Reflect.construct(t, args);
+  },
+  apply(t, self, args) {
+    counts.newFunction++;
+    return Reflect.apply(t, self, args);
+  },
 });
 const base = stub('context');
-const own = { extensionPath, subscriptions: [], extension: { packageJSON: JSON.parse(readFileSync(resolve(extensionPath, 'package.json'), 'utf8')) } };
+const own = {
+  extensionPath,
+  subscriptions: [],
+  extension: { packageJSON: JSON.parse(readFileSync(resolve(extensionPath, 'package.json'), 'utf8')) },
+};
 const context = new Proxy({}, { get: (t, p) => (p in own ? own[p] : base[p]) });
 let activateMs;
 let error;
@@ -86,10 +129,22 @@ try {
   ext.activate(context);
   activateMs = performance.now() - t1;
 } catch (e) {
-  error = String((e && e.stack) || e).split('\n').slice(0, 3).join(' | ');
+  error = String((e && e.stack) || e)
+    .split('\n')
+    .slice(0, 3)
+    .join(' | ');
 }
 globalThis.Function = RealFunction;
 const r = (x) => (x === undefined ? undefined : +x.toFixed(1));
-console.log(JSON.stringify({ file, requireMs: r(requireMs), activateMs: r(activateMs), ...counts, ajvMs: r(counts.ajvMs), error }));
+console.log(
+  JSON.stringify({
+    file,
+    requireMs: r(requireMs),
+    activateMs: r(activateMs),
+    ...counts,
+    ajvMs: r(counts.ajvMs),
+    error,
+  }),
+);
 // Tandem's activate() starts nothing that must finish; do not wait for stray stub timers.
 process.exit(0);

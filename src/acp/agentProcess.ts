@@ -77,7 +77,10 @@ class StderrRing {
   private bytes = 0;
   private partial = '';
 
-  constructor(private readonly maxBytes: number, private readonly onLine: (line: string) => void) {}
+  constructor(
+    private readonly maxBytes: number,
+    private readonly onLine: (line: string) => void,
+  ) {}
 
   push(chunk: string): void {
     const text = this.partial + chunk;
@@ -92,12 +95,18 @@ class StderrRing {
   }
 
   flush(): void {
-    if (this.partial) { this.add(this.partial); this.partial = ''; }
+    if (this.partial) {
+      this.add(this.partial);
+      this.partial = '';
+    }
   }
 
   tail(n: number): string[] {
     const out = n <= 0 ? [] : this.lines.slice(-n);
-    if (this.partial && n > 0) { out.push(clip(this.partial)); if (out.length > n) out.shift(); }
+    if (this.partial && n > 0) {
+      out.push(clip(this.partial));
+      if (out.length > n) out.shift();
+    }
     return out;
   }
 
@@ -135,8 +144,14 @@ class AgentProcessImpl implements AgentProcess {
     if (this.exit) {
       const e = this.exit;
       let live = true;
-      queueMicrotask(() => { if (live) listener(e); });
-      return { dispose: () => { live = false; } };
+      queueMicrotask(() => {
+        if (live) listener(e);
+      });
+      return {
+        dispose: () => {
+          live = false;
+        },
+      };
     }
     return this.exitEmitter.event(listener);
   };
@@ -152,7 +167,8 @@ class AgentProcessImpl implements AgentProcess {
 
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const [k, v] of Object.entries(opts.env ?? {})) {
-      if (v === undefined) delete env[k]; else env[k] = v;
+      if (v === undefined) delete env[k];
+      else env[k] = v;
     }
 
     this.child = spawn(opts.command, [...(opts.args ?? [])], {
@@ -165,7 +181,9 @@ class AgentProcessImpl implements AgentProcess {
     this.pid = this.child.pid;
     this.stdin = this.child.stdin!;
     this.stdout = this.child.stdout!;
-    this.logger.info(`[${this.name}] started: ${formatCommandLine(opts.command, opts.args)}${this.pid !== undefined ? ` (pid ${this.pid})` : ''}`);
+    this.logger.info(
+      `[${this.name}] started: ${formatCommandLine(opts.command, opts.args)}${this.pid !== undefined ? ` (pid ${this.pid})` : ''}`,
+    );
 
     // Writing to a dead agent gives EPIPE / ERR_STREAM_DESTROYED: expected, never fatal.
     this.child.stdin!.on('error', (err: NodeJS.ErrnoException) => {
@@ -175,13 +193,20 @@ class AgentProcessImpl implements AgentProcess {
     this.child.stderr!.setEncoding('utf8');
     this.child.stderr!.on('data', (d: string) => this.ring.push(d));
     this.child.stderr!.on('end', () => this.ring.flush());
-    this.child.stderr!.on('error', () => { /* ignore */ });
+    this.child.stderr!.on('error', () => {
+      /* ignore */
+    });
 
     this.child.on('error', (err: NodeJS.ErrnoException) => {
       if (this.pid === undefined) {
         // Spawn failure: no process ever ran.
         this.leaderGone = true;
-        this.finish({ code: null, signal: null, error: `${err.code ?? 'ERROR'}: ${err.message}`, message: this.spawnErrorMessage(err) });
+        this.finish({
+          code: null,
+          signal: null,
+          error: `${err.code ?? 'ERROR'}: ${err.message}`,
+          message: this.spawnErrorMessage(err),
+        });
       } else {
         this.logger.warn(`[${this.name}] process error: ${err.message}`);
       }
@@ -202,11 +227,14 @@ class AgentProcessImpl implements AgentProcess {
         if (!this.killing) this.reapGroup();
       };
       const timer = setTimeout(fire, STDERR_SETTLE_MS);
-      if (stderr.readableEnded) fire(); else stderr.once('end', fire);
+      if (stderr.readableEnded) fire();
+      else stderr.once('end', fire);
     });
   }
 
-  get exited(): AgentExit | undefined { return this.exit; }
+  get exited(): AgentExit | undefined {
+    return this.exit;
+  }
 
   stderrTail(lines = TAIL_LINES_IN_MESSAGE): string[] {
     return this.ring.tail(lines);
@@ -237,8 +265,10 @@ class AgentProcessImpl implements AgentProcess {
       if (this.opts.cwd && !existsSync(this.opts.cwd)) {
         return `Could not start agent "${this.name}": the working directory ${this.opts.cwd} does not exist.\nCommand: ${ran}`;
       }
-      return `Could not start agent "${this.name}": command "${this.opts.command}" was not found on PATH.\n` +
-        `Command: ${ran}\nInstall the agent, or set the full path to its executable in the agent settings.`;
+      return (
+        `Could not start agent "${this.name}": command "${this.opts.command}" was not found on PATH.\n` +
+        `Command: ${ran}\nInstall the agent, or set the full path to its executable in the agent settings.`
+      );
     }
     if (err.code === 'EACCES') {
       return `Could not start agent "${this.name}": "${this.opts.command}" is not executable (permission denied).\nCommand: ${ran}`;
@@ -260,12 +290,27 @@ class AgentProcessImpl implements AgentProcess {
     if (pid === undefined) return false;
     if (isWindows) {
       if (this.leaderGone) return false;
-      if (signal === 'SIGKILL') execFile('taskkill', ['/pid', String(pid), '/T', '/F'], () => { /* best effort */ });
+      if (signal === 'SIGKILL')
+        execFile('taskkill', ['/pid', String(pid), '/T', '/F'], () => {
+          /* best effort */
+        });
       else this.child.kill(signal);
       return true;
     }
-    try { process.kill(-pid, signal); return true; } catch { /* group gone */ }
-    if (!this.leaderGone) { try { this.child.kill(signal); return true; } catch { /* gone */ } }
+    try {
+      process.kill(-pid, signal);
+      return true;
+    } catch {
+      /* group gone */
+    }
+    if (!this.leaderGone) {
+      try {
+        this.child.kill(signal);
+        return true;
+      } catch {
+        /* gone */
+      }
+    }
     return false;
   }
 
@@ -288,7 +333,11 @@ class AgentProcessImpl implements AgentProcess {
     if (this.pid === undefined) return; // never started
     if (this.gone()) return;
     // Closing stdin first lets a well-behaved agent exit on EOF.
-    try { this.child.stdin?.end(); } catch { /* ignore */ }
+    try {
+      this.child.stdin?.end();
+    } catch {
+      /* ignore */
+    }
     this.signalGroup('SIGTERM');
     if (await this.waitGone(this.grace)) return;
     this.logger.warn(`[${this.name}] did not stop within ${this.grace} ms of SIGTERM; sending SIGKILL`);
@@ -302,7 +351,9 @@ class AgentProcessImpl implements AgentProcess {
   private reapGroup(): void {
     if (isWindows || this.pid === undefined || !groupAlive(this.pid)) return;
     this.logger.info(`[${this.name}] stopping processes the agent left behind`);
-    this.kill().catch(() => { /* ignore */ });
+    this.kill().catch(() => {
+      /* ignore */
+    });
   }
 }
 
@@ -321,10 +372,18 @@ function delay(ms: number): Promise<void> {
  * kill(-pgid, 0). Elsewhere kill(-pgid, 0) is the check.
  */
 export function groupAlive(pgid: number): boolean {
-  try { process.kill(-pgid, 0); } catch { return false; }
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return false;
+  }
   if (process.platform !== 'linux') return true;
   let entries: string[];
-  try { entries = readdirSync('/proc'); } catch { return true; }
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return true;
+  }
   for (const e of entries) {
     if (!/^\d+$/.test(e)) continue;
     const st = procStat(Number(e));
@@ -335,7 +394,11 @@ export function groupAlive(pgid: number): boolean {
 
 /** True when `pid` is a live (non-zombie) process. */
 export function processAlive(pid: number): boolean {
-  try { process.kill(pid, 0); } catch { return false; }
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
   if (process.platform !== 'linux') return true;
   const st = procStat(pid);
   return !st || (st.state !== 'Z' && st.state !== 'X');
@@ -346,5 +409,7 @@ function procStat(pid: number): { state: string; pgrp: number } | undefined {
     const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const rest = s.slice(s.lastIndexOf(')') + 2).split(' ');
     return { state: rest[0], pgrp: Number(rest[2]) };
-  } catch { return undefined; }
+  } catch {
+    return undefined;
+  }
 }

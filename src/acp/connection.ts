@@ -21,7 +21,16 @@ import {
   AbstractMessageReader,
   AbstractMessageWriter,
 } from 'vscode-jsonrpc';
-import type { DataCallback, Message, MessageConnection, MessageReader, MessageWriter, NotificationMessage, RequestMessage, ResponseMessage } from 'vscode-jsonrpc';
+import type {
+  DataCallback,
+  Message,
+  MessageConnection,
+  MessageReader,
+  MessageWriter,
+  NotificationMessage,
+  RequestMessage,
+  ResponseMessage,
+} from 'vscode-jsonrpc';
 import { createMessageConnection } from 'vscode-jsonrpc/node';
 import { IDisposable, toDisposable } from '../common/disposable';
 import { Emitter, Event } from '../common/event';
@@ -55,8 +64,12 @@ export class AcpError extends Error {
 export function errorDetail(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   const data = (err as { data?: unknown }).data;
-  const more = typeof data === 'string' ? data
-    : data && typeof data === 'object' && typeof (data as { message?: unknown }).message === 'string' ? (data as { message: string }).message : undefined;
+  const more =
+    typeof data === 'string'
+      ? data
+      : data && typeof data === 'object' && typeof (data as { message?: unknown }).message === 'string'
+        ? (data as { message: string }).message
+        : undefined;
   return more && !err.message.includes(more) ? `${err.message}: ${more}` : err.message;
 }
 
@@ -66,13 +79,19 @@ type NotificationHandler = (params: unknown) => void;
 /** The reader vscode-jsonrpc listens to: the router hands it the messages it should handle. */
 class HandOffReader extends AbstractMessageReader implements MessageReader {
   callback: DataCallback | undefined;
-  constructor(private readonly start: () => void) { super(); }
+  constructor(private readonly start: () => void) {
+    super();
+  }
   listen(callback: DataCallback): RpcDisposable {
     this.callback = callback;
     this.start();
-    return RpcDisposable.create(() => { this.callback = undefined; });
+    return RpcDisposable.create(() => {
+      this.callback = undefined;
+    });
   }
-  deliver(msg: Message): void { this.callback?.(msg); }
+  deliver(msg: Message): void {
+    this.callback?.(msg);
+  }
 }
 
 /** Wraps the NDJSON writer: tracks outgoing request ids for response validation, reports traffic. */
@@ -91,10 +110,18 @@ class TrackingWriter extends AbstractMessageWriter implements MessageWriter {
     const m = msg as Partial<RequestMessage>;
     if (typeof m.method === 'string' && m.id !== undefined && m.id !== null) this.lastRequestId = m.id;
     this.validator.noteOutgoing(msg);
-    if (this.traffic) { try { this.traffic('out', msg); } catch { /* a view must not break the wire */ } }
+    if (this.traffic) {
+      try {
+        this.traffic('out', msg);
+      } catch {
+        /* a view must not break the wire */
+      }
+    }
     return this.inner.write(msg);
   }
-  end(): void { this.inner.end(); }
+  end(): void {
+    this.inner.end();
+  }
 }
 
 export class AcpConnection implements IDisposable {
@@ -143,7 +170,9 @@ export class AcpConnection implements IDisposable {
       info: (m) => l.info(`[jsonrpc] ${m}`),
       log: (m) => l.debug(`[jsonrpc] ${m}`),
     });
-    this.connection.onError(() => { /* reader/writer errors are logged above */ });
+    this.connection.onError(() => {
+      /* reader/writer errors are logged above */
+    });
     // Requests nobody handles: -32601 (and the router learns the request was dispatched).
     this.connection.onRequest((method: string) => {
       this.dispatched();
@@ -151,7 +180,9 @@ export class AcpConnection implements IDisposable {
     });
   }
 
-  get isClosed(): boolean { return this.closed; }
+  get isClosed(): boolean {
+    return this.closed;
+  }
 
   listen(): void {
     if (this.listening || this.closed) return;
@@ -178,19 +209,34 @@ export class AcpConnection implements IDisposable {
         if (id !== undefined && this.handedResponses.delete(id)) this.dispatched();
       };
       inner.then(
-        (r) => { settled(); resolve(r); },
-        (e) => { settled(); reject(toAcpError(e, type.method)); },
+        (r) => {
+          settled();
+          resolve(r);
+        },
+        (e) => {
+          settled();
+          reject(toAcpError(e, type.method));
+        },
       );
     });
   }
 
   sendNotification<P>(type: NotificationType<P>, params: P): void {
-    if (this.closed) { this.logger.warn(`Not sending ${type.method}: the connection is closed`); return; }
-    this.connection.sendNotification(type.method, params).catch((err: unknown) =>
-      this.logger.error(`Sending ${type.method} failed: ${err instanceof Error ? err.message : String(err)}`));
+    if (this.closed) {
+      this.logger.warn(`Not sending ${type.method}: the connection is closed`);
+      return;
+    }
+    this.connection
+      .sendNotification(type.method, params)
+      .catch((err: unknown) =>
+        this.logger.error(`Sending ${type.method} failed: ${err instanceof Error ? err.message : String(err)}`),
+      );
   }
 
-  onRequest<P, R>(type: RequestType<P, R, void>, handler: (params: P, token: CancellationToken) => R | Promise<R>): IDisposable {
+  onRequest<P, R>(
+    type: RequestType<P, R, void>,
+    handler: (params: P, token: CancellationToken) => R | Promise<R>,
+  ): IDisposable {
     const method = type.method;
     const d = this.connection.onRequest(method, async (params: P, token: CancellationToken) => {
       this.dispatched();
@@ -212,7 +258,8 @@ export class AcpConnection implements IDisposable {
       const cur = this.notificationHandlers.get(type.method);
       if (!cur) return;
       const next = cur.filter((x) => x !== h);
-      if (next.length) this.notificationHandlers.set(type.method, next); else this.notificationHandlers.delete(type.method);
+      if (next.length) this.notificationHandlers.set(type.method, next);
+      else this.notificationHandlers.delete(type.method);
     });
   }
 
@@ -226,21 +273,41 @@ export class AcpConnection implements IDisposable {
     this.queue = [];
     this.queueHead = 0;
     this.notificationHandlers.clear();
-    try { this.connection.dispose(); } catch { /* ignore */ }
-    try { this.reader.dispose(); } catch { /* ignore */ }
-    try { this.writer.end(); } catch { /* ignore */ }
+    try {
+      this.connection.dispose();
+    } catch {
+      /* ignore */
+    }
+    try {
+      this.reader.dispose();
+    } catch {
+      /* ignore */
+    }
+    try {
+      this.writer.end();
+    } catch {
+      /* ignore */
+    }
     this.logger.info(`ACP connection closed: ${reason}`);
     this.onDidCloseEmitter.fire(reason);
     this.onDidCloseEmitter.dispose();
   }
 
-  dispose(): void { this.close('Connection disposed'); }
+  dispose(): void {
+    this.close('Connection disposed');
+  }
 
   // ---- incoming routing -------------------------------------------------------------------
 
   private onIncoming(raw: unknown): void {
     if (this.closed) return;
-    if (this.traffic) { try { this.traffic('in', raw); } catch { /* a view must not break the wire */ } }
+    if (this.traffic) {
+      try {
+        this.traffic('in', raw);
+      } catch {
+        /* a view must not break the wire */
+      }
+    }
     const msg = this.validator.inspectIncoming(raw);
     if (msg === undefined) return;
     if (this.inFlight > 0 || this.queueHead < this.queue.length) {
@@ -253,7 +320,10 @@ export class AcpConnection implements IDisposable {
   private route(msg: Message): void {
     const m = msg as Partial<RequestMessage & ResponseMessage>;
     if (typeof m.method === 'string') {
-      if (m.id === undefined) { this.notify(msg as NotificationMessage); return; }
+      if (m.id === undefined) {
+        this.notify(msg as NotificationMessage);
+        return;
+      }
       this.inFlight++;
       this.handOff.deliver(msg);
       return;
@@ -280,8 +350,13 @@ export class AcpConnection implements IDisposable {
       const msg = this.queue[this.queueHead++];
       this.route(msg);
     }
-    if (this.queueHead >= this.queue.length) { this.queue = []; this.queueHead = 0; }
-    else if (this.queueHead > 1024 && this.queueHead * 2 > this.queue.length) { this.queue = this.queue.slice(this.queueHead); this.queueHead = 0; }
+    if (this.queueHead >= this.queue.length) {
+      this.queue = [];
+      this.queueHead = 0;
+    } else if (this.queueHead > 1024 && this.queueHead * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.queueHead);
+      this.queueHead = 0;
+    }
   }
 
   private notify(msg: NotificationMessage): void {
@@ -290,7 +365,11 @@ export class AcpConnection implements IDisposable {
       const requestId = (msg.params as { requestId?: unknown } | undefined)?.requestId;
       if (typeof requestId === 'number' || typeof requestId === 'string') {
         // vscode-jsonrpc's own cancellation notification: cancels the handler's token.
-        this.handOff.deliver({ jsonrpc: '2.0', method: '$/cancelRequest', params: { id: requestId } } as NotificationMessage);
+        this.handOff.deliver({
+          jsonrpc: '2.0',
+          method: '$/cancelRequest',
+          params: { id: requestId },
+        } as NotificationMessage);
       }
       this.callHandlers(method, msg.params, false);
       return;
@@ -318,8 +397,11 @@ export class AcpConnection implements IDisposable {
 
   private writeReply(msg: ResponseMessage): void {
     if (this.closed) return;
-    this.writer.write(msg).catch((err: unknown) =>
-      this.logger.error(`Writing an error reply failed: ${err instanceof Error ? err.message : String(err)}`));
+    this.writer
+      .write(msg)
+      .catch((err: unknown) =>
+        this.logger.error(`Writing an error reply failed: ${err instanceof Error ? err.message : String(err)}`),
+      );
   }
 }
 
@@ -332,7 +414,8 @@ function toAcpError(err: unknown, method: string): AcpError {
 
 function toResponseError(err: unknown, method: string, logger: Logger): ResponseError<unknown> {
   if (err instanceof ResponseError) return err;
-  if (err instanceof AcpError && typeof err.code === 'number') return new ResponseError(err.code, err.message, err.data);
+  if (err instanceof AcpError && typeof err.code === 'number')
+    return new ResponseError(err.code, err.message, err.data);
   const message = err instanceof Error ? err.message : String(err);
   logger.error(`Handler for ${method} failed: ${message}`);
   return new ResponseError(ErrorCodes.InternalError, message);

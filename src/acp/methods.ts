@@ -19,7 +19,9 @@ export const AGENT_METHODS = {
   session_close: req<acp.CloseSessionRequest, acp.CloseSessionResponse>('session/close'),
   session_delete: req<acp.DeleteSessionRequest, acp.DeleteSessionResponse>('session/delete'),
   session_set_mode: req<acp.SetSessionModeRequest, acp.SetSessionModeResponse>('session/set_mode'),
-  session_set_config_option: req<acp.SetSessionConfigOptionRequest, acp.SetSessionConfigOptionResponse>('session/set_config_option'),
+  session_set_config_option: req<acp.SetSessionConfigOptionRequest, acp.SetSessionConfigOptionResponse>(
+    'session/set_config_option',
+  ),
   session_prompt: req<acp.PromptRequest, acp.PromptResponse>('session/prompt'),
   session_cancel: note<acp.CancelNotification>('session/cancel'),
 } as const;
@@ -27,12 +29,16 @@ export const AGENT_METHODS = {
 /** Methods the client implements: the agent sends these. */
 export const CLIENT_METHODS = {
   session_update: note<acp.SessionNotification>('session/update'),
-  session_request_permission: req<acp.RequestPermissionRequest, acp.RequestPermissionResponse>('session/request_permission'),
+  session_request_permission: req<acp.RequestPermissionRequest, acp.RequestPermissionResponse>(
+    'session/request_permission',
+  ),
   fs_read_text_file: req<acp.ReadTextFileRequest, acp.ReadTextFileResponse>('fs/read_text_file'),
   fs_write_text_file: req<acp.WriteTextFileRequest, acp.WriteTextFileResponse>('fs/write_text_file'),
   terminal_create: req<acp.CreateTerminalRequest, acp.CreateTerminalResponse>('terminal/create'),
   terminal_output: req<acp.TerminalOutputRequest, acp.TerminalOutputResponse>('terminal/output'),
-  terminal_wait_for_exit: req<acp.WaitForTerminalExitRequest, acp.WaitForTerminalExitResponse>('terminal/wait_for_exit'),
+  terminal_wait_for_exit: req<acp.WaitForTerminalExitRequest, acp.WaitForTerminalExitResponse>(
+    'terminal/wait_for_exit',
+  ),
   terminal_kill: req<acp.KillTerminalRequest, acp.KillTerminalResponse>('terminal/kill'),
   terminal_release: req<acp.ReleaseTerminalRequest, acp.ReleaseTerminalResponse>('terminal/release'),
   elicitation_create: req<acp.CreateElicitationRequest, acp.CreateElicitationResponse>('elicitation/create'),

@@ -44,18 +44,29 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
   private discarded = -1;
   private lineNo = 0;
   private closed = false;
-  private readonly onData = (chunk: Buffer | string) => this.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+  private readonly onData = (chunk: Buffer | string) =>
+    this.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
   private readonly onEnd = () => this.finish();
   private readonly onStreamError = (err: unknown) =>
-    this.fireError(new NdjsonInputError(`Agent output stream error: ${err instanceof Error ? err.message : String(err)}`, 'stream-error'));
+    this.fireError(
+      new NdjsonInputError(
+        `Agent output stream error: ${err instanceof Error ? err.message : String(err)}`,
+        'stream-error',
+      ),
+    );
 
-  constructor(private readonly input: NodeJS.ReadableStream, options: NdjsonReaderOptions = {}) {
+  constructor(
+    private readonly input: NodeJS.ReadableStream,
+    options: NdjsonReaderOptions = {},
+  ) {
     super();
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   }
 
   /** Bytes of an incomplete line currently held (0 while an over-long line is being discarded). */
-  get bufferedBytes(): number { return this.pendingBytes; }
+  get bufferedBytes(): number {
+    return this.pendingBytes;
+  }
 
   listen(callback: DataCallback): Disposable {
     this.callback = callback;
@@ -115,7 +126,10 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
 
   private keepPartial(chunk: Buffer, start: number, end: number): void {
     const n = end - start;
-    if (this.discarded >= 0) { this.discarded += n; return; }
+    if (this.discarded >= 0) {
+      this.discarded += n;
+      return;
+    }
     if (this.pendingBytes + n > this.maxLineBytes) {
       // Over the cap: drop what we hold and discard everything up to the next newline
       // without buffering it; reported once, with its size, when the line ends.
@@ -125,7 +139,9 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
       return;
     }
     // Copy small tails so a retained slice does not pin a large chunk's memory.
-    this.pending.push(n < 4096 && chunk.length > 65536 ? Buffer.from(chunk.subarray(start, end)) : chunk.subarray(start, end));
+    this.pending.push(
+      n < 4096 && chunk.length > 65536 ? Buffer.from(chunk.subarray(start, end)) : chunk.subarray(start, end),
+    );
     this.pendingBytes += n;
   }
 
@@ -135,10 +151,12 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
   }
 
   private reportTooLong(bytes: number): void {
-    this.fireError(new NdjsonInputError(
-      `Skipped line ${this.lineNo} from the agent: ${bytes} bytes exceeds the limit of ${this.maxLineBytes} bytes (maxLineBytes)`,
-      'line-too-long',
-    ));
+    this.fireError(
+      new NdjsonInputError(
+        `Skipped line ${this.lineNo} from the agent: ${bytes} bytes exceeds the limit of ${this.maxLineBytes} bytes (maxLineBytes)`,
+        'line-too-long',
+      ),
+    );
   }
 
   private line(buf: Buffer, start: number, end: number): void {
@@ -150,14 +168,21 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
       msg = JSON.parse(text);
     } catch (err) {
       if (text.trim() === '') return; // whitespace-only line
-      this.fireError(new NdjsonInputError(
-        `Skipped line ${this.lineNo} from the agent: not valid JSON (${err instanceof Error ? err.message : String(err)}): ${preview(text)}`,
-        'malformed-json',
-      ));
+      this.fireError(
+        new NdjsonInputError(
+          `Skipped line ${this.lineNo} from the agent: not valid JSON (${err instanceof Error ? err.message : String(err)}): ${preview(text)}`,
+          'malformed-json',
+        ),
+      );
       return;
     }
     if (typeof msg !== 'object' || msg === null) {
-      this.fireError(new NdjsonInputError(`Skipped line ${this.lineNo} from the agent: a JSON-RPC message must be an object, got ${preview(text)}`, 'not-an-object'));
+      this.fireError(
+        new NdjsonInputError(
+          `Skipped line ${this.lineNo} from the agent: a JSON-RPC message must be an object, got ${preview(text)}`,
+          'not-an-object',
+        ),
+      );
       return;
     }
     // Arrays (JSON-RPC batches) are passed on: the validation layer answers them (ACP has no batches).
@@ -166,7 +191,12 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
     try {
       cb(msg as Message);
     } catch (err) {
-      this.fireError(new NdjsonInputError(`Handling line ${this.lineNo} failed: ${err instanceof Error ? err.message : String(err)}`, 'callback-failed'));
+      this.fireError(
+        new NdjsonInputError(
+          `Handling line ${this.lineNo} failed: ${err instanceof Error ? err.message : String(err)}`,
+          'callback-failed',
+        ),
+      );
     }
   }
 
@@ -208,7 +238,10 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     return new Promise<void>((resolve, reject) => {
       try {
         this.output.write(data, (err?: Error | null) => {
-          if (err) { this.fireError(err, msg, ++this.errorCount); reject(err); } else resolve();
+          if (err) {
+            this.fireError(err, msg, ++this.errorCount);
+            reject(err);
+          } else resolve();
         });
       } catch (err) {
         this.fireError(err, msg, ++this.errorCount);
@@ -220,6 +253,10 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
   end(): void {
     if (this.ended) return;
     this.ended = true;
-    try { this.output.end(); } catch { /* already closed */ }
+    try {
+      this.output.end();
+    } catch {
+      /* already closed */
+    }
   }
 }

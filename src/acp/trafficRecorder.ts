@@ -11,13 +11,18 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
   if (depth > 64 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     // MCP headers / env arrive as [{name, value}]: judge the pair by its name.
-    return value.map((v) => (isNameValue(v) && SECRET_KEY.test(v.name) ? { ...v, value: '[redacted]' } : redactSecrets(v, depth + 1)));
+    return value.map((v) =>
+      isNameValue(v) && SECRET_KEY.test(v.name) ? { ...v, value: '[redacted]' } : redactSecrets(v, depth + 1),
+    );
   }
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    out[k] = SECRET_KEY.test(k) && (typeof v === 'string' || typeof v === 'number') ? '[redacted]'
-      : k === 'mcpServers' && Array.isArray(v) ? v.map(redactMcpServer)
-      : redactSecrets(v, depth + 1);
+    out[k] =
+      SECRET_KEY.test(k) && (typeof v === 'string' || typeof v === 'number')
+        ? '[redacted]'
+        : k === 'mcpServers' && Array.isArray(v)
+          ? v.map(redactMcpServer)
+          : redactSecrets(v, depth + 1);
   }
   return out;
 }
@@ -42,16 +47,26 @@ export class TrafficRecorder {
   private readonly t0 = Date.now();
   private failed = false;
 
-  constructor(readonly file: string, private readonly onError: (err: Error) => void) {
+  constructor(
+    readonly file: string,
+    private readonly onError: (err: Error) => void,
+  ) {
     mkdirSync(dirname(file), { recursive: true });
     this.out = createWriteStream(file, { flags: 'w' });
-    this.out.on('error', (err) => { this.failed = true; this.onError(err); });
+    this.out.on('error', (err) => {
+      this.failed = true;
+      this.onError(err);
+    });
   }
 
   /** Same shape as AcpConnectionOptions.traffic: 'out' is client → agent. */
   record(direction: 'in' | 'out', message: unknown): void {
     if (this.failed) return;
-    const line = JSON.stringify({ ms: Date.now() - this.t0, dir: direction === 'out' ? 'c->a' : 'a->c', msg: redactSecrets(message) });
+    const line = JSON.stringify({
+      ms: Date.now() - this.t0,
+      dir: direction === 'out' ? 'c->a' : 'a->c',
+      msg: redactSecrets(message),
+    });
     this.out.write(line + '\n');
   }
 

@@ -34,7 +34,12 @@ export interface ValidationError {
 }
 export type ValidateFn = ((data: unknown) => boolean) & { errors?: ValidationError[] | null };
 
-interface MethodDef { method: string; side: string; kind: 'request' | 'response' | 'notification'; def: string }
+interface MethodDef {
+  method: string;
+  side: string;
+  kind: 'request' | 'response' | 'notification';
+  def: string;
+}
 
 const validators = generated as unknown as Record<string, ValidateFn>;
 const methodDefs = (generated as unknown as { METHOD_DEFS: MethodDef[] }).METHOD_DEFS;
@@ -59,7 +64,9 @@ export const CLIENT_TO_AGENT_REQUESTS: ReadonlyMap<string, ValidateFn> = table('
 /** Result validators of what we answer (tests). */
 export const CLIENT_RESPONSES: ReadonlyMap<string, ValidateFn> = table('client', 'response');
 
-export const SESSION_UPDATE_KINDS: ReadonlySet<string> = new Set((generated as unknown as { SESSION_UPDATE_KINDS: string[] }).SESSION_UPDATE_KINDS);
+export const SESSION_UPDATE_KINDS: ReadonlySet<string> = new Set(
+  (generated as unknown as { SESSION_UPDATE_KINDS: string[] }).SESSION_UPDATE_KINDS,
+);
 export const validateSessionNotification: ValidateFn = validators.SessionNotification;
 
 /** "/path must be string" — the first ajv error, path first. */
@@ -89,7 +96,12 @@ export const ErrorCodes = {
 } as const;
 
 /** Marks an error response that this layer made out of an agent's invalid result. */
-export interface InvalidResponseData { invalidResponse: true; method: string; path: string; result: unknown }
+export interface InvalidResponseData {
+  invalidResponse: true;
+  method: string;
+  path: string;
+  result: unknown;
+}
 
 type Id = number | string;
 
@@ -119,21 +131,31 @@ export class AcpValidator {
   }
 
   /** The method of a request we sent that is still pending, if any. */
-  pendingMethod(id: Id): string | undefined { return this.pending.get(id); }
+  pendingMethod(id: Id): string | undefined {
+    return this.pending.get(id);
+  }
 
   inspectIncoming(msg: unknown): Message | undefined {
     try {
       return this.inspect(msg);
     } catch (err) {
-      this.logger.error(`ACP validation failed unexpectedly: ${err instanceof Error ? err.message : String(err)}; message dropped`);
+      this.logger.error(
+        `ACP validation failed unexpectedly: ${err instanceof Error ? err.message : String(err)}; message dropped`,
+      );
       return undefined;
     }
   }
 
   private inspect(raw: unknown): Message | undefined {
     if (Array.isArray(raw)) {
-      this.logger.error(`Received a JSON-RPC batch of ${raw.length} message(s) from the agent; ACP does not use batches: ignored`);
-      this.reply({ jsonrpc: '2.0', id: null, error: { code: ErrorCodes.InvalidRequest, message: 'JSON-RPC batches are not supported by ACP' } });
+      this.logger.error(
+        `Received a JSON-RPC batch of ${raw.length} message(s) from the agent; ACP does not use batches: ignored`,
+      );
+      this.reply({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: ErrorCodes.InvalidRequest, message: 'JSON-RPC batches are not supported by ACP' },
+      });
       return undefined;
     }
     const msg = raw as Record<string, unknown>;
@@ -143,14 +165,20 @@ export class AcpValidator {
       return this.notification(msg as unknown as NotificationMessage, method);
     }
     if ('id' in msg) return this.response(msg as unknown as ResponseMessage);
-    this.logger.error(`Received a message that is neither a request, a response nor a notification: ${preview(msg)}; ignored`);
+    this.logger.error(
+      `Received a message that is neither a request, a response nor a notification: ${preview(msg)}; ignored`,
+    );
     return undefined;
   }
 
   private request(msg: RequestMessage, method: string): Message | undefined {
     if (!isId(msg.id)) {
       this.logger.error(`Received request ${method} with an invalid id ${preview(msg.id)}; ignored`);
-      this.reply({ jsonrpc: '2.0', id: null, error: { code: ErrorCodes.InvalidRequest, message: `Invalid request id for ${method}` } });
+      this.reply({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: ErrorCodes.InvalidRequest, message: `Invalid request id for ${method}` },
+      });
       return undefined;
     }
     const validate = AGENT_TO_CLIENT_REQUESTS.get(method);
@@ -170,12 +198,16 @@ export class AcpValidator {
       if (typeof kind === 'string' && !SESSION_UPDATE_KINDS.has(kind)) {
         if (!this.warnedKinds.has(kind)) {
           this.warnedKinds.add(kind);
-          this.logger.warn(`Ignoring session/update of unknown kind "${kind}" (not in ACP v1; further ones are ignored silently)`);
+          this.logger.warn(
+            `Ignoring session/update of unknown kind "${kind}" (not in ACP v1; further ones are ignored silently)`,
+          );
         }
         return undefined;
       }
       if (!validateSessionNotification(msg.params)) {
-        this.logger.error(`Dropped invalid session/update${typeof kind === 'string' ? ` (${kind})` : ''}: ${describeErrors(validateSessionNotification.errors)}`);
+        this.logger.error(
+          `Dropped invalid session/update${typeof kind === 'string' ? ` (${kind})` : ''}: ${describeErrors(validateSessionNotification.errors)}`,
+        );
         return undefined;
       }
       return msg;
@@ -191,7 +223,9 @@ export class AcpValidator {
   private response(msg: ResponseMessage): Message | undefined {
     const id = msg.id;
     if (!isId(id)) {
-      this.logger.error(`Received a response without a usable id${msg.error ? `: error ${msg.error.code} ${msg.error.message}` : ''}; ignored`);
+      this.logger.error(
+        `Received a response without a usable id${msg.error ? `: error ${msg.error.code} ${msg.error.message}` : ''}; ignored`,
+      );
       return undefined;
     }
     const method = this.pending.get(id);
@@ -228,6 +262,10 @@ export class AcpValidator {
 
 function preview(v: unknown): string {
   let s: string;
-  try { s = JSON.stringify(v) ?? String(v); } catch { s = String(v); }
+  try {
+    s = JSON.stringify(v) ?? String(v);
+  } catch {
+    s = String(v);
+  }
   return s.length > 200 ? `${s.slice(0, 200)}…` : s;
 }

@@ -1,7 +1,14 @@
 // One agent connection: the process, its ACP connection and the sessions on it. This object is
 // the connection-lifetime disposal scope: restarting the agent disposes it and builds a new one.
 import type {
-  AgentCapabilities, AuthMethod, ClientCapabilities, ContentBlock, InitializeResponse, LoadSessionResponse, McpServer, SessionInfo,
+  AgentCapabilities,
+  AuthMethod,
+  ClientCapabilities,
+  ContentBlock,
+  InitializeResponse,
+  LoadSessionResponse,
+  McpServer,
+  SessionInfo,
 } from '@agentclientprotocol/sdk';
 import { spawnAgent, type AgentExit, type AgentProcess } from '../acp/agentProcess';
 import { AcpConnection, AcpError, errorDetail } from '../acp/connection';
@@ -77,38 +84,74 @@ export class AgentClient extends Disposable {
     this.onDidCloseSession = this.set.onDidCloseSession;
   }
 
-  get agent(): AgentView { return this.view; }
+  get agent(): AgentView {
+    return this.view;
+  }
   /** The active session. */
-  get session(): SessionStore | undefined { return this.set.active; }
-  get initializeResult(): InitializeResponse | undefined { return this.init; }
-  get agentCapabilities(): AgentCapabilities | undefined { return this.init?.agentCapabilities ?? undefined; }
-  get authMethods(): AuthMethod[] { return this.init?.authMethods ?? []; }
+  get session(): SessionStore | undefined {
+    return this.set.active;
+  }
+  get initializeResult(): InitializeResponse | undefined {
+    return this.init;
+  }
+  get agentCapabilities(): AgentCapabilities | undefined {
+    return this.init?.agentCapabilities ?? undefined;
+  }
+  get authMethods(): AuthMethod[] {
+    return this.init?.authMethods ?? [];
+  }
 
-  sessions(): SessionSummary[] { return this.set.summaries(); }
+  sessions(): SessionSummary[] {
+    return this.set.summaries();
+  }
 
-  getSession(sessionId: string): SessionStore | undefined { return this.set.get(sessionId); }
-  private get now(): number { return (this.opts.now ?? Date.now)(); }
+  getSession(sessionId: string): SessionStore | undefined {
+    return this.set.get(sessionId);
+  }
+  private get now(): number {
+    return (this.opts.now ?? Date.now)();
+  }
 
   /** Spawns the agent, initializes, and opens a first session. Never throws: failures land in `agent`. */
   async start(): Promise<void> {
     const { agent, logger } = this.opts;
     this.setView({ state: 'starting', message: `Starting ${agent.name}…` });
     try {
-      const proc = this.proc = this._register(spawnAgent({
-        command: agent.command, args: agent.args, env: agent.env, cwd: agent.cwd ?? this.opts.cwd, logger, name: agent.name,
-      }));
-      const conn = this.conn = this._register(new AcpConnection({
-        input: proc.stdout, output: proc.stdin, logger, traffic: this.opts.traffic, maxLineBytes: this.opts.maxLineBytes,
-      }));
+      const proc = (this.proc = this._register(
+        spawnAgent({
+          command: agent.command,
+          args: agent.args,
+          env: agent.env,
+          cwd: agent.cwd ?? this.opts.cwd,
+          logger,
+          name: agent.name,
+        }),
+      ));
+      const conn = (this.conn = this._register(
+        new AcpConnection({
+          input: proc.stdout,
+          output: proc.stdin,
+          logger,
+          traffic: this.opts.traffic,
+          maxLineBytes: this.opts.maxLineBytes,
+        }),
+      ));
       this._register(proc.onDidExit((exit) => this.onExit(exit)));
       this._register(conn.onNotification(CLIENT_METHODS.session_update, (p) => this.set.update(p)));
       // Advertise only what a registered feature implements.
-      const clientCapabilities: ClientCapabilities = { fs: { readTextFile: false, writeTextFile: false }, terminal: false };
+      const clientCapabilities: ClientCapabilities = {
+        fs: { readTextFile: false, writeTextFile: false },
+        terminal: false,
+      };
       const ctx: FeatureContext = {
-        connection: conn, logger, cwd: this.opts.cwd, agentName: agent.name,
+        connection: conn,
+        logger,
+        cwd: this.opts.cwd,
+        agentName: agent.name,
         session: (id) => this.set.get(id),
         activeSession: () => this.session,
-        onDidCancel: this.onDidCancel, onDidCloseSession: this.onDidCloseSession,
+        onDidCancel: this.onDidCancel,
+        onDidCloseSession: this.onDidCloseSession,
       };
       this.featureCtx = ctx;
       for (const f of this.opts.features ?? []) {
@@ -116,15 +159,19 @@ export class AgentClient extends Disposable {
         this._register(f.attach(ctx));
       }
       conn.listen();
-      const init = this.init = await conn.sendRequest(AGENT_METHODS.initialize, {
+      const init = (this.init = await conn.sendRequest(AGENT_METHODS.initialize, {
         protocolVersion: PROTOCOL_VERSION,
         clientCapabilities,
         clientInfo: this.opts.clientInfo,
-      });
+      }));
       if (init.protocolVersion !== PROTOCOL_VERSION) {
-        throw new Error(`${agent.name} speaks ACP protocol version ${init.protocolVersion}; Tandem speaks version ${PROTOCOL_VERSION}.`);
+        throw new Error(
+          `${agent.name} speaks ACP protocol version ${init.protocolVersion}; Tandem speaks version ${PROTOCOL_VERSION}.`,
+        );
       }
-      const info = init.agentInfo ? { name: init.agentInfo.name, title: init.agentInfo.title ?? undefined, version: init.agentInfo.version } : undefined;
+      const info = init.agentInfo
+        ? { name: init.agentInfo.name, title: init.agentInfo.title ?? undefined, version: init.agentInfo.version }
+        : undefined;
       this.setView({ state: 'starting', message: 'Opening a session…', info });
       await this.openFirstSession();
     } catch (err) {
@@ -144,7 +191,9 @@ export class AgentClient extends Disposable {
     try {
       const id = this.opts.resumeSessionId;
       if (id && this.canReopen()) {
-        try { await this.loadSession(id); } catch (err) {
+        try {
+          await this.loadSession(id);
+        } catch (err) {
           this.opts.logger.warn(`Could not reopen session ${id}: ${errorText(err)}; starting a new one`);
           await this.newSession();
         }
@@ -163,7 +212,12 @@ export class AgentClient extends Disposable {
     this.setView({
       state: 'auth',
       message: `${this.opts.agent.name} needs you to sign in${methods.length ? '' : ' (it offers no sign-in method: sign in with its own tool, then restart the agent)'}. ${errorText(err)}`,
-      authMethods: methods.map((m) => ({ id: m.id, name: m.name, description: m.description ?? undefined, terminal: 'type' in m && m.type === 'terminal' })),
+      authMethods: methods.map((m) => ({
+        id: m.id,
+        name: m.name,
+        description: m.description ?? undefined,
+        terminal: 'type' in m && m.type === 'terminal',
+      })),
     });
   }
 
@@ -181,25 +235,36 @@ export class AgentClient extends Disposable {
   }
 
   async newSession(): Promise<SessionStore> {
-    const res = await this.openSession((mcpServers) => this.requireConnection().sendRequest(AGENT_METHODS.session_new, {
-      cwd: this.opts.cwd, mcpServers, ...this.additionalDirectories(),
-    }));
+    const res = await this.openSession((mcpServers) =>
+      this.requireConnection().sendRequest(AGENT_METHODS.session_new, {
+        cwd: this.opts.cwd,
+        mcpServers,
+        ...this.additionalDirectories(),
+      }),
+    );
     return this.set.adopt(res.sessionId, res);
   }
 
   /** Reopens a past session: session/load (history replayed into the view) or session/resume. */
   async loadSession(sessionId: string): Promise<SessionStore> {
     const existing = this.set.get(sessionId);
-    if (existing) { this.set.switchTo(sessionId); return existing; }
+    if (existing) {
+      this.set.switchTo(sessionId);
+      return existing;
+    }
     const caps = this.agentCapabilities;
     const conn = this.requireConnection();
     // The store must exist before the answer: the agent replays history as session/update first.
     const store = this.set.create(sessionId);
     try {
       const params = { sessionId, cwd: this.opts.cwd, ...this.additionalDirectories() };
-      const res: LoadSessionResponse | null = await this.openSession<LoadSessionResponse | null>((mcpServers) => caps?.loadSession
-        ? conn.sendRequest(AGENT_METHODS.session_load, { ...params, mcpServers })
-        : conn.sendRequest(AGENT_METHODS.session_resume, { ...params, mcpServers }), sessionId);
+      const res: LoadSessionResponse | null = await this.openSession<LoadSessionResponse | null>(
+        (mcpServers) =>
+          caps?.loadSession
+            ? conn.sendRequest(AGENT_METHODS.session_load, { ...params, mcpServers })
+            : conn.sendRequest(AGENT_METHODS.session_resume, { ...params, mcpServers }),
+        sessionId,
+      );
       return this.set.adopt(sessionId, res ?? {}, store);
     } catch (err) {
       this.set.discard(store);
@@ -213,7 +278,10 @@ export class AgentClient extends Disposable {
     let cursor: string | undefined;
     // A few pages are plenty for a picker; an agent that pages forever must not hang us.
     for (let page = 0; page < 10; page++) {
-      const res = await this.requireConnection().sendRequest(AGENT_METHODS.session_list, { cwd: this.opts.cwd, ...(cursor ? { cursor } : {}) });
+      const res = await this.requireConnection().sendRequest(AGENT_METHODS.session_list, {
+        cwd: this.opts.cwd,
+        ...(cursor ? { cursor } : {}),
+      });
       out.push(...res.sessions);
       cursor = res.nextCursor ?? undefined;
       if (!cursor) break;
@@ -221,7 +289,9 @@ export class AgentClient extends Disposable {
     return out;
   }
 
-  switchTo(sessionId: string): void { this.set.switchTo(sessionId); }
+  switchTo(sessionId: string): void {
+    this.set.switchTo(sessionId);
+  }
 
   /** Closes a session here (and with session/close where the agent supports it). */
   async closeSession(sessionId: string): Promise<void> {
@@ -229,7 +299,9 @@ export class AgentClient extends Disposable {
     if (!store) return;
     if (store.state.meta.status === 'working') this.cancel(sessionId);
     if (this.agentCapabilities?.sessionCapabilities?.close && this.conn && !this.conn.isClosed) {
-      try { await this.conn.sendRequest(AGENT_METHODS.session_close, { sessionId }); } catch (err) {
+      try {
+        await this.conn.sendRequest(AGENT_METHODS.session_close, { sessionId });
+      } catch (err) {
         this.opts.logger.warn(`session/close ${sessionId} failed: ${errorText(err)}`);
       }
     }
@@ -246,13 +318,19 @@ export class AgentClient extends Disposable {
 
   private additionalDirectories(): { additionalDirectories?: string[] } {
     const dirs = this.opts.additionalDirectories ?? [];
-    return dirs.length && this.agentCapabilities?.sessionCapabilities?.additionalDirectories ? { additionalDirectories: dirs } : {};
+    return dirs.length && this.agentCapabilities?.sessionCapabilities?.additionalDirectories
+      ? { additionalDirectories: dirs }
+      : {};
   }
 
   /** Runs session/new|load|resume with the features' MCP servers, telling them how it went. */
   private async openSession<R>(send: (mcp: McpServer[]) => Promise<R>, knownId?: string): Promise<R> {
     const ctx = this.featureCtx;
-    const sets = ctx ? await Promise.all((this.opts.features ?? []).filter((f) => f.mcpServers).map((f) => f.mcpServers!(this.agentCapabilities, ctx))) : [];
+    const sets = ctx
+      ? await Promise.all(
+          (this.opts.features ?? []).filter((f) => f.mcpServers).map((f) => f.mcpServers!(this.agentCapabilities, ctx)),
+        )
+      : [];
     let res: R;
     try {
       res = await send(sets.flatMap((s) => s.servers));
@@ -261,7 +339,9 @@ export class AgentClient extends Disposable {
       throw err;
     }
     const id = (res as { sessionId?: string } | null)?.sessionId ?? knownId;
-    for (const s of sets) if (id) s.opened?.(id); else s.failed?.();
+    for (const s of sets)
+      if (id) s.opened?.(id);
+      else s.failed?.();
     return res;
   }
 
@@ -274,9 +354,13 @@ export class AgentClient extends Disposable {
     const prompt: ContentBlock[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
     store.dispatch({ type: 'promptStarted', at: this.now, prompt });
     const sent = conn.sendRequest(AGENT_METHODS.session_prompt, { sessionId: store.sessionId, prompt });
-    sent.catch(() => { /* handled below, or abandoned after an unanswered cancel */ });
+    sent.catch(() => {
+      /* handled below, or abandoned after an unanswered cancel */
+    });
     let giveUp!: () => void;
-    const abandoned = new Promise<'abandoned'>((resolve) => { giveUp = () => resolve('abandoned'); });
+    const abandoned = new Promise<'abandoned'>((resolve) => {
+      giveUp = () => resolve('abandoned');
+    });
     this.cancelWaits.set(store.sessionId, { give: giveUp });
     try {
       const res = await Promise.race([sent, abandoned]);
@@ -290,12 +374,15 @@ export class AgentClient extends Disposable {
       store.dispatch({ type: 'promptEnded', at: this.now, stopReason: res.stopReason });
     } catch (err) {
       // A lost agent is reported once, by onExit, for every session.
-      if (conn.isClosed && await this.waitForExit()) return;
+      if (conn.isClosed && (await this.waitForExit())) return;
       store.dispatch({ type: 'promptFailed', at: this.now, error: errorText(err) });
       if (isAuthRequired(err)) this.needAuth(err);
     } finally {
       const w = this.cancelWaits.get(store.sessionId);
-      if (w?.give === giveUp) { clearTimeout(w.timer); this.cancelWaits.delete(store.sessionId); }
+      if (w?.give === giveUp) {
+        clearTimeout(w.timer);
+        this.cancelWaits.delete(store.sessionId);
+      }
     }
   }
 
@@ -311,9 +398,10 @@ export class AgentClient extends Disposable {
   async setConfigOption(configId: string, value: string | boolean): Promise<void> {
     const store = this.session;
     if (!store) return;
-    const params = typeof value === 'boolean'
-      ? { sessionId: store.sessionId, configId, type: 'boolean' as const, value }
-      : { sessionId: store.sessionId, configId, value };
+    const params =
+      typeof value === 'boolean'
+        ? { sessionId: store.sessionId, configId, type: 'boolean' as const, value }
+        : { sessionId: store.sessionId, configId, value };
     const res = await this.requireConnection().sendRequest(AGENT_METHODS.session_set_config_option, params);
     store.dispatch({ type: 'configOptionsChanged', at: this.now, configOptions: res.configOptions });
   }
@@ -342,9 +430,16 @@ export class AgentClient extends Disposable {
     if (!proc) return Promise.resolve(undefined);
     if (proc.exited) return Promise.resolve(proc.exited);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => { sub.dispose(); resolve(undefined); }, ms);
+      const timer = setTimeout(() => {
+        sub.dispose();
+        resolve(undefined);
+      }, ms);
       // Registered after onExit's listener, so the session is already marked when this runs.
-      const sub = proc.onDidExit((e) => { clearTimeout(timer); sub.dispose(); resolve(e); });
+      const sub = proc.onDidExit((e) => {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve(e);
+      });
     });
   }
 
@@ -376,7 +471,9 @@ export class AgentClient extends Disposable {
 }
 
 export function isAuthRequired(err: unknown): boolean {
-  return err instanceof AcpError ? err.code === AUTH_REQUIRED : (err as { code?: unknown } | null)?.code === AUTH_REQUIRED;
+  return err instanceof AcpError
+    ? err.code === AUTH_REQUIRED
+    : (err as { code?: unknown } | null)?.code === AUTH_REQUIRED;
 }
 
 const errorText = errorDetail;

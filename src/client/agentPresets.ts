@@ -15,20 +15,33 @@ export interface AgentPreset extends AgentConfig {
 
 export const AGENT_PRESETS: readonly AgentPreset[] = [
   {
-    name: 'Claude Code', command: 'claude-code-acp', description: 'Anthropic Claude Code through Zed\'s ACP adapter',
-    install: 'npm install -g @zed-industries/claude-code-acp', npmPackage: '@zed-industries/claude-code-acp',
+    name: 'Claude Code',
+    command: 'claude-code-acp',
+    description: "Anthropic Claude Code through Zed's ACP adapter",
+    install: 'npm install -g @zed-industries/claude-code-acp',
+    npmPackage: '@zed-industries/claude-code-acp',
   },
   {
-    name: 'Claude Agent', command: 'claude-agent-acp', description: 'Claude Agent SDK adapter (successor of claude-code-acp)',
-    install: 'npm install -g @agentclientprotocol/claude-agent-acp', npmPackage: '@agentclientprotocol/claude-agent-acp',
+    name: 'Claude Agent',
+    command: 'claude-agent-acp',
+    description: 'Claude Agent SDK adapter (successor of claude-code-acp)',
+    install: 'npm install -g @agentclientprotocol/claude-agent-acp',
+    npmPackage: '@agentclientprotocol/claude-agent-acp',
   },
   {
-    name: 'Gemini CLI', command: 'gemini', args: ['--acp'], description: 'Google Gemini CLI in ACP mode',
-    install: 'npm install -g @google/gemini-cli', npmPackage: '@google/gemini-cli',
+    name: 'Gemini CLI',
+    command: 'gemini',
+    args: ['--acp'],
+    description: 'Google Gemini CLI in ACP mode',
+    install: 'npm install -g @google/gemini-cli',
+    npmPackage: '@google/gemini-cli',
   },
   {
-    name: 'Codex', command: 'codex-acp', description: 'OpenAI Codex through Zed\'s ACP adapter',
-    install: 'npm install -g @zed-industries/codex-acp', npmPackage: '@zed-industries/codex-acp',
+    name: 'Codex',
+    command: 'codex-acp',
+    description: "OpenAI Codex through Zed's ACP adapter",
+    install: 'npm install -g @zed-industries/codex-acp',
+    npmPackage: '@zed-industries/codex-acp',
   },
 ];
 
@@ -36,12 +49,20 @@ export const AGENT_PRESETS: readonly AgentPreset[] = [
  * Finds an executable the way a shell would: an absolute or relative path is checked as is,
  * a bare name is looked up on PATH (with PATHEXT on Windows). Returns the resolved path.
  */
-export function findExecutable(command: string, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string | undefined {
+export function findExecutable(
+  command: string,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): string | undefined {
   const isWin = process.platform === 'win32';
   const exts = isWin ? (env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';').concat('') : [''];
-  const candidates = command.includes('/') || (isWin && command.includes('\\'))
-    ? [isAbsolute(command) ? command : join(cwd, command)]
-    : (env.PATH ?? '').split(delimiter).filter(Boolean).map((d) => join(d, command));
+  const candidates =
+    command.includes('/') || (isWin && command.includes('\\'))
+      ? [isAbsolute(command) ? command : join(cwd, command)]
+      : (env.PATH ?? '')
+          .split(delimiter)
+          .filter(Boolean)
+          .map((d) => join(d, command));
   for (const base of candidates) {
     for (const ext of exts) {
       const p = base + ext;
@@ -49,7 +70,9 @@ export function findExecutable(command: string, env: NodeJS.ProcessEnv = process
         if (!statSync(p).isFile()) continue;
         if (!isWin) accessSync(p, constants.X_OK);
         return p;
-      } catch { /* next */ }
+      } catch {
+        /* next */
+      }
     }
   }
   return undefined;

@@ -52,7 +52,13 @@ export class ChangeTracker {
    * Records the state of `path` before the agent's first change in the turn. The first snapshot
    * wins; a later exact one replaces an inexact one that was not applied yet.
    */
-  snapshot(sessionId: string, turn: number, path: string, before: Uint8Array | null, opts: { source: ChangeSource; exact?: boolean; toolCallId?: string; applied?: boolean }): FileChange {
+  snapshot(
+    sessionId: string,
+    turn: number,
+    path: string,
+    before: Uint8Array | null,
+    opts: { source: ChangeSource; exact?: boolean; toolCallId?: string; applied?: boolean },
+  ): FileChange {
     const k = key(sessionId, turn);
     let files = this.turns.get(k);
     if (!files) {
@@ -69,10 +75,20 @@ export class ChangeTracker {
       if (next !== prev) this.changed.fire({ sessionId, turn });
       return next;
     }
-    const entry: FileChange = this.withCall({
-      sessionId, turn, path, before: before ? copy(before) : null, exact, source: opts.source,
-      toolCallIds: prev?.toolCallIds ?? [], state: 'pending', applied: !!opts.applied || !!prev?.applied,
-    }, opts.toolCallId);
+    const entry: FileChange = this.withCall(
+      {
+        sessionId,
+        turn,
+        path,
+        before: before ? copy(before) : null,
+        exact,
+        source: opts.source,
+        toolCallIds: prev?.toolCallIds ?? [],
+        state: 'pending',
+        applied: !!opts.applied || !!prev?.applied,
+      },
+      opts.toolCallId,
+    );
     files.set(path, entry);
     this.changed.fire({ sessionId, turn });
     return entry;
@@ -141,7 +157,9 @@ export class ChangeTracker {
     return out;
   }
 
-  dispose(): void { this.changed.dispose(); }
+  dispose(): void {
+    this.changed.dispose();
+  }
 
   private withCall(f: FileChange, toolCallId: string | undefined): FileChange {
     if (!toolCallId || f.toolCallIds.includes(toolCallId)) return f;
@@ -149,4 +167,6 @@ export class ChangeTracker {
   }
 }
 
-function copy(b: Uint8Array): Uint8Array { return new Uint8Array(b); }
+function copy(b: Uint8Array): Uint8Array {
+  return new Uint8Array(b);
+}

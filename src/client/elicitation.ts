@@ -10,7 +10,12 @@
 //   URLs are ever opened. Accepted → opened, answered `accept`, and a "finish in your browser" card
 //   stays in the session until `elicitation/complete` names its elicitationId (or it is dismissed).
 // Unknown modes are declined: they must never be shown as a known kind.
-import type { ClientCapabilities, CreateElicitationRequest, CreateElicitationResponse, ElicitationSchema } from '@agentclientprotocol/sdk';
+import type {
+  ClientCapabilities,
+  CreateElicitationRequest,
+  CreateElicitationResponse,
+  ElicitationSchema,
+} from '@agentclientprotocol/sdk';
 import type { AcpConnection } from '../acp/connection';
 import { CLIENT_METHODS } from '../acp/methods';
 import { DisposableStore, type IDisposable } from '../common/disposable';
@@ -68,13 +73,23 @@ export class ElicitationFeature implements ClientFeature {
   attach(ctx: FeatureContext): IDisposable {
     const d = new DisposableStore();
     const conn = ctx.connection;
-    d.add(conn.onRequest(CLIENT_METHODS.elicitation_create, (params, token) => {
-      const p = this.create(ctx, params);
-      if (p.entry) token.onCancellationRequested(() => this.cancelWhere((e) => e === p.entry, 'the agent cancelled the request'));
-      return p.answer;
-    }));
-    d.add(conn.onNotification(CLIENT_METHODS.elicitation_complete, ({ elicitationId }) => this.complete(conn, elicitationId)));
-    const bySession = (why: string) => (sessionId: string) => this.cancelWhere((e) => e.conn === conn && e.sessionId === sessionId, why);
+    d.add(
+      conn.onRequest(CLIENT_METHODS.elicitation_create, (params, token) => {
+        const p = this.create(ctx, params);
+        if (p.entry)
+          token.onCancellationRequested(() =>
+            this.cancelWhere((e) => e === p.entry, 'the agent cancelled the request'),
+          );
+        return p.answer;
+      }),
+    );
+    d.add(
+      conn.onNotification(CLIENT_METHODS.elicitation_complete, ({ elicitationId }) =>
+        this.complete(conn, elicitationId),
+      ),
+    );
+    const bySession = (why: string) => (sessionId: string) =>
+      this.cancelWhere((e) => e.conn === conn && e.sessionId === sessionId, why);
     if (ctx.onDidCancel) d.add(ctx.onDidCancel(bySession('the turn was cancelled')));
     if (ctx.onDidCloseSession) d.add(ctx.onDidCloseSession(bySession('the session was closed')));
     d.add(conn.onDidClose(() => this.cancelWhere((e) => e.conn === conn, 'the agent connection closed')));
@@ -85,7 +100,11 @@ export class ElicitationFeature implements ClientFeature {
 
   /** Forms waiting for the user, oldest first (tests, status). */
   pending(): Array<{ requestId: string; mode: 'form' | 'url'; sessionId?: string }> {
-    return [...this.pendingById.values()].map((e) => ({ requestId: e.requestId, mode: e.mode, sessionId: e.sessionId }));
+    return [...this.pendingById.values()].map((e) => ({
+      requestId: e.requestId,
+      mode: e.mode,
+      sessionId: e.sessionId,
+    }));
   }
 
   /**
@@ -95,14 +114,20 @@ export class ElicitationFeature implements ClientFeature {
    */
   answer(requestId: string, action: ElicitationAction, content?: ElicitationContent): boolean {
     const card = this.cards.get(requestId);
-    if (card) { this.dropCard(card); return true; }
+    if (card) {
+      this.dropCard(card);
+      return true;
+    }
     const e = this.pendingById.get(requestId);
     if (!e || e.mode !== 'form') {
       this.deps.logger.warn(`Elicitation answer for ${requestId} ignored: no form is waiting under that id.`);
       return false;
     }
     if (action !== 'accept') {
-      if (content !== undefined) { this.deps.logger.warn(`Elicitation answer for ${requestId} refused: content goes only with accept.`); return false; }
+      if (content !== undefined) {
+        this.deps.logger.warn(`Elicitation answer for ${requestId} refused: content goes only with accept.`);
+        return false;
+      }
       this.finish(e, { action }, 'by you');
       return true;
     }
@@ -112,17 +137,26 @@ export class ElicitationFeature implements ClientFeature {
       this.deps.logger.warn(`Elicitation answer for ${requestId} refused, the form stays: ${problems.join(' ')}`);
       return false;
     }
-    this.finish(e, { action: 'accept', content: answer }, `by you (fields: ${Object.keys(answer).join(', ') || 'none'})`);
+    this.finish(
+      e,
+      { action: 'accept', content: answer },
+      `by you (fields: ${Object.keys(answer).join(', ') || 'none'})`,
+    );
     return true;
   }
 
-  private create(ctx: FeatureContext, params: CreateElicitationRequest): { entry?: Pending; answer: Promise<CreateElicitationResponse> } {
+  private create(
+    ctx: FeatureContext,
+    params: CreateElicitationRequest,
+  ): { entry?: Pending; answer: Promise<CreateElicitationResponse> } {
     const { logger } = this.deps;
     const requestId = `elic-${++this.seq}`;
     const sessionId = 'sessionId' in params && typeof params.sessionId === 'string' ? params.sessionId : undefined;
     const toolCallId = 'toolCallId' in params && typeof params.toolCallId === 'string' ? params.toolCallId : undefined;
     const store = sessionId ? ctx.session(sessionId) : ctx.activeSession?.();
-    const where = sessionId ? `session ${sessionId}` : `request ${String((params as { requestId?: unknown }).requestId)}`;
+    const where = sessionId
+      ? `session ${sessionId}`
+      : `request ${String((params as { requestId?: unknown }).requestId)}`;
     const declined = (why: string) => {
       logger.warn(`Elicitation ${requestId} (${params.mode}, ${where}) declined: ${why}`);
       return { answer: Promise.resolve<CreateElicitationResponse>({ action: 'decline' }) };
@@ -130,15 +164,20 @@ export class ElicitationFeature implements ClientFeature {
 
     if (params.mode === 'form') {
       const schema = (params as { requestedSchema?: ElicitationSchema }).requestedSchema;
-      if (!store) return declined(sessionId ? 'that session is not open here.' : 'no session is open to show the form in.');
+      if (!store)
+        return declined(sessionId ? 'that session is not open here.' : 'no session is open to show the form in.');
       let entry!: Pending;
       const answer = new Promise<CreateElicitationResponse>((resolve) => {
         entry = { requestId, mode: 'form', conn: ctx.connection, sessionId: store.sessionId, store, schema, resolve };
       });
       this.pendingById.set(requestId, entry);
       const view: ElicitationRequestView = {
-        requestId, mode: 'form', message: params.message, at: store.timestamp(),
-        ...(toolCallId ? { toolCallId } : {}), ...(schema ? { requestedSchema: schema } : {}),
+        requestId,
+        mode: 'form',
+        message: params.message,
+        at: store.timestamp(),
+        ...(toolCallId ? { toolCallId } : {}),
+        ...(schema ? { requestedSchema: schema } : {}),
       };
       store.dispatch({ type: 'elicitationRequested', at: view.at, request: view });
       logger.info(`Elicitation ${requestId} (form, ${where}): waiting for you — ${params.message}`);
@@ -148,10 +187,19 @@ export class ElicitationFeature implements ClientFeature {
 
     if (params.mode === 'url') {
       const { url, elicitationId } = params as { url: string; elicitationId: string };
-      if (!httpHost(url)) return declined(`only http and https URLs are opened, not ${JSON.stringify(url.slice(0, 200))}.`);
+      if (!httpHost(url))
+        return declined(`only http and https URLs are opened, not ${JSON.stringify(url.slice(0, 200))}.`);
       let entry!: Pending;
       const answer = new Promise<CreateElicitationResponse>((resolve) => {
-        entry = { requestId, mode: 'url', conn: ctx.connection, sessionId: store?.sessionId ?? sessionId, store, elicitationId, resolve };
+        entry = {
+          requestId,
+          mode: 'url',
+          conn: ctx.connection,
+          sessionId: store?.sessionId ?? sessionId,
+          store,
+          elicitationId,
+          resolve,
+        };
       });
       this.pendingById.set(requestId, entry);
       logger.info(`Elicitation ${requestId} (url, ${where}): asking before opening ${url}`);
@@ -168,16 +216,34 @@ export class ElicitationFeature implements ClientFeature {
   private async askUrl(e: Pending, message: string, url: string, agentName: string): Promise<void> {
     const yes = await this.deps.url.confirmUrl(message, url, agentName);
     if (!this.pendingById.has(e.requestId)) return; // cancelled or completed while the dialog was open: never open it
-    if (!yes) { this.finish(e, { action: 'decline' }, 'by you'); return; }
+    if (!yes) {
+      this.finish(e, { action: 'decline' }, 'by you');
+      return;
+    }
     const opened = await this.deps.url.openUrl(url);
     if (!this.pendingById.has(e.requestId)) return;
-    if (!opened) { this.finish(e, { action: 'decline' }, '(the URL could not be opened)'); return; }
+    if (!opened) {
+      this.finish(e, { action: 'decline' }, '(the URL could not be opened)');
+      return;
+    }
     this.finish(e, { action: 'accept' }, `by you (opened ${httpHost(url)})`);
     if (e.store && e.elicitationId !== undefined) {
-      const card: Card = { requestId: e.requestId, conn: e.conn, store: e.store, sessionId: e.store.sessionId, elicitationId: e.elicitationId };
+      const card: Card = {
+        requestId: e.requestId,
+        conn: e.conn,
+        store: e.store,
+        sessionId: e.store.sessionId,
+        elicitationId: e.elicitationId,
+      };
       this.cards.set(card.requestId, card);
       const view: ElicitationRequestView = {
-        requestId: e.requestId, mode: 'url', message, url, host: httpHost(url), elicitationId: e.elicitationId, at: e.store.timestamp(),
+        requestId: e.requestId,
+        mode: 'url',
+        message,
+        url,
+        host: httpHost(url),
+        elicitationId: e.elicitationId,
+        at: e.store.timestamp(),
       };
       e.store.dispatch({ type: 'elicitationRequested', at: view.at, request: view });
     }
@@ -186,9 +252,16 @@ export class ElicitationFeature implements ClientFeature {
   /** elicitation/complete: the out-of-band part is done; close its card (or a dialog still waiting). */
   private complete(conn: AcpConnection, elicitationId: string): void {
     let found = false;
-    for (const c of [...this.cards.values()]) if (c.conn === conn && c.elicitationId === elicitationId) { this.dropCard(c); found = true; }
+    for (const c of [...this.cards.values()])
+      if (c.conn === conn && c.elicitationId === elicitationId) {
+        this.dropCard(c);
+        found = true;
+      }
     for (const e of [...this.pendingById.values()]) {
-      if (e.conn === conn && e.mode === 'url' && e.elicitationId === elicitationId) { this.finish(e, { action: 'cancel' }, '(completed before you chose)'); found = true; }
+      if (e.conn === conn && e.mode === 'url' && e.elicitationId === elicitationId) {
+        this.finish(e, { action: 'cancel' }, '(completed before you chose)');
+        found = true;
+      }
     }
     this.deps.logger.info(`Elicitation ${elicitationId} complete${found ? '' : ' (nothing was showing it)'}`);
   }
@@ -200,7 +273,8 @@ export class ElicitationFeature implements ClientFeature {
 
   private finish(e: Pending, r: CreateElicitationResponse, how: string): void {
     if (!this.pendingById.delete(e.requestId)) return;
-    if (e.mode === 'form' && e.store) e.store.dispatch({ type: 'elicitationResolved', at: e.store.timestamp(), requestId: e.requestId });
+    if (e.mode === 'form' && e.store)
+      e.store.dispatch({ type: 'elicitationResolved', at: e.store.timestamp(), requestId: e.requestId });
     this.deps.logger.info(`Elicitation ${e.requestId} (${e.mode}): ${r.action} ${how}`);
     e.resolve(r);
   }

@@ -18,7 +18,16 @@
 // - Symlinks are resolved; a real path outside every workspace folder needs the user's
 //   permission (PermissionPort), for reads and writes alike.
 import * as nodePath from 'node:path';
-import type { ClientCapabilities, PermissionOption, ReadTextFileRequest, ReadTextFileResponse, SessionNotification, ToolCallContent, WriteTextFileRequest, WriteTextFileResponse } from '@agentclientprotocol/sdk';
+import type {
+  ClientCapabilities,
+  PermissionOption,
+  ReadTextFileRequest,
+  ReadTextFileResponse,
+  SessionNotification,
+  ToolCallContent,
+  WriteTextFileRequest,
+  WriteTextFileResponse,
+} from '@agentclientprotocol/sdk';
 import { AcpError } from '../acp/connection';
 import { CLIENT_METHODS } from '../acp/methods';
 import { ErrorCodes } from '../acp/validation';
@@ -81,7 +90,10 @@ export class FileSystemHandlers {
   private readonly logger: Logger;
   private permissionSeq = 0;
 
-  constructor(private readonly deps: FileSystemDeps, private readonly ctx: Pick<FeatureContext, 'cwd' | 'logger' | 'session'>) {
+  constructor(
+    private readonly deps: FileSystemDeps,
+    private readonly ctx: Pick<FeatureContext, 'cwd' | 'logger' | 'session'>,
+  ) {
     this.logger = ctx.logger;
   }
 
@@ -100,22 +112,40 @@ export class FileSystemHandlers {
         if (missingFileAsEmpty(this.deps.agentInfoName?.())) return { content: '' };
         throw notFound(path);
       }
-      if (stat.type === 'directory') throw new AcpError(`${path} is a directory, not a file. List it with a command instead.`, ErrorCodes.InvalidParams);
+      if (stat.type === 'directory')
+        throw new AcpError(
+          `${path} is a directory, not a file. List it with a command instead.`,
+          ErrorCodes.InvalidParams,
+        );
       const paged = p.line != null || p.limit != null;
       const max = paged ? MAX_PAGED_READ_BYTES : MAX_READ_BYTES;
       if (stat.size > max) {
-        throw new AcpError(`${path} is too large to read (${formatBytes(stat.size)}; the limit is ${formatBytes(max)}${paged ? '' : ' without line/limit'}).`
-          + (paged ? '' : ' Read it in parts with line and limit.'), ErrorCodes.InvalidParams);
+        throw new AcpError(
+          `${path} is too large to read (${formatBytes(stat.size)}; the limit is ${formatBytes(max)}${paged ? '' : ' without line/limit'}).` +
+            (paged ? '' : ' Read it in parts with line and limit.'),
+          ErrorCodes.InvalidParams,
+        );
       }
       let bytes: Uint8Array;
-      try { bytes = await this.deps.fs.readFile(real); } catch (err) { throw fsError(err, path); }
+      try {
+        bytes = await this.deps.fs.readFile(real);
+      } catch (err) {
+        throw fsError(err, path);
+      }
       const decoded = decodeText(bytes);
-      if (!decoded.ok) throw new AcpError(`${path} is a binary file (${formatBytes(bytes.length)}), not text: it cannot be read as text.`, ErrorCodes.InvalidParams);
+      if (!decoded.ok)
+        throw new AcpError(
+          `${path} is a binary file (${formatBytes(bytes.length)}), not text: it cannot be read as text.`,
+          ErrorCodes.InvalidParams,
+        );
       text = decoded.text;
     }
     const content = sliceLines(text, p.line, p.limit);
     if (content.length > MAX_READ_BYTES) {
-      throw new AcpError(`The requested part of ${path} is too large (${formatBytes(content.length)}); read fewer lines with line and limit.`, ErrorCodes.InvalidParams);
+      throw new AcpError(
+        `The requested part of ${path} is too large (${formatBytes(content.length)}); read fewer lines with line and limit.`,
+        ErrorCodes.InvalidParams,
+      );
     }
     return { content };
   }
@@ -128,19 +158,25 @@ export class FileSystemHandlers {
     const doc = documents.get(real) ?? (real !== path ? documents.get(path) : undefined);
     if (doc?.isDirty && this.seenVersion.get(real) !== doc.version) {
       throw new AcpError(
-        `${path} has unsaved changes in the user's editor that you have not read. Nothing was written. `
-        + 'Read the file again (it includes those changes) and apply your change on top of them.',
-        ErrorCodes.InvalidRequest);
+        `${path} has unsaved changes in the user's editor that you have not read. Nothing was written. ` +
+          'Read the file again (it includes those changes) and apply your change on top of them.',
+        ErrorCodes.InvalidRequest,
+      );
     }
     const stat = await fs.stat(real);
-    if (stat?.type === 'directory') throw new AcpError(`${path} is a directory; cannot write text to it.`, ErrorCodes.InvalidParams);
+    if (stat?.type === 'directory')
+      throw new AcpError(`${path} is a directory; cannot write text to it.`, ErrorCodes.InvalidParams);
     const turn = this.turnOf(p.sessionId);
     await this.pendingSnapshots.get(snapshotKey(p.sessionId, turn, real));
     let onDisk: Uint8Array | null | undefined;
     if (tracker.needsSnapshot(p.sessionId, turn, real)) {
       let before: Uint8Array | null = null;
       if (stat) {
-        try { onDisk = before = await fs.readFile(real); } catch (err) { throw fsError(err, path); }
+        try {
+          onDisk = before = await fs.readFile(real);
+        } catch (err) {
+          throw fsError(err, path);
+        }
       } else onDisk = null;
       if (doc?.isDirty) before = new TextEncoder().encode(doc.text);
       tracker.snapshot(p.sessionId, turn, real, before, { source: 'write', exact: true });
@@ -151,11 +187,12 @@ export class FileSystemHandlers {
     } catch (err) {
       // A write that failed half-way (disk full) may have changed the file: then keep the
       // snapshot so Review Changes can restore it; otherwise nothing happened, drop it.
-      const damaged = onDisk !== undefined && await this.changedOnDisk(real, onDisk);
+      const damaged = onDisk !== undefined && (await this.changedOnDisk(real, onDisk));
       if (damaged) tracker.markApplied(p.sessionId, turn, real);
       else tracker.forget(p.sessionId, turn, real);
-      const message = `Could not write ${path}: ${err instanceof Error ? err.message : String(err)}`
-        + (damaged ? '. The file may be partly written: its previous content can be restored from Review Changes.' : '');
+      const message =
+        `Could not write ${path}: ${err instanceof Error ? err.message : String(err)}` +
+        (damaged ? '. The file may be partly written: its previous content can be restored from Review Changes.' : '');
       this.logger.error(message);
       throw new AcpError(message, ErrorCodes.InternalError);
     }
@@ -187,7 +224,8 @@ export class FileSystemHandlers {
       const path = this.absolute(original.path);
       const fix = () => tracker.correctBefore(n.sessionId, turn, path, u.toolCallId, original.before);
       const pending = this.pendingSnapshots.get(snapshotKey(n.sessionId, turn, path));
-      if (pending) void pending.then(fix); else fix();
+      if (pending) void pending.then(fix);
+      else fix();
     }
     if (!diffs.length) return;
     for (const d of diffs) {
@@ -203,18 +241,34 @@ export class FileSystemHandlers {
         continue;
       }
       const pending = this.pendingSnapshots.get(k);
-      if (pending) { void pending.then(after); continue; }
+      if (pending) {
+        void pending.then(after);
+        continue;
+      }
       if (status === 'completed' || status === 'failed') {
         // Seen only after the fact: the disk already changed, rebuild from the diff (inexact).
         if (status === 'completed') {
           const before = d.oldText == null ? null : new TextEncoder().encode(d.oldText);
-          tracker.snapshot(n.sessionId, turn, path, before, { source: 'diff', exact: false, toolCallId: u.toolCallId, applied: true });
+          tracker.snapshot(n.sessionId, turn, path, before, {
+            source: 'diff',
+            exact: false,
+            toolCallId: u.toolCallId,
+            applied: true,
+          });
         }
         continue;
       }
-      const job = this.readSnapshot(path).then((before) => {
-        tracker.snapshot(n.sessionId, turn, path, before, { source: 'diff', exact: true, toolCallId: u.toolCallId });
-      }, (err) => this.logger.warn(`Could not snapshot ${path}: ${err instanceof Error ? err.message : err}`))
+      const job = this.readSnapshot(path)
+        .then(
+          (before) => {
+            tracker.snapshot(n.sessionId, turn, path, before, {
+              source: 'diff',
+              exact: true,
+              toolCallId: u.toolCallId,
+            });
+          },
+          (err) => this.logger.warn(`Could not snapshot ${path}: ${err instanceof Error ? err.message : err}`),
+        )
         .finally(() => this.pendingSnapshots.delete(k));
       this.pendingSnapshots.set(k, job);
       void job.then(after);
@@ -258,7 +312,12 @@ export class FileSystemHandlers {
     const out: string[] = [];
     for (const f of this.deps.workspace.folders()) {
       out.push(f);
-      try { const r = await this.deps.fs.realpath(f); if (r !== f) out.push(r); } catch { /* keep as is */ }
+      try {
+        const r = await this.deps.fs.realpath(f);
+        if (r !== f) out.push(r);
+      } catch {
+        /* keep as is */
+      }
     }
     return out;
   }
@@ -271,7 +330,9 @@ export class FileSystemHandlers {
       if (before === null) return true;
       if (stat.size !== before.length) return true;
       return !Buffer.from(await this.deps.fs.readFile(real)).equals(Buffer.from(before));
-    } catch { return true; }
+    } catch {
+      return true;
+    }
   }
 
   async isInsideWorkspace(real: string): Promise<boolean> {
@@ -288,18 +349,25 @@ export class FileSystemHandlers {
       { optionId: 'allow_always', name: 'Allow for this session', kind: 'allow_always' },
       { optionId: 'reject_once', name: 'Deny', kind: 'reject_once' },
     ];
-    const outcome = await this.deps.permission.request(sessionId, {
-      toolCallId: `tandem-fs-${++this.permissionSeq}`,
-      title: `${verb} ${real} — outside the workspace${via}`,
-      kind: access === 'read' ? 'read' : 'edit',
-      status: 'pending',
-      locations: [{ path: real }],
-      rawInput: { path, resolvedPath: real, access },
-    }, options);
+    const outcome = await this.deps.permission.request(
+      sessionId,
+      {
+        toolCallId: `tandem-fs-${++this.permissionSeq}`,
+        title: `${verb} ${real} — outside the workspace${via}`,
+        kind: access === 'read' ? 'read' : 'edit',
+        status: 'pending',
+        locations: [{ path: real }],
+        rawInput: { path, resolvedPath: real, access },
+      },
+      options,
+    );
     const chosen = outcome.outcome === 'selected' ? options.find((o) => o.optionId === outcome.optionId) : undefined;
     if (chosen?.kind === 'allow_always') this.allowed.add(`${access}:${real}`);
     if (chosen?.kind === 'allow_once' || chosen?.kind === 'allow_always') return;
-    throw new AcpError(`The user did not allow ${access === 'read' ? 'reading' : 'writing'} ${path}: it is outside the workspace folders${via}.`, ErrorCodes.InvalidRequest);
+    throw new AcpError(
+      `The user did not allow ${access === 'read' ? 'reading' : 'writing'} ${path}: it is outside the workspace folders${via}.`,
+      ErrorCodes.InvalidRequest,
+    );
   }
 }
 
@@ -319,14 +387,18 @@ function notFound(path: string): AcpError {
 function fsError(err: unknown, path: string): AcpError {
   const code = (err as { code?: string }).code;
   if (code === 'ENOENT' || code === 'FileNotFound' || code === 'EntryNotFound') return notFound(path);
-  return new AcpError(`Could not read ${path}: ${err instanceof Error ? err.message : String(err)}`, ErrorCodes.InternalError);
+  return new AcpError(
+    `Could not read ${path}: ${err instanceof Error ? err.message : String(err)}`,
+    ErrorCodes.InternalError,
+  );
 }
 
 /** `_meta.claudeCode.toolResponse` of an Edit/Write result: the file before the change (null: new). */
 function originalFileOf(meta: unknown): { path: string; before: string | null } | undefined {
   const r = (meta as { claudeCode?: { toolResponse?: unknown } } | undefined)?.claudeCode?.toolResponse as
     { filePath?: unknown; originalFile?: unknown } | undefined;
-  if (!r || typeof r !== 'object' || typeof r.filePath !== 'string' || !r.filePath || !('originalFile' in r)) return undefined;
+  if (!r || typeof r !== 'object' || typeof r.filePath !== 'string' || !r.filePath || !('originalFile' in r))
+    return undefined;
   if (r.originalFile !== null && typeof r.originalFile !== 'string') return undefined;
   return { path: r.filePath, before: r.originalFile };
 }

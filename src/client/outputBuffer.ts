@@ -12,14 +12,21 @@ export class OutputBuffer {
   constructor(readonly limit: number) {}
 
   /** Bytes ever received. */
-  get totalBytes(): number { return this.total; }
+  get totalBytes(): number {
+    return this.total;
+  }
   /** Bytes currently held (≤ limit + one chunk). */
-  get heldBytes(): number { return this.bytes; }
+  get heldBytes(): number {
+    return this.bytes;
+  }
 
   push(chunk: Buffer): void {
     if (chunk.length === 0) return;
     this.total += chunk.length;
-    if (this.limit <= 0) { this.dropped = true; return; }
+    if (this.limit <= 0) {
+      this.dropped = true;
+      return;
+    }
     if (chunk.length >= this.limit) {
       // This chunk alone covers the limit: keep only its tail (plus up to 3 bytes for the boundary).
       const keep = chunk.subarray(chunk.length - Math.min(chunk.length, this.limit + 3));
@@ -37,7 +44,10 @@ export class OutputBuffer {
       this.head++;
       this.dropped = true;
     }
-    if (this.head > 64 && this.head * 2 > this.chunks.length) { this.chunks = this.chunks.slice(this.head); this.head = 0; }
+    if (this.head > 64 && this.head * 2 > this.chunks.length) {
+      this.chunks = this.chunks.slice(this.head);
+      this.head = 0;
+    }
   }
 
   /**

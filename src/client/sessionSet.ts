@@ -10,7 +10,12 @@ import { SessionStore, type SessionChange } from '../session/sessionStore';
 const MAX_EARLY_UPDATES = 1000;
 
 /** One open session as the session switcher shows it. */
-export interface SessionSummary { sessionId: string; title?: string; status: string; turns: number }
+export interface SessionSummary {
+  sessionId: string;
+  title?: string;
+  status: string;
+  turns: number;
+}
 
 export class SessionSet extends Disposable {
   private readonly stores = new Map<string, SessionStore>();
@@ -30,11 +35,22 @@ export class SessionSet extends Disposable {
   /** A session was closed (its pending requests are void). */
   readonly onDidCloseSession = this.sessionClosed.event;
 
-  constructor(private readonly logger: Logger, private readonly now: () => number) { super(); }
+  constructor(
+    private readonly logger: Logger,
+    private readonly now: () => number,
+  ) {
+    super();
+  }
 
-  get active(): SessionStore | undefined { return this.activeId ? this.stores.get(this.activeId) : undefined; }
-  get(sessionId: string): SessionStore | undefined { return this.stores.get(sessionId); }
-  all(): SessionStore[] { return [...this.stores.values()]; }
+  get active(): SessionStore | undefined {
+    return this.activeId ? this.stores.get(this.activeId) : undefined;
+  }
+  get(sessionId: string): SessionStore | undefined {
+    return this.stores.get(sessionId);
+  }
+  all(): SessionStore[] {
+    return [...this.stores.values()];
+  }
 
   summaries(): SessionSummary[] {
     return this.all().map((st) => {
@@ -52,7 +68,11 @@ export class SessionSet extends Disposable {
     store.onDidChange((c) => {
       this.sessionChanged.fire(c);
       const m = store.state.meta;
-      if (m.status !== lastStatus || m.title !== lastTitle) { lastStatus = m.status; lastTitle = m.title; this.sessionsChanged.fire(); }
+      if (m.status !== lastStatus || m.title !== lastTitle) {
+        lastStatus = m.status;
+        lastTitle = m.title;
+        this.sessionsChanged.fire();
+      }
     });
     return store;
   }
@@ -67,8 +87,11 @@ export class SessionSet extends Disposable {
   adopt(sessionId: string, res: Partial<NewSessionResponse>, existing?: SessionStore): SessionStore {
     const store = existing ?? this.create(sessionId);
     store.dispatch({
-      type: 'started', at: this.now(),
-      modes: res.modes?.availableModes, currentModeId: res.modes?.currentModeId, configOptions: res.configOptions ?? undefined,
+      type: 'started',
+      at: this.now(),
+      modes: res.modes?.availableModes,
+      currentModeId: res.modes?.currentModeId,
+      configOptions: res.configOptions ?? undefined,
     });
     // Updates that raced ahead of the answer.
     const early = this.early.filter((n) => n.sessionId === sessionId);

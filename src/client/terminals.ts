@@ -5,9 +5,18 @@ import { spawn } from 'node:child_process';
 import * as nodePath from 'node:path';
 import { existsSync } from 'node:fs';
 import type {
-  ClientCapabilities, CreateTerminalRequest, CreateTerminalResponse, KillTerminalRequest, KillTerminalResponse,
-  ReleaseTerminalRequest, ReleaseTerminalResponse, TerminalExitStatus, TerminalOutputRequest, TerminalOutputResponse,
-  WaitForTerminalExitRequest, WaitForTerminalExitResponse,
+  ClientCapabilities,
+  CreateTerminalRequest,
+  CreateTerminalResponse,
+  KillTerminalRequest,
+  KillTerminalResponse,
+  ReleaseTerminalRequest,
+  ReleaseTerminalResponse,
+  TerminalExitStatus,
+  TerminalOutputRequest,
+  TerminalOutputResponse,
+  WaitForTerminalExitRequest,
+  WaitForTerminalExitResponse,
 } from '@agentclientprotocol/sdk';
 import { AcpError } from '../acp/connection';
 import { formatCommandLine, groupAlive } from '../acp/agentProcess';
@@ -47,7 +56,12 @@ export class TerminalsFeature implements ClientFeature {
   }
 
   attach(ctx: FeatureContext): IDisposable {
-    const manager = new TerminalManager({ ...this.opts, cwd: ctx.cwd, logger: ctx.logger, session: (id) => ctx.session(id) });
+    const manager = new TerminalManager({
+      ...this.opts,
+      cwd: ctx.cwd,
+      logger: ctx.logger,
+      session: (id) => ctx.session(id),
+    });
     const d = new DisposableStore();
     const c = ctx.connection;
     d.add(c.onRequest(CLIENT_METHODS.terminal_create, (p) => manager.create(p)));
@@ -103,11 +117,14 @@ export class TerminalManager implements IDisposable {
     this.flushMs = opts.flushMs ?? LIVE_FLUSH_MS;
   }
 
-  get size(): number { return this.terms.size; }
+  get size(): number {
+    return this.terms.size;
+  }
 
   async create(p: CreateTerminalRequest): Promise<CreateTerminalResponse> {
     if (this.disposed) throw new AcpError('The client is shutting down', ErrorCodes.InternalError);
-    if (typeof p.command !== 'string' || !p.command) throw new AcpError('command is required', ErrorCodes.InvalidParams);
+    if (typeof p.command !== 'string' || !p.command)
+      throw new AcpError('command is required', ErrorCodes.InvalidParams);
     const cwd = p.cwd ? nodePath.resolve(this.opts.cwd, p.cwd) : this.opts.cwd;
     const env: Record<string, string> = {};
     for (const v of p.env ?? []) env[v.name] = v.value;
@@ -118,24 +135,47 @@ export class TerminalManager implements IDisposable {
     try {
       proc = this.processes.spawn({ command: p.command, args, cwd, env });
     } catch (err) {
-      throw new AcpError(`Could not run ${p.command}: ${err instanceof Error ? err.message : String(err)}`, ErrorCodes.InternalError);
+      throw new AcpError(
+        `Could not run ${p.command}: ${err instanceof Error ? err.message : String(err)}`,
+        ErrorCodes.InternalError,
+      );
     }
     let resolveExit!: (s: TerminalExitStatus) => void;
     const t: Term = {
-      id, sessionId: p.sessionId, proc, buffer: new OutputBuffer(limit),
-      live: [], liveBytes: 0, liveDropped: false, carry: EMPTY, exited: new Promise((r) => { resolveExit = r; }), subs: [],
+      id,
+      sessionId: p.sessionId,
+      proc,
+      buffer: new OutputBuffer(limit),
+      live: [],
+      liveBytes: 0,
+      liveDropped: false,
+      carry: EMPTY,
+      exited: new Promise((r) => {
+        resolveExit = r;
+      }),
+      subs: [],
     };
     this.terms.set(id, t);
     const display = args ? formatCommandLine(p.command, args) : p.command;
-    this.dispatch(t, { type: 'terminal', at: Date.now(), terminal: { terminalId: id, command: display, cwd, exited: false } });
+    this.dispatch(t, {
+      type: 'terminal',
+      at: Date.now(),
+      terminal: { terminalId: id, command: display, cwd, exited: false },
+    });
     t.subs.push(proc.onData((chunk) => this.onData(t, chunk)));
-    t.subs.push(proc.onExit(({ code, signal }) => {
-      t.exit = { exitCode: code, signal };
-      this.flush(t);
-      this.dispatch(t, { type: 'terminal', at: Date.now(), terminal: { terminalId: id, exited: true, exitCode: code, signal } });
-      resolveExit(t.exit);
-      this.exitEmitter.fire(id);
-    }));
+    t.subs.push(
+      proc.onExit(({ code, signal }) => {
+        t.exit = { exitCode: code, signal };
+        this.flush(t);
+        this.dispatch(t, {
+          type: 'terminal',
+          at: Date.now(),
+          terminal: { terminalId: id, exited: true, exitCode: code, signal },
+        });
+        resolveExit(t.exit);
+        this.exitEmitter.fire(id);
+      }),
+    );
     this.opts.logger.info(`[terminal ${id}] ${display} (cwd ${cwd}, pid ${proc.pid ?? '?'})`);
     return { terminalId: id };
   }
@@ -165,8 +205,14 @@ export class TerminalManager implements IDisposable {
     this.terms.delete(t.id);
     if (!t.exit) void this.killTerm(t);
     this.flush(t);
-    this.dispatch(t, { type: 'terminal', at: Date.now(), terminal: { terminalId: t.id, exited: true, released: true, ...(t.exit ? {} : { exitCode: null }) } });
-    void t.exited.then(() => { for (const s of t.subs) s.dispose(); });
+    this.dispatch(t, {
+      type: 'terminal',
+      at: Date.now(),
+      terminal: { terminalId: t.id, exited: true, released: true, ...(t.exit ? {} : { exitCode: null }) },
+    });
+    void t.exited.then(() => {
+      for (const s of t.subs) s.dispose();
+    });
     return {};
   }
 
@@ -200,11 +246,18 @@ export class TerminalManager implements IDisposable {
       t.liveBytes -= t.live.shift()!.length;
       t.liveDropped = true;
     }
-    if (!t.flushTimer) t.flushTimer = setTimeout(() => { t.flushTimer = undefined; this.flush(t); }, this.flushMs);
+    if (!t.flushTimer)
+      t.flushTimer = setTimeout(() => {
+        t.flushTimer = undefined;
+        this.flush(t);
+      }, this.flushMs);
   }
 
   private flush(t: Term): void {
-    if (t.flushTimer) { clearTimeout(t.flushTimer); t.flushTimer = undefined; }
+    if (t.flushTimer) {
+      clearTimeout(t.flushTimer);
+      t.flushTimer = undefined;
+    }
     const final = !!t.exit;
     if (!t.liveBytes && !(final && t.carry.length)) return;
     let buf = Buffer.concat(t.carry.length ? [t.carry, ...t.live] : t.live);
@@ -216,16 +269,27 @@ export class TerminalManager implements IDisposable {
       t.carry = EMPTY;
       buf = buf.subarray(Math.max(0, buf.length - LIVE_MAX_BYTES));
       while (start < buf.length && (buf[start] & 0xc0) === 0x80) start++;
-      this.dispatch(t, { type: 'terminal', at: Date.now(), terminal: { terminalId: t.id, exited: false, truncated: true } });
+      this.dispatch(t, {
+        type: 'terminal',
+        at: Date.now(),
+        terminal: { terminalId: t.id, exited: false, truncated: true },
+      });
     }
     const end = final ? buf.length : completeUtf8Length(buf);
     t.carry = end < buf.length ? Buffer.from(buf.subarray(end)) : EMPTY;
     if (end <= start) return;
-    this.dispatch(t, { type: 'terminalOutput', at: Date.now(), terminalId: t.id, data: buf.toString('utf8', start, end) });
+    this.dispatch(t, {
+      type: 'terminalOutput',
+      at: Date.now(),
+      terminalId: t.id,
+      data: buf.toString('utf8', start, end),
+    });
   }
 
   private dispatch(t: Term, action: Parameters<SessionStore['dispatch']>[0]): void {
-    try { this.opts.session(t.sessionId)?.dispatch(action); } catch (err) {
+    try {
+      this.opts.session(t.sessionId)?.dispatch(action);
+    } catch (err) {
       this.opts.logger.warn(`[terminal ${t.id}] store update failed: ${err instanceof Error ? err.message : err}`);
     }
   }
@@ -236,7 +300,9 @@ export class TerminalManager implements IDisposable {
     this.disposed = true;
     for (const t of this.terms.values()) {
       if (!t.exit) void this.killTerm(t);
-      void t.exited.then(() => { for (const s of t.subs) s.dispose(); });
+      void t.exited.then(() => {
+        for (const s of t.subs) s.dispose();
+      });
     }
     this.terms.clear();
     this.exitEmitter.dispose();
@@ -247,8 +313,14 @@ function waitUntil(cond: () => boolean, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   return new Promise((resolve) => {
     const tick = () => {
-      if (cond()) { resolve(true); return; }
-      if (Date.now() >= deadline) { resolve(false); return; }
+      if (cond()) {
+        resolve(true);
+        return;
+      }
+      if (Date.now() >= deadline) {
+        resolve(false);
+        return;
+      }
       setTimeout(tick, 20);
     };
     tick();
@@ -272,7 +344,11 @@ export const nodeProcessPort: ProcessPort = {
   spawn(opts: SpawnOptions): SpawnedProcess {
     let file = opts.command;
     let argv: string[] = [...(opts.args ?? [])];
-    if (!opts.args) { const sh = shellFor(); file = sh.file; argv = sh.args(opts.command); }
+    if (!opts.args) {
+      const sh = shellFor();
+      file = sh.file;
+      argv = sh.args(opts.command);
+    }
     const child = spawn(file, argv, {
       cwd: opts.cwd,
       env: { ...process.env, ...opts.env },
@@ -292,17 +368,26 @@ export const nodeProcessPort: ProcessPort = {
       exited = status;
       exit.fire(status);
     };
-    const onClose = () => { if (--open <= 0) fire(); };
+    const onClose = () => {
+      if (--open <= 0) fire();
+    };
     for (const s of [child.stdout!, child.stderr!]) {
       s.on('data', (b: Buffer) => data.fire(b));
       s.on('close', onClose);
-      s.on('error', () => { /* ignore */ });
+      s.on('error', () => {
+        /* ignore */
+      });
     }
     child.on('error', (err: NodeJS.ErrnoException) => {
       if (pid === undefined) {
         leaderGone = true;
         const msg = Buffer.from(`${err.code === 'ENOENT' ? `command not found: ${opts.command}` : err.message}\n`);
-        setImmediate(() => { data.fire(msg); status = { code: 127, signal: null }; open = 0; fire(); });
+        setImmediate(() => {
+          data.fire(msg);
+          status = { code: 127, signal: null };
+          open = 0;
+          fire();
+        });
       }
     });
     child.on('exit', (code, signal) => {
@@ -315,14 +400,35 @@ export const nodeProcessPort: ProcessPort = {
       pid,
       onData: (l) => data.event(l),
       onExit: (l) => {
-        if (exited) { const e = exited; queueMicrotask(() => l(e)); return toDisposable(() => {}); }
+        if (exited) {
+          const e = exited;
+          queueMicrotask(() => l(e));
+          return toDisposable(() => {});
+        }
         return exit.event(l);
       },
       signalGroup(signal) {
         if (pid === undefined) return false;
-        if (isWindows) { try { return child.kill(signal); } catch { return false; } }
-        try { process.kill(-pid, signal); return true; } catch { /* group gone */ }
-        if (!leaderGone) { try { return child.kill(signal); } catch { /* gone */ } }
+        if (isWindows) {
+          try {
+            return child.kill(signal);
+          } catch {
+            return false;
+          }
+        }
+        try {
+          process.kill(-pid, signal);
+          return true;
+        } catch {
+          /* group gone */
+        }
+        if (!leaderGone) {
+          try {
+            return child.kill(signal);
+          } catch {
+            /* gone */
+          }
+        }
         return false;
       },
       groupAlive() {

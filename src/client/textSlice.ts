@@ -39,8 +39,10 @@ const utf16be = new TextDecoder('utf-16be');
  * first 8 KiB or invalid UTF-8 means binary: the agent gets an error, never garbage.
  */
 export function decodeText(bytes: Uint8Array): DecodeResult {
-  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return { ok: true, text: utf16le.decode(bytes.subarray(2)) };
-  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return { ok: true, text: utf16be.decode(bytes.subarray(2)) };
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe)
+    return { ok: true, text: utf16le.decode(bytes.subarray(2)) };
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff)
+    return { ok: true, text: utf16be.decode(bytes.subarray(2)) };
   const head = bytes.subarray(0, 8192);
   if (head.includes(0)) return { ok: false, reason: 'binary' };
   try {
@@ -56,6 +58,9 @@ export function formatBytes(n: number): string {
   const units = ['KB', 'MB', 'GB'];
   let v = n / 1024;
   let i = 0;
-  while (v >= 1024 && i < units.length - 1) { v /= 1024; i++; }
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
   return `${v >= 10 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
 }

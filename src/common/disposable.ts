@@ -5,7 +5,14 @@ export interface IDisposable {
 
 export function toDisposable(fn: () => void): IDisposable {
   let done = false;
-  return { dispose: () => { if (!done) { done = true; fn(); } } };
+  return {
+    dispose: () => {
+      if (!done) {
+        done = true;
+        fn();
+      }
+    },
+  };
 }
 
 /** Disposes every registered child once, in reverse order; errors in one child do not stop the rest. */
@@ -13,10 +20,15 @@ export class DisposableStore implements IDisposable {
   private readonly items: IDisposable[] = [];
   private disposed = false;
 
-  get isDisposed(): boolean { return this.disposed; }
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
 
   add<T extends IDisposable>(d: T): T {
-    if (this.disposed) { safeDispose(d); return d; }
+    if (this.disposed) {
+      safeDispose(d);
+      return d;
+    }
     this.items.push(d);
     return d;
   }
@@ -30,11 +42,21 @@ export class DisposableStore implements IDisposable {
 
 export abstract class Disposable implements IDisposable {
   private readonly _disposables = new DisposableStore();
-  protected get isDisposed(): boolean { return this._disposables.isDisposed; }
-  protected _register<T extends IDisposable>(d: T): T { return this._disposables.add(d); }
-  dispose(): void { this._disposables.dispose(); }
+  protected get isDisposed(): boolean {
+    return this._disposables.isDisposed;
+  }
+  protected _register<T extends IDisposable>(d: T): T {
+    return this._disposables.add(d);
+  }
+  dispose(): void {
+    this._disposables.dispose();
+  }
 }
 
 function safeDispose(d: IDisposable): void {
-  try { d.dispose(); } catch (err) { console.error('[tandem] dispose failed', err); }
+  try {
+    d.dispose();
+  } catch (err) {
+    console.error('[tandem] dispose failed', err);
+  }
 }

@@ -8,15 +8,25 @@ export class Emitter<T> implements IDisposable {
 
   readonly event: Event<T> = (listener) => {
     this.listeners?.push(listener);
-    return { dispose: () => { if (this.listeners) this.listeners = this.listeners.filter((l) => l !== listener); } };
+    return {
+      dispose: () => {
+        if (this.listeners) this.listeners = this.listeners.filter((l) => l !== listener);
+      },
+    };
   };
 
   fire(e: T): void {
     if (!this.listeners) return;
     for (const l of this.listeners.slice()) {
-      try { l(e); } catch (err) { console.error('[tandem] listener failed', err); }
+      try {
+        l(e);
+      } catch (err) {
+        console.error('[tandem] listener failed', err);
+      }
     }
   }
 
-  dispose(): void { this.listeners = undefined; }
+  dispose(): void {
+    this.listeners = undefined;
+  }
 }

@@ -19,7 +19,9 @@ export class PVec<T> {
     private readonly tail: readonly T[],
   ) {}
 
-  static empty<T>(): PVec<T> { return new PVec<T>([], 0, []); }
+  static empty<T>(): PVec<T> {
+    return new PVec<T>([], 0, []);
+  }
 
   static from<T>(items: readonly T[]): PVec<T> {
     let v = PVec.empty<T>();
@@ -27,7 +29,9 @@ export class PVec<T> {
     return v;
   }
 
-  get length(): number { return this.headLength + this.tail.length; }
+  get length(): number {
+    return this.headLength + this.tail.length;
+  }
 
   get(i: number): T | undefined {
     if (i < 0 || i >= this.length) return undefined;
@@ -35,7 +39,9 @@ export class PVec<T> {
     return this.blocks[i >>> (2 * BITS)][(i >>> BITS) & MASK][i & MASK];
   }
 
-  last(): T | undefined { return this.get(this.length - 1); }
+  last(): T | undefined {
+    return this.get(this.length - 1);
+  }
 
   push(item: T): PVec<T> {
     if (this.tail.length < WIDTH) return new PVec(this.blocks, this.headLength, [...this.tail, item]);
@@ -67,7 +73,9 @@ export class PVec<T> {
 
   toArray(): T[] {
     const out: T[] = [];
-    this.forEach((x) => { out.push(x); });
+    this.forEach((x) => {
+      out.push(x);
+    });
     return out;
   }
 
@@ -83,9 +91,14 @@ type Node<V> = readonly (Leaf<V> | undefined)[];
 
 /** Persistent string-keyed map: a two-level 32-way trie over a string hash, small leaves. */
 export class PMap<V> {
-  private constructor(private readonly root: readonly (Node<V> | undefined)[], readonly size: number) {}
+  private constructor(
+    private readonly root: readonly (Node<V> | undefined)[],
+    readonly size: number,
+  ) {}
 
-  static empty<V>(): PMap<V> { return new PMap<V>([], 0); }
+  static empty<V>(): PMap<V> {
+    return new PMap<V>([], 0);
+  }
 
   get(key: string): V | undefined {
     const h = hash(key);
@@ -95,7 +108,9 @@ export class PMap<V> {
     return undefined;
   }
 
-  has(key: string): boolean { return this.get(key) !== undefined; }
+  has(key: string): boolean {
+    return this.get(key) !== undefined;
+  }
 
   set(key: string, value: V): PMap<V> {
     const h = hash(key);
@@ -109,7 +124,10 @@ export class PMap<V> {
     else {
       newLeaf = leaf.slice();
       const at = newLeaf.findIndex(([k]) => k === key);
-      if (at >= 0) { newLeaf[at] = [key, value]; added = 0; } else newLeaf.push([key, value]);
+      if (at >= 0) {
+        newLeaf[at] = [key, value];
+        added = 0;
+      } else newLeaf.push([key, value]);
     }
     const newNode = node ? node.slice() : new Array<Leaf<V> | undefined>(WIDTH);
     newNode[b] = newLeaf;

@@ -5,6 +5,10 @@ import { demoScript } from './demoScript';
 import { runScriptedAgent } from './scriptedAgent';
 
 const scale = process.env.TANDEM_DEMO_TIME_SCALE;
-runScriptedAgent(demoScript, { input: process.stdin, output: process.stdout, stderr: process.stderr }, {
-  timeScale: scale !== undefined && scale !== '' && Number.isFinite(Number(scale)) ? Number(scale) : 1,
-});
+runScriptedAgent(
+  demoScript,
+  { input: process.stdin, output: process.stdout, stderr: process.stderr },
+  {
+    timeScale: scale !== undefined && scale !== '' && Number.isFinite(Number(scale)) ? Number(scale) : 1,
+  },
+);

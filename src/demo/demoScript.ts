@@ -29,12 +29,12 @@ const PROGRESS_JS = [
   "const names = require('fs').readdirSync('.').filter((n) => !n.startsWith('.')).slice(0, 5);",
   "console.log('Hello from a real process: Node ' + process.version);",
   "console.log('First entries of ' + process.cwd() + ': ' + names.join(', '));",
-  "let i = 0;",
-  "const t = setInterval(() => {",
-  "  i++;",
+  'let i = 0;',
+  'const t = setInterval(() => {',
+  '  i++;',
   "  process.stdout.write('\\r[' + '#'.repeat(i) + '.'.repeat(20 - i) + '] ' + i * 5 + '%');",
   "  if (i === 20) { clearInterval(t); process.stdout.write('\\n\\x1b[32mDone.\\x1b[0m\\n'); }",
-  "}, 80 * s);",
+  '}, 80 * s);',
 ].join('\n');
 
 const PLAN_STEPS = [
@@ -58,9 +58,12 @@ const plan = (done: number): Step => ({
 });
 
 const text = (t: string) => [{ type: 'content', content: { type: 'text', text: t } }];
-const update = (toolCallId: string, fields: Record<string, unknown>): Step =>
-  ({ update: { sessionUpdate: 'tool_call_update', toolCallId, ...fields } as never });
-const toolCall = (fields: Record<string, unknown>): Step => ({ update: { sessionUpdate: 'tool_call', ...fields } as never });
+const update = (toolCallId: string, fields: Record<string, unknown>): Step => ({
+  update: { sessionUpdate: 'tool_call_update', toolCallId, ...fields } as never,
+});
+const toolCall = (fields: Record<string, unknown>): Step => ({
+  update: { sessionUpdate: 'tool_call', ...fields } as never,
+});
 
 const READ = 'demo-read-${turn}';
 const WRITE = 'demo-write-${turn}';
@@ -71,33 +74,59 @@ const OPEN = 'demo-ide-open-${turn}';
 
 const readStep: Step[] = [
   toolCall({
-    toolCallId: READ, title: 'Read ${workspace.file}', kind: 'read', status: 'in_progress',
-    locations: [{ path: '${workspace.path}', line: 1 }], rawInput: { path: '${workspace.path}', line: 1, limit: 5 },
+    toolCallId: READ,
+    title: 'Read ${workspace.file}',
+    kind: 'read',
+    status: 'in_progress',
+    locations: [{ path: '${workspace.path}', line: 1 }],
+    rawInput: { path: '${workspace.path}', line: 1, limit: 5 },
   }),
   {
     if: '!workspace.exists',
-    then: [{ sleep: 200 }, update(READ, { status: 'completed', content: text('This folder has no text file to read yet.') })],
-    else: [{
-      if: FS_READ,
-      then: [
-        { request: 'fs/read_text_file', params: { sessionId: '${sessionId}', path: '${workspace.path}', line: 1, limit: 5 }, as: 'readme' },
-        {
-          if: 'readme.error',
-          then: [update(READ, { status: 'failed', content: text('Could not read ${workspace.file}: ${readme.error.message}') })],
-          else: [update(READ, { status: 'completed', content: text('````\n${readme.content}\n````') })],
-        },
-      ],
-      else: [
-        { sleep: 300 },
-        update(READ, { status: 'completed', content: text('````\n${workspace.head}````\n(read from disk by the demo: this client does not offer `fs/read_text_file`)') }),
-      ],
-    }],
+    then: [
+      { sleep: 200 },
+      update(READ, { status: 'completed', content: text('This folder has no text file to read yet.') }),
+    ],
+    else: [
+      {
+        if: FS_READ,
+        then: [
+          {
+            request: 'fs/read_text_file',
+            params: { sessionId: '${sessionId}', path: '${workspace.path}', line: 1, limit: 5 },
+            as: 'readme',
+          },
+          {
+            if: 'readme.error',
+            then: [
+              update(READ, {
+                status: 'failed',
+                content: text('Could not read ${workspace.file}: ${readme.error.message}'),
+              }),
+            ],
+            else: [update(READ, { status: 'completed', content: text('````\n${readme.content}\n````') })],
+          },
+        ],
+        else: [
+          { sleep: 300 },
+          update(READ, {
+            status: 'completed',
+            content: text(
+              '````\n${workspace.head}````\n(read from disk by the demo: this client does not offer `fs/read_text_file`)',
+            ),
+          }),
+        ],
+      },
+    ],
   },
 ];
 
 const writeStep: Step[] = [
   toolCall({
-    toolCallId: WRITE, title: `Write ${DEMO_FILE}`, kind: 'edit', status: 'in_progress',
+    toolCallId: WRITE,
+    title: `Write ${DEMO_FILE}`,
+    kind: 'edit',
+    status: 'in_progress',
     locations: [{ path: '${files.demo.path}', line: 1 }],
     content: [{ type: 'diff', path: '${files.demo.path}', oldText: '${files.demo.text}', newText: '${demoContent}' }],
     rawInput: { path: '${files.demo.path}', content: '${demoContent}' },
@@ -105,23 +134,41 @@ const writeStep: Step[] = [
   {
     if: FS_WRITE,
     then: [
-      { request: 'fs/write_text_file', params: { sessionId: '${sessionId}', path: '${files.demo.path}', content: '${demoContent}' }, as: 'created' },
+      {
+        request: 'fs/write_text_file',
+        params: { sessionId: '${sessionId}', path: '${files.demo.path}', content: '${demoContent}' },
+        as: 'created',
+      },
       {
         if: 'created.error',
-        then: [update(WRITE, { status: 'failed', content: text(`Could not write ${DEMO_FILE}: \${created.error.message}`) })],
+        then: [
+          update(WRITE, { status: 'failed', content: text(`Could not write ${DEMO_FILE}: \${created.error.message}`) }),
+        ],
         else: [update(WRITE, { status: 'completed' })],
       },
     ],
-    else: [{ sleep: 300 }, update(WRITE, { status: 'completed', content: text('(simulated) this client does not offer `fs/write_text_file`: nothing was written.') })],
+    else: [
+      { sleep: 300 },
+      update(WRITE, {
+        status: 'completed',
+        content: text('(simulated) this client does not offer `fs/write_text_file`: nothing was written.'),
+      }),
+    ],
   },
 ];
 
-const editDiff = [{ type: 'diff', path: '${files.demo.path}', oldText: '${demoContent}', newText: '${demoContent}${demoMark}' }];
+const editDiff = [
+  { type: 'diff', path: '${files.demo.path}', oldText: '${demoContent}', newText: '${demoContent}${demoMark}' },
+];
 
 const editStep: Step[] = [
   toolCall({
-    toolCallId: EDIT, title: `Edit ${DEMO_FILE}`, kind: 'edit', status: 'pending',
-    locations: [{ path: '${files.demo.path}', line: 5 }], content: editDiff,
+    toolCallId: EDIT,
+    title: `Edit ${DEMO_FILE}`,
+    kind: 'edit',
+    status: 'pending',
+    locations: [{ path: '${files.demo.path}', line: 5 }],
+    content: editDiff,
     rawInput: { path: '${files.demo.path}', append: '${demoMark}' },
   }),
   {
@@ -129,10 +176,18 @@ const editStep: Step[] = [
     then: [{ set: { editAllowed: true } }],
     else: [
       {
-        request: 'session/request_permission', as: 'perm',
+        request: 'session/request_permission',
+        as: 'perm',
         params: {
           sessionId: '${sessionId}',
-          toolCall: { toolCallId: EDIT, title: `Edit ${DEMO_FILE}`, kind: 'edit', status: 'pending', locations: [{ path: '${files.demo.path}', line: 5 }], content: editDiff },
+          toolCall: {
+            toolCallId: EDIT,
+            title: `Edit ${DEMO_FILE}`,
+            kind: 'edit',
+            status: 'pending',
+            locations: [{ path: '${files.demo.path}', line: 5 }],
+            content: editDiff,
+          },
           options: [
             { optionId: 'allow_always', name: 'Always allow', kind: 'allow_always' },
             { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
@@ -157,14 +212,26 @@ const editStep: Step[] = [
       {
         if: FS_WRITE,
         then: [
-          { request: 'fs/write_text_file', params: { sessionId: '${sessionId}', path: '${files.demo.path}', content: '${demoContent}${demoMark}' }, as: 'edited' },
+          {
+            request: 'fs/write_text_file',
+            params: { sessionId: '${sessionId}', path: '${files.demo.path}', content: '${demoContent}${demoMark}' },
+            as: 'edited',
+          },
           {
             if: 'edited.error',
-            then: [update(EDIT, { status: 'failed', content: text(`Could not write ${DEMO_FILE}: \${edited.error.message}`) })],
+            then: [
+              update(EDIT, {
+                status: 'failed',
+                content: text(`Could not write ${DEMO_FILE}: \${edited.error.message}`),
+              }),
+            ],
             else: [update(EDIT, { status: 'completed' })],
           },
         ],
-        else: [{ sleep: 300 }, update(EDIT, { status: 'completed', content: [...editDiff, ...text('(simulated: nothing was written)')] })],
+        else: [
+          { sleep: 300 },
+          update(EDIT, { status: 'completed', content: [...editDiff, ...text('(simulated: nothing was written)')] }),
+        ],
       },
     ],
     else: [update(EDIT, { status: 'failed', content: text('You rejected the edit: nothing was changed.') })],
@@ -173,7 +240,10 @@ const editStep: Step[] = [
 
 const execStep: Step[] = [
   toolCall({
-    toolCallId: EXEC, title: 'Run a short demo command', kind: 'execute', status: 'in_progress',
+    toolCallId: EXEC,
+    title: 'Run a short demo command',
+    kind: 'execute',
+    status: 'in_progress',
     rawInput: { command: 'node -e "<progress bar script>"', cwd: '${cwd}' },
   }),
   {
@@ -182,20 +252,32 @@ const execStep: Step[] = [
       {
         // ACP terminal args are strings: the scale goes as text like "1x" (a bare `${…}` keeps its
         // number type; a leading "--" would be read by node itself).
-        terminal: { command: '${runtime.node}', args: ['-e', PROGRESS_JS, '${runtime.timeScale}x'], env: '${runtime.nodeEnv}', cwd: '${cwd}', outputByteLimit: 32000 },
-        toolCallId: EXEC, as: 'run',
+        terminal: {
+          command: '${runtime.node}',
+          args: ['-e', PROGRESS_JS, '${runtime.timeScale}x'],
+          env: '${runtime.nodeEnv}',
+          cwd: '${cwd}',
+          outputByteLimit: 32000,
+        },
+        toolCallId: EXEC,
+        as: 'run',
       },
       {
         if: 'run.error',
         then: [update(EXEC, { status: 'failed', content: text('Could not run the command: ${run.error.message}') })],
-        else: [update(EXEC, { status: 'completed', rawOutput: { exitCode: '${run.exitCode}', signal: '${run.signal}' } })],
+        else: [
+          update(EXEC, { status: 'completed', rawOutput: { exitCode: '${run.exitCode}', signal: '${run.signal}' } }),
+        ],
       },
     ],
     else: [
       { sleep: 400 },
       update(EXEC, {
-        status: 'completed', rawOutput: { exitCode: 0, simulated: true },
-        content: text('(simulated) this client offers no terminals. A real run prints:\n```\nHello from a real process: Node v20\n[####################] 100%\nDone.\n```'),
+        status: 'completed',
+        rawOutput: { exitCode: 0, simulated: true },
+        content: text(
+          '(simulated) this client offers no terminals. A real run prints:\n```\nHello from a real process: Node v20\n[####################] 100%\nDone.\n```',
+        ),
       }),
     ],
   },
@@ -203,57 +285,86 @@ const execStep: Step[] = [
 
 const openArgs = { path: '${files.demo.path}', line: 1 };
 
-const clientToolStep: Step[] = [{
-  if: 'mcp.tandem',
-  then: [
-    { mcpTools: 'tandem', as: 'tandemTools' },
-    {
-      if: 'tandemTools.error',
-      then: [
-        toolCall({ toolCallId: OPEN, title: `IDE · OpenFile ${DEMO_FILE}:1`, kind: 'other', status: 'failed', rawInput: openArgs, content: text('Could not reach the tandem MCP server: ${tandemTools.error.message}') }),
-      ],
-      else: [
-        {
-          // The IDE group starts collapsed behind one container tool: calling it expands the group.
-          if: ['!tandemTools.has.OpenFile', 'tandemTools.has.IDE'],
-          then: [
-            toolCall({ toolCallId: EXPAND, title: 'IDE · expand the tandem tool group', kind: 'other', status: 'in_progress', rawInput: {} }),
-            { sleep: 150 },
-            { mcpCall: { server: 'tandem', tool: 'IDE', arguments: {} }, as: 'expanded' },
-            {
-              if: 'expanded.error',
-              then: [update(EXPAND, { status: 'failed', content: text('${expanded.error.message}') })],
-              else: [update(EXPAND, { status: 'completed', content: text('${expanded.text}') })],
-            },
-          ],
-        },
-        toolCall({
-          toolCallId: OPEN, title: `IDE · OpenFile ${DEMO_FILE}:1`, kind: 'other', status: 'in_progress',
-          rawInput: openArgs, locations: [{ path: '${files.demo.path}', line: 1 }],
-        }),
-        { sleep: 150 },
-        { mcpCall: { server: 'tandem', tool: 'OpenFile', arguments: openArgs }, as: 'opened' },
-        {
-          if: 'opened.error',
-          then: [update(OPEN, { status: 'failed', content: text('${opened.error.message}') })],
-          else: [{
-            if: 'opened.isError',
-            then: [update(OPEN, { status: 'failed', content: text('${opened.text}') })],
-            else: [update(OPEN, { status: 'completed', content: text('${opened.text}') })],
-          }],
-        },
-      ],
-    },
-  ],
-  else: [
-    toolCall({ toolCallId: OPEN, title: `IDE · OpenFile ${DEMO_FILE}:1 (simulated)`, kind: 'other', status: 'in_progress', rawInput: openArgs }),
-    { sleep: 300 },
-    update(OPEN, {
-      status: 'completed',
-      content: text('(simulated) this client passed no `tandem` MCP server in `session/new`. In Tandem the demo calls the IDE tools over MCP, and VS Code opens the file.'),
-    }),
-  ],
-}];
+const clientToolStep: Step[] = [
+  {
+    if: 'mcp.tandem',
+    then: [
+      { mcpTools: 'tandem', as: 'tandemTools' },
+      {
+        if: 'tandemTools.error',
+        then: [
+          toolCall({
+            toolCallId: OPEN,
+            title: `IDE · OpenFile ${DEMO_FILE}:1`,
+            kind: 'other',
+            status: 'failed',
+            rawInput: openArgs,
+            content: text('Could not reach the tandem MCP server: ${tandemTools.error.message}'),
+          }),
+        ],
+        else: [
+          {
+            // The IDE group starts collapsed behind one container tool: calling it expands the group.
+            if: ['!tandemTools.has.OpenFile', 'tandemTools.has.IDE'],
+            then: [
+              toolCall({
+                toolCallId: EXPAND,
+                title: 'IDE · expand the tandem tool group',
+                kind: 'other',
+                status: 'in_progress',
+                rawInput: {},
+              }),
+              { sleep: 150 },
+              { mcpCall: { server: 'tandem', tool: 'IDE', arguments: {} }, as: 'expanded' },
+              {
+                if: 'expanded.error',
+                then: [update(EXPAND, { status: 'failed', content: text('${expanded.error.message}') })],
+                else: [update(EXPAND, { status: 'completed', content: text('${expanded.text}') })],
+              },
+            ],
+          },
+          toolCall({
+            toolCallId: OPEN,
+            title: `IDE · OpenFile ${DEMO_FILE}:1`,
+            kind: 'other',
+            status: 'in_progress',
+            rawInput: openArgs,
+            locations: [{ path: '${files.demo.path}', line: 1 }],
+          }),
+          { sleep: 150 },
+          { mcpCall: { server: 'tandem', tool: 'OpenFile', arguments: openArgs }, as: 'opened' },
+          {
+            if: 'opened.error',
+            then: [update(OPEN, { status: 'failed', content: text('${opened.error.message}') })],
+            else: [
+              {
+                if: 'opened.isError',
+                then: [update(OPEN, { status: 'failed', content: text('${opened.text}') })],
+                else: [update(OPEN, { status: 'completed', content: text('${opened.text}') })],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+    else: [
+      toolCall({
+        toolCallId: OPEN,
+        title: `IDE · OpenFile ${DEMO_FILE}:1 (simulated)`,
+        kind: 'other',
+        status: 'in_progress',
+        rawInput: openArgs,
+      }),
+      { sleep: 300 },
+      update(OPEN, {
+        status: 'completed',
+        content: text(
+          '(simulated) this client passed no `tandem` MCP server in `session/new`. In Tandem the demo calls the IDE tools over MCP, and VS Code opens the file.',
+        ),
+      }),
+    ],
+  },
+];
 
 const turn: Step[] = [
   {

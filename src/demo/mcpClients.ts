@@ -17,9 +17,7 @@ export interface McpServerEntry {
 }
 
 /** What a tool call gives a script: the MCP result plus its text, or an error. */
-export type McpCallOutcome =
-  | { content: unknown[]; isError: boolean; text: string }
-  | { error: { message: string } };
+export type McpCallOutcome = { content: unknown[]; isError: boolean; text: string } | { error: { message: string } };
 
 export type McpToolsOutcome = { names: string[]; has: Record<string, boolean> } | { error: { message: string } };
 
@@ -27,28 +25,51 @@ export type McpToolsOutcome = { names: string[]; has: Record<string, boolean> } 
 export function serversByName(list: unknown): Record<string, McpServerEntry> {
   const out: Record<string, McpServerEntry> = {};
   if (!Array.isArray(list)) return out;
-  for (const s of list as McpServerEntry[]) if (s && typeof s === 'object' && typeof s.name === 'string') out[s.name] = s;
+  for (const s of list as McpServerEntry[])
+    if (s && typeof s === 'object' && typeof s.name === 'string') out[s.name] = s;
   return out;
 }
 
 export class McpClients {
   private readonly clients = new Map<string, Promise<Client>>();
 
-  constructor(private readonly log: (text: string) => void, private readonly cwd?: string) {}
+  constructor(
+    private readonly log: (text: string) => void,
+    private readonly cwd?: string,
+  ) {}
 
-  async callTool(key: string, server: McpServerEntry, tool: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs: number): Promise<McpCallOutcome> {
+  async callTool(
+    key: string,
+    server: McpServerEntry,
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    timeoutMs: number,
+  ): Promise<McpCallOutcome> {
     try {
       const client = await this.client(key, server, signal);
       const r = await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: timeoutMs });
-      const content = Array.isArray(r.content) ? r.content as unknown[] : [];
-      const text = content.map((c) => (c && typeof c === 'object' && (c as { type?: string }).type === 'text' ? String((c as { text?: unknown }).text ?? '') : '')).filter(Boolean).join('\n');
+      const content = Array.isArray(r.content) ? (r.content as unknown[]) : [];
+      const text = content
+        .map((c) =>
+          c && typeof c === 'object' && (c as { type?: string }).type === 'text'
+            ? String((c as { text?: unknown }).text ?? '')
+            : '',
+        )
+        .filter(Boolean)
+        .join('\n');
       return { content, isError: r.isError === true, text };
     } catch (err) {
       return { error: { message: err instanceof Error ? err.message : String(err) } };
     }
   }
 
-  async listTools(key: string, server: McpServerEntry, signal: AbortSignal, timeoutMs: number): Promise<McpToolsOutcome> {
+  async listTools(
+    key: string,
+    server: McpServerEntry,
+    signal: AbortSignal,
+    timeoutMs: number,
+  ): Promise<McpToolsOutcome> {
     try {
       const client = await this.client(key, server, signal);
       const r = await client.listTools(undefined, { signal, timeout: timeoutMs });
@@ -75,29 +96,41 @@ export class McpClients {
     if (!c) {
       c = this.connect(server, signal);
       this.clients.set(key, c);
-      c.catch(() => { if (this.clients.get(key) === c) this.clients.delete(key); });
+      c.catch(() => {
+        if (this.clients.get(key) === c) this.clients.delete(key);
+      });
     }
     return c;
   }
 
   private async connect(server: McpServerEntry, signal: AbortSignal): Promise<Client> {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the MCP SDK loads when a server is first used
-    const { Client: ClientCtor } = require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js');
+    // The MCP SDK loads when a server is first used, not when the demo agent starts.
+    const { Client: ClientCtor } = await import('@modelcontextprotocol/sdk/client/index.js');
     const client = new ClientCtor({ name: 'tandem-demo-agent', version: '1' });
     client.onerror = (err) => this.log(`MCP ${server.name}: ${err.message}`);
     const type = server.type ?? (server.command ? 'stdio' : undefined);
     if (type === 'http') {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for an http server
-      const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+      const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
       const headers = Object.fromEntries((server.headers ?? []).map((h) => [h.name, h.value]));
-      await client.connect(new StreamableHTTPClientTransport(new URL(String(server.url)), { requestInit: { headers } }), { signal });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(String(server.url)), { requestInit: { headers } }),
+        { signal },
+      );
     } else if (type === 'stdio') {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for a stdio server
-      const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js') as typeof import('@modelcontextprotocol/sdk/client/stdio.js');
+      const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
       const env: Record<string, string> = {};
       for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string') env[k] = v;
       for (const e of server.env ?? []) env[e.name] = e.value;
-      await client.connect(new StdioClientTransport({ command: String(server.command), args: server.args ?? [], env, cwd: this.cwd, stderr: 'ignore' }), { signal });
+      await client.connect(
+        new StdioClientTransport({
+          command: String(server.command),
+          args: server.args ?? [],
+          env,
+          cwd: this.cwd,
+          stderr: 'ignore',
+        }),
+        { signal },
+      );
     } else {
       throw new Error(`MCP server "${server.name}": transport ${String(server.type)} is not supported by this agent`);
     }

@@ -13,8 +13,19 @@
 // No vscode, no SDK: plain JSON lines.
 
 type Id = number | string;
-interface RpcMessage { jsonrpc?: string; id?: Id | null; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { code: number; message: string; data?: unknown } }
-export interface TranscriptRecord { ms: number; dir: 'c->a' | 'a->c'; msg: RpcMessage }
+interface RpcMessage {
+  jsonrpc?: string;
+  id?: Id | null;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: unknown;
+  error?: { code: number; message: string; data?: unknown };
+}
+export interface TranscriptRecord {
+  ms: number;
+  dir: 'c->a' | 'a->c';
+  msg: RpcMessage;
+}
 
 export interface ReplayIO {
   input: NodeJS.ReadableStream;
@@ -33,7 +44,10 @@ export interface ReplayOptions {
 }
 
 export function parseTranscript(text: string): TranscriptRecord[] {
-  return text.split(/\r?\n/).filter((l) => l.trim()).map((l) => JSON.parse(l) as TranscriptRecord);
+  return text
+    .split(/\r?\n/)
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as TranscriptRecord);
 }
 
 /**
@@ -47,9 +61,12 @@ export function parseRecording(text: string): { records: TranscriptRecord[]; ski
     if (!line.trim()) return;
     try {
       const r = JSON.parse(line) as TranscriptRecord;
-      if (r && typeof r === 'object' && (r.dir === 'c->a' || r.dir === 'a->c') && r.msg && typeof r.msg === 'object') records.push({ ...r, ms: Number(r.ms) || 0 });
+      if (r && typeof r === 'object' && (r.dir === 'c->a' || r.dir === 'a->c') && r.msg && typeof r.msg === 'object')
+        records.push({ ...r, ms: Number(r.ms) || 0 });
       else skipped.push(i + 1);
-    } catch { skipped.push(i + 1); }
+    } catch {
+      skipped.push(i + 1);
+    }
   });
   return { records, skipped };
 }
@@ -57,7 +74,11 @@ export function parseRecording(text: string): { records: TranscriptRecord[]; ski
 const isRequest = (m: RpcMessage) => m.method !== undefined && m.id !== undefined && m.id !== null;
 const isResponse = (m: RpcMessage) => m.method === undefined && m.id !== undefined;
 
-interface Incoming { id: Id; method: string; params: Record<string, unknown> }
+interface Incoming {
+  id: Id;
+  method: string;
+  params: Record<string, unknown>;
+}
 
 export class TranscriptReplayer {
   private pos = 0;
@@ -74,7 +95,11 @@ export class TranscriptReplayer {
   private current: { recordedId: Id; method: string; cancelled: boolean; wake?: () => void } | undefined;
   private lastMs: number | undefined;
 
-  constructor(private readonly records: TranscriptRecord[], private readonly io: ReplayIO, private readonly options: ReplayOptions = {}) {}
+  constructor(
+    private readonly records: TranscriptRecord[],
+    private readonly io: ReplayIO,
+    private readonly options: ReplayOptions = {},
+  ) {}
 
   start(): this {
     const { input, output } = this.io;
@@ -89,19 +114,26 @@ export class TranscriptReplayer {
         if (line.trim()) this.onLine(line);
       }
     });
-    input.on('end', () => { if (this.options.exitOnInputEnd !== false) this.exit(0); });
+    input.on('end', () => {
+      if (this.options.exitOnInputEnd !== false) this.exit(0);
+    });
     return this;
   }
 
   private onLine(line: string): void {
     let msg: RpcMessage;
-    try { msg = JSON.parse(line) as RpcMessage; } catch {
+    try {
+      msg = JSON.parse(line) as RpcMessage;
+    } catch {
       this.send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
       return;
     }
     if (isResponse(msg)) {
       const r = this.pending.get(msg.id!);
-      if (r) { this.pending.delete(msg.id!); r(msg); } else this.log(`answer to unknown request ${String(msg.id)}`);
+      if (r) {
+        this.pending.delete(msg.id!);
+        r(msg);
+      } else this.log(`answer to unknown request ${String(msg.id)}`);
       return;
     }
     if (!isRequest(msg)) {
@@ -120,7 +152,9 @@ export class TranscriptReplayer {
     this.busy = true;
     try {
       while (this.queue.length) await this.serve(this.queue.shift()!);
-    } finally { this.busy = false; }
+    } finally {
+      this.busy = false;
+    }
   }
 
   private async serve(req: Incoming): Promise<void> {
@@ -128,11 +162,18 @@ export class TranscriptReplayer {
     let at = -1;
     for (let i = this.pos; i < this.records.length; i++) {
       const r = this.records[i];
-      if (r.dir === 'c->a' && isRequest(r.msg) && r.msg.method === req.method) { at = i; break; }
+      if (r.dir === 'c->a' && isRequest(r.msg) && r.msg.method === req.method) {
+        at = i;
+        break;
+      }
     }
     if (at < 0) {
       this.log(`${req.method} is not in the rest of the transcript`);
-      this.send({ jsonrpc: '2.0', id: req.id, error: { code: -32603, message: `Replay: ${req.method} was not recorded at this point` } });
+      this.send({
+        jsonrpc: '2.0',
+        id: req.id,
+        error: { code: -32603, message: `Replay: ${req.method} was not recorded at this point` },
+      });
       return;
     }
     for (let i = this.pos; i < at; i++) {
@@ -143,7 +184,9 @@ export class TranscriptReplayer {
     this.learnRequest(recorded, req);
     this.pos = at + 1;
     this.lastMs = this.records[at].ms;
-    const cur = { recordedId: recorded.id!, method: req.method, cancelled: false } as NonNullable<TranscriptReplayer['current']>;
+    const cur = { recordedId: recorded.id!, method: req.method, cancelled: false } as NonNullable<
+      TranscriptReplayer['current']
+    >;
     this.current = cur;
     let answered = false;
     try {
@@ -156,7 +199,10 @@ export class TranscriptReplayer {
           continue;
         }
         if (cur.cancelled) {
-          if (isResponse(m) && m.id === cur.recordedId) { this.pos++; break; }
+          if (isResponse(m) && m.id === cur.recordedId) {
+            this.pos++;
+            break;
+          }
           this.pos++;
           continue;
         }
@@ -183,7 +229,12 @@ export class TranscriptReplayer {
       }
       if (!answered) {
         if (cur.cancelled) this.send({ jsonrpc: '2.0', id: req.id, result: { stopReason: 'cancelled' } });
-        else this.send({ jsonrpc: '2.0', id: req.id, error: { code: -32603, message: 'Replay: the transcript has no answer to this request' } });
+        else
+          this.send({
+            jsonrpc: '2.0',
+            id: req.id,
+            error: { code: -32603, message: 'Replay: the transcript has no answer to this request' },
+          });
       }
     } finally {
       if (this.current === cur) this.current = undefined;
@@ -206,7 +257,8 @@ export class TranscriptReplayer {
 
   private learnRequest(recorded: RpcMessage, actual: Incoming): void {
     const rp = recorded.params ?? {};
-    if (typeof rp.sessionId === 'string' && typeof actual.params.sessionId === 'string') this.values.set(rp.sessionId, actual.params.sessionId);
+    if (typeof rp.sessionId === 'string' && typeof actual.params.sessionId === 'string')
+      this.values.set(rp.sessionId, actual.params.sessionId);
     if (actual.method === 'session/new' || actual.method === 'session/load') {
       if (typeof rp.cwd === 'string') this.recordedCwd = rp.cwd.replace(/\/+$/, '');
       if (typeof actual.params.cwd === 'string') this.actualCwd = actual.params.cwd.replace(/\/+$/, '');
@@ -245,11 +297,21 @@ export class TranscriptReplayer {
     return v;
   }
 
-  private request(id: Id, msg: RpcMessage, cur: NonNullable<TranscriptReplayer['current']>): Promise<RpcMessage | undefined> {
+  private request(
+    id: Id,
+    msg: RpcMessage,
+    cur: NonNullable<TranscriptReplayer['current']>,
+  ): Promise<RpcMessage | undefined> {
     return new Promise((resolve) => {
-      this.pending.set(id, (m) => { cur.wake = undefined; resolve(m); });
+      this.pending.set(id, (m) => {
+        cur.wake = undefined;
+        resolve(m);
+      });
       // On cancel stop waiting; a late answer is then logged and dropped.
-      cur.wake = () => { this.pending.delete(id); resolve(undefined); };
+      cur.wake = () => {
+        this.pending.delete(id);
+        resolve(undefined);
+      };
       this.send(msg);
     });
   }
@@ -261,8 +323,14 @@ export class TranscriptReplayer {
     if (scale <= 0 || gap === 0) return;
     const wait = Math.min(gap * scale, this.options.maxGapMs ?? Infinity);
     await new Promise<void>((r) => {
-      const t = setTimeout(() => { cur.wake = undefined; r(); }, wait);
-      cur.wake = () => { clearTimeout(t); r(); };
+      const t = setTimeout(() => {
+        cur.wake = undefined;
+        r();
+      }, wait);
+      cur.wake = () => {
+        clearTimeout(t);
+        r();
+      };
     });
   }
 

@@ -38,12 +38,19 @@ try {
   process.exit(2);
 }
 const { records, skipped } = parseRecording(text);
-if (skipped.length) process.stderr.write(`[replay] skipped ${skipped.length} line(s) that are not records: ${skipped.slice(0, 10).join(', ')}\n`);
+if (skipped.length)
+  process.stderr.write(
+    `[replay] skipped ${skipped.length} line(s) that are not records: ${skipped.slice(0, 10).join(', ')}\n`,
+  );
 if (!records.some((r) => r.dir === 'c->a' && r.msg.method === 'initialize')) {
   process.stderr.write(`replay-agent: ${file} has no recorded initialize: not an ACP recording\n`);
   process.exit(2);
 }
-runReplay(records, { input: process.stdin, output: process.stdout, stderr: process.stderr }, {
-  timeScale: option(args, '--time-scale', 1),
-  maxGapMs: option(args, '--max-gap-ms', 1500),
-});
+runReplay(
+  records,
+  { input: process.stdin, output: process.stdout, stderr: process.stderr },
+  {
+    timeScale: option(args, '--time-scale', 1),
+    maxGapMs: option(args, '--max-gap-ms', 1500),
+  },
+);

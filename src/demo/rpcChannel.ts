@@ -5,7 +5,14 @@ import type { RpcErrorSpec } from './scriptTypes';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type Id = number | string;
-export interface RpcMessage { jsonrpc?: string; id?: Id | null; method?: string; params?: unknown; result?: unknown; error?: RpcErrorSpec }
+export interface RpcMessage {
+  jsonrpc?: string;
+  id?: Id | null;
+  method?: string;
+  params?: unknown;
+  result?: unknown;
+  error?: RpcErrorSpec;
+}
 export type Answer = { result: unknown } | { error: RpcErrorSpec };
 
 export interface ChannelHandlers {
@@ -23,10 +30,17 @@ export class RpcChannel {
   /** Set when the output broke or the agent is exiting: nothing more is written. */
   dead = false;
 
-  constructor(private readonly input: NodeJS.ReadableStream, private readonly output: NodeJS.WritableStream, private readonly timeScale: number) {}
+  constructor(
+    private readonly input: NodeJS.ReadableStream,
+    private readonly output: NodeJS.WritableStream,
+    private readonly timeScale: number,
+  ) {}
 
   start(h: ChannelHandlers, onOutputError: () => void): void {
-    this.output.on('error', () => { this.dead = true; onOutputError(); });
+    this.output.on('error', () => {
+      this.dead = true;
+      onOutputError();
+    });
     this.input.setEncoding('utf8');
     this.input.on('data', (d: string) => {
       this.buffer += d;
@@ -46,7 +60,9 @@ export class RpcChannel {
 
   private onLine(line: string, h: ChannelHandlers): void {
     let msg: RpcMessage;
-    try { msg = JSON.parse(line) as RpcMessage; } catch {
+    try {
+      msg = JSON.parse(line) as RpcMessage;
+    } catch {
       this.send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
       return;
     }
@@ -57,12 +73,18 @@ export class RpcChannel {
     if (msg.method === undefined) {
       if (msg.id === undefined || msg.id === null) return;
       const resolve = this.pending.get(msg.id);
-      if (!resolve) { h.log(`answer to unknown request ${String(msg.id)}`); return; }
+      if (!resolve) {
+        h.log(`answer to unknown request ${String(msg.id)}`);
+        return;
+      }
       this.pending.delete(msg.id);
       resolve(msg.error ? { error: msg.error } : { result: msg.result });
       return;
     }
-    if (msg.id === undefined || msg.id === null) { h.notification(msg.method, msg.params); return; }
+    if (msg.id === undefined || msg.id === null) {
+      h.notification(msg.method, msg.params);
+      return;
+    }
     h.request(msg.id, msg.method, (msg.params ?? {}) as Record<string, unknown>);
   }
 
@@ -79,12 +101,18 @@ export class RpcChannel {
     const id = this.nextId++;
     return new Promise<Answer>((resolve) => {
       let timer: NodeJS.Timeout | undefined;
-      this.pending.set(id, (a) => { if (timer) clearTimeout(timer); resolve(a); });
+      this.pending.set(id, (a) => {
+        if (timer) clearTimeout(timer);
+        resolve(a);
+      });
       if (timeoutMs !== undefined) {
-        timer = setTimeout(() => {
-          this.pending.delete(id);
-          resolve({ error: { code: -32603, message: `timeout after ${timeoutMs} ms` } });
-        }, timeoutMs * (this.timeScale || 1));
+        timer = setTimeout(
+          () => {
+            this.pending.delete(id);
+            resolve({ error: { code: -32603, message: `timeout after ${timeoutMs} ms` } });
+          },
+          timeoutMs * (this.timeScale || 1),
+        );
       }
       this.send({ jsonrpc: '2.0', id, method, params: params as Json });
     });
@@ -103,5 +131,7 @@ export class RpcChannel {
   }
 
   /** Flushes what was written, then calls `then`. */
-  flush(then: () => void): void { this.output.write('', then); }
+  flush(then: () => void): void {
+    this.output.write('', then);
+  }
 }

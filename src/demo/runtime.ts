@@ -12,7 +12,12 @@ export interface RuntimeVars {
 }
 
 export function runtimeVars(timeScale: number, env: NodeJS.ProcessEnv = process.env): RuntimeVars {
-  return { node: onPath('node', env) ? 'node' : process.execPath, nodeEnv: [{ name: 'ELECTRON_RUN_AS_NODE', value: '1' }], platform: process.platform, timeScale };
+  return {
+    node: onPath('node', env) ? 'node' : process.execPath,
+    nodeEnv: [{ name: 'ELECTRON_RUN_AS_NODE', value: '1' }],
+    platform: process.platform,
+    timeScale,
+  };
 }
 
 function onPath(name: string, env: NodeJS.ProcessEnv): boolean {
@@ -20,7 +25,11 @@ function onPath(name: string, env: NodeJS.ProcessEnv): boolean {
   const exts = win ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
   for (const dir of (env.PATH ?? env.Path ?? '').split(delimiter).filter(Boolean)) {
     for (const ext of exts) {
-      try { if (statSync(join(dir, name + ext)).isFile()) return true; } catch { /* next */ }
+      try {
+        if (statSync(join(dir, name + ext)).isFile()) return true;
+      } catch {
+        /* next */
+      }
     }
   }
   return false;

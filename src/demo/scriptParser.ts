@@ -5,7 +5,11 @@ import type { AgentScript, Step } from './scriptTypes';
 export function parseScript(text: string, fileName = ''): AgentScript {
   const trimmed = text.trim();
   if (!fileName.endsWith('.jsonl')) {
-    try { return JSON.parse(trimmed) as AgentScript; } catch (e) { if (fileName.endsWith('.json')) throw e; }
+    try {
+      return JSON.parse(trimmed) as AgentScript;
+    } catch (e) {
+      if (fileName.endsWith('.json')) throw e;
+    }
   }
   const lines = trimmed.split(/\r?\n/).filter((l) => l.trim() && !l.trim().startsWith('//'));
   let script: AgentScript = {};
@@ -21,12 +25,15 @@ export function parseScript(text: string, fileName = ''): AgentScript {
 /** The text of a prompt's content blocks (resource links as `@name`). */
 export function promptText(prompt: unknown): string {
   if (!Array.isArray(prompt)) return '';
-  return prompt.map((b: Record<string, unknown>) => {
-    if (b?.type === 'text') return String(b.text ?? '');
-    if (b?.type === 'resource_link') return `@${String(b.name ?? b.uri ?? '')}`;
-    if (b?.type === 'resource') return `@${String((b.resource as { uri?: string } | undefined)?.uri ?? '')}`;
-    return '';
-  }).filter(Boolean).join('\n');
+  return prompt
+    .map((b: Record<string, unknown>) => {
+      if (b?.type === 'text') return String(b.text ?? '');
+      if (b?.type === 'resource_link') return `@${String(b.name ?? b.uri ?? '')}`;
+      if (b?.type === 'resource') return `@${String((b.resource as { uri?: string } | undefined)?.uri ?? '')}`;
+      return '';
+    })
+    .filter(Boolean)
+    .join('\n');
 }
 
 export function firstLine(text: string): string {

@@ -101,10 +101,20 @@
  * `{"$script": {...}}` that gives the rest of the script.
  */
 import type {
-  SessionUpdate, AgentCapabilities, AuthMethod, SessionModeState, SessionConfigOption, StopReason, ToolKind,
+  SessionUpdate,
+  AgentCapabilities,
+  AuthMethod,
+  SessionModeState,
+  SessionConfigOption,
+  StopReason,
+  ToolKind,
 } from '@agentclientprotocol/sdk' with { 'resolution-mode': 'import' };
 
-export interface RpcErrorSpec { code: number; message: string; data?: unknown }
+export interface RpcErrorSpec {
+  code: number;
+  message: string;
+  data?: unknown;
+}
 
 export interface HandlerScript {
   /** Steps run before answering. */

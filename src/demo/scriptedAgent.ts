@@ -45,7 +45,11 @@ export class ScriptedAgent {
   private sessionCount = 0;
   private turnCount = 0;
 
-  constructor(private readonly script: AgentScript, private readonly io: AgentIO, private readonly options: ScriptedAgentOptions = {}) {
+  constructor(
+    private readonly script: AgentScript,
+    private readonly io: AgentIO,
+    private readonly options: ScriptedAgentOptions = {},
+  ) {
     this.timeScale = options.timeScale ?? 1;
     this.channel = new RpcChannel(io.input, io.output, this.timeScale);
     this.mcp = new McpClients((t) => this.log(t));
@@ -55,21 +59,34 @@ export class ScriptedAgent {
       timeScale: this.timeScale,
       mcp: this.mcp,
       stderr: (t) => (this.io.stderr ?? process.stderr).write(t.endsWith('\n') ? t : t + '\n'),
-      crash: (how) => { this.channel.dead = true; (this.io.crash ?? defaultCrash)(how); },
-      exit: (code) => { this.channel.dead = true; this.channel.flush(() => this.exit(code)); },
+      crash: (how) => {
+        this.channel.dead = true;
+        (this.io.crash ?? defaultCrash)(how);
+      },
+      exit: (code) => {
+        this.channel.dead = true;
+        this.channel.flush(() => this.exit(code));
+      },
     });
   }
 
   /** Wires the streams and runs the startup steps. */
   start(): this {
-    this.channel.start({
-      request: (id, method, params) => this.onRequest(id, method, params),
-      notification: (method, params) => this.onNotification(method, params),
-      end: () => { if (this.options.exitOnInputEnd !== false) this.exit(0); },
-      log: (t) => this.log(t),
-    }, () => this.exit(0));
+    this.channel.start(
+      {
+        request: (id, method, params) => this.onRequest(id, method, params),
+        notification: (method, params) => this.onNotification(method, params),
+        end: () => {
+          if (this.options.exitOnInputEnd !== false) this.exit(0);
+        },
+        log: (t) => this.log(t),
+      },
+      () => this.exit(0),
+    );
     if (this.script.startup?.length) {
-      const turn = makeTurn(() => { /* nothing to answer */ }, this.globals);
+      const turn = makeTurn(() => {
+        /* nothing to answer */
+      }, this.globals);
       this.steps.run(this.script.startup, turn).catch((e) => this.log(`startup failed: ${String(e)}`));
     }
     return this;
@@ -89,22 +106,33 @@ export class ScriptedAgent {
   private onRequest(id: Id, method: string, params: Record<string, unknown>): void {
     const reply = (a: Answer) => this.channel.reply(id, a);
     const custom = this.script.handlers?.[method];
-    if (custom) { void this.serveHandler(custom, params, reply, this.sessionOf(params)); return; }
+    if (custom) {
+      void this.serveHandler(custom, params, reply, this.sessionOf(params));
+      return;
+    }
     switch (method) {
-      case 'initialize': return void this.serveInitialize(params, reply);
-      case 'session/new': return void this.serveNewSession(params, reply, false);
-      case 'session/load': return void this.serveNewSession(params, reply, true);
-      case 'session/prompt': return void this.servePrompt(params, reply);
-      case 'authenticate': return reply({ result: {} });
-      case 'session/set_mode': return this.serveSetMode(params, reply);
-      case 'session/set_config_option': return this.serveSetConfig(params, reply);
+      case 'initialize':
+        return void this.serveInitialize(params, reply);
+      case 'session/new':
+        return void this.serveNewSession(params, reply, false);
+      case 'session/load':
+        return void this.serveNewSession(params, reply, true);
+      case 'session/prompt':
+        return void this.servePrompt(params, reply);
+      case 'authenticate':
+        return reply({ result: {} });
+      case 'session/set_mode':
+        return this.serveSetMode(params, reply);
+      case 'session/set_config_option':
+        return this.serveSetConfig(params, reply);
       case 'session/close': {
         const sid = String(params.sessionId);
         this.sessions.delete(sid);
         void this.mcp.close(`${sid}\u0000`);
         return reply({ result: {} });
       }
-      default: return reply({ error: { code: -32601, message: `Method not found: ${method}` } });
+      default:
+        return reply({ error: { code: -32601, message: `Method not found: ${method}` } });
     }
   }
 
@@ -114,14 +142,31 @@ export class ScriptedAgent {
 
   // ---------------------------------------------------------------- built-in handlers
 
-  private async serveHandler(h: HandlerScript, params: Record<string, unknown>, reply: (a: Answer) => void, session?: SessionState, result?: () => unknown): Promise<void> {
+  private async serveHandler(
+    h: HandlerScript,
+    params: Record<string, unknown>,
+    reply: (a: Answer) => void,
+    session?: SessionState,
+    result?: () => unknown,
+  ): Promise<void> {
     const vars = Object.create(session?.vars ?? this.globals) as Record<string, unknown>;
     vars.params = params;
     const turn = makeTurn(reply, vars, session);
     try {
       if (h.steps) await this.steps.run(h.steps, turn);
-      if (!turn.answered) turn.respond(h.error ? { error: h.error } : { result: result ? result() : subst(h.result ?? {}, vars) });
-      if (h.after) await this.steps.run(h.after, makeTurn(() => { /* already answered */ }, vars, session));
+      if (!turn.answered)
+        turn.respond(h.error ? { error: h.error } : { result: result ? result() : subst(h.result ?? {}, vars) });
+      if (h.after)
+        await this.steps.run(
+          h.after,
+          makeTurn(
+            () => {
+              /* already answered */
+            },
+            vars,
+            session,
+          ),
+        );
     } catch (e) {
       if (!(e instanceof Interrupt)) turn.respond({ error: { code: -32603, message: String(e) } });
     }
@@ -152,7 +197,8 @@ export class ScriptedAgent {
     vars.sessionId = id;
     const session: SessionState = { id, cwd, n, vars };
     if (s.modes) session.modes = JSON.parse(JSON.stringify(s.modes)) as SessionState['modes'];
-    if (s.configOptions) session.configOptions = JSON.parse(JSON.stringify(s.configOptions)) as SessionState['configOptions'];
+    if (s.configOptions)
+      session.configOptions = JSON.parse(JSON.stringify(s.configOptions)) as SessionState['configOptions'];
     if (!s.error) this.sessions.set(id, session);
     return this.serveHandler(s, params, reply, session, () => {
       const result: Record<string, unknown> = load ? {} : { sessionId: id };
@@ -168,7 +214,10 @@ export class ScriptedAgent {
     if (!s) return reply({ error: { code: -32602, message: 'Unknown session' } });
     if (s.modes) s.modes.currentModeId = String(params.modeId);
     reply({ result: {} });
-    this.channel.notify('session/update', { sessionId: s.id, update: { sessionUpdate: 'current_mode_update', currentModeId: String(params.modeId) } });
+    this.channel.notify('session/update', {
+      sessionId: s.id,
+      update: { sessionUpdate: 'current_mode_update', currentModeId: String(params.modeId) },
+    });
   }
 
   private serveSetConfig(params: Record<string, unknown>, reply: (a: Answer) => void): void {
@@ -187,13 +236,18 @@ export class ScriptedAgent {
     const lower = text.toLowerCase();
     for (const p of list) {
       if (this.used.has(p)) continue;
-      if ((p.match !== undefined && lower.includes(p.match.toLowerCase())) || (p.regex !== undefined && new RegExp(p.regex, 'i').test(text))) {
-        this.used.add(p); return p;
+      if (
+        (p.match !== undefined && lower.includes(p.match.toLowerCase())) ||
+        (p.regex !== undefined && new RegExp(p.regex, 'i').test(text))
+      ) {
+        this.used.add(p);
+        return p;
       }
     }
     for (const p of list) {
       if (this.used.has(p) || p.match !== undefined || p.regex !== undefined) continue;
-      this.used.add(p); return p;
+      this.used.add(p);
+      return p;
     }
     return this.script.defaultPrompt;
   }
@@ -222,14 +276,30 @@ export class ScriptedAgent {
   private cancelTurn(turn: Turn): void {
     if (turn.cancelled || turn.answered || turn.ignoreCancel) return;
     turn.cancelled = true;
-    for (const c of [...turn.cleanups]) { try { c(); } catch (e) { this.log(`clean-up failed: ${String(e)}`); } }
+    for (const c of [...turn.cleanups]) {
+      try {
+        c();
+      } catch (e) {
+        this.log(`clean-up failed: ${String(e)}`);
+      }
+    }
     turn.cleanups.clear();
     turn.abort.abort();
     const after = turn.prompt?.onCancel;
     void (async () => {
       if (after?.length) {
-        const t2 = makeTurn(() => { /* the prompt is answered below */ }, turn.vars, turn.session);
-        try { await this.steps.run(after, t2); } catch { /* ignore */ }
+        const t2 = makeTurn(
+          () => {
+            /* the prompt is answered below */
+          },
+          turn.vars,
+          turn.session,
+        );
+        try {
+          await this.steps.run(after, t2);
+        } catch {
+          /* ignore */
+        }
       }
       turn.respond({ result: { stopReason: 'cancelled' } });
       if (turn.session?.turn === turn) turn.session.turn = undefined;

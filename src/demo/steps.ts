@@ -41,7 +41,9 @@ export class StepRunner {
     const v = turn.vars;
     const { channel } = this.host;
     const sid = () => String(v.sessionId ?? '');
-    const store = (name: string | undefined, a: Answer) => { if (name) v[name] = 'error' in a ? { error: a.error } : a.result; };
+    const store = (name: string | undefined, a: Answer) => {
+      if (name) v[name] = 'error' in a ? { error: a.error } : a.result;
+    };
     if ('update' in step) {
       this.notify(step.sessionId ? String(subst(step.sessionId, v)) : sid(), subst(step.update, v));
     } else if ('notify' in step) {
@@ -59,7 +61,8 @@ export class StepRunner {
     } else if ('branch' in step) {
       const value = lookup(v, step.branch);
       const key = value.found ? String(value.value) : undefined;
-      const chosen = key !== undefined && Object.prototype.hasOwnProperty.call(step.cases, key) ? step.cases[key] : step.else;
+      const chosen =
+        key !== undefined && Object.prototype.hasOwnProperty.call(step.cases, key) ? step.cases[key] : step.else;
       if (chosen) await this.run(chosen, turn);
     } else if ('if' in step) {
       const chosen = holds(v, step.if) ? step.then : step.else;
@@ -80,20 +83,44 @@ export class StepRunner {
     } else if ('terminal' in step) {
       const create = subst(step.terminal, v) as Record<string, unknown>;
       const toolCallId = step.toolCallId !== undefined ? String(subst(step.toolCallId, v)) : undefined;
-      const run = await runTerminal({ request: (m, p) => channel.request(m, p), update: (u) => this.notify(sid(), u) }, turn, sid(), create, toolCallId);
+      const run = await runTerminal(
+        { request: (m, p) => channel.request(m, p), update: (u) => this.notify(sid(), u) },
+        turn,
+        sid(),
+        create,
+        toolCallId,
+      );
       if (step.as) v[step.as] = run;
     } else if ('mcpCall' in step) {
       const call = subst(step.mcpCall, v) as { server: string; tool: string; arguments?: Record<string, unknown> };
       const server = this.server(v, call.server);
       const r = server
-        ? await interruptible(this.host.mcp.callTool(`${sid()}\u0000${call.server}`, server, call.tool, call.arguments ?? {}, turn.abort.signal, step.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS), turn)
+        ? await interruptible(
+            this.host.mcp.callTool(
+              `${sid()}\u0000${call.server}`,
+              server,
+              call.tool,
+              call.arguments ?? {},
+              turn.abort.signal,
+              step.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS,
+            ),
+            turn,
+          )
         : { error: { message: `No MCP server named "${call.server}" in session/new` } };
       if (step.as) v[step.as] = r;
     } else if ('mcpTools' in step) {
       const name = String(subst(step.mcpTools, v));
       const server = this.server(v, name);
       const r = server
-        ? await interruptible(this.host.mcp.listTools(`${sid()}\u0000${name}`, server, turn.abort.signal, step.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS), turn)
+        ? await interruptible(
+            this.host.mcp.listTools(
+              `${sid()}\u0000${name}`,
+              server,
+              turn.abort.signal,
+              step.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS,
+            ),
+            turn,
+          )
         : { error: { message: `No MCP server named "${name}" in session/new` } };
       v[step.as] = r;
     } else if ('stop' in step) {
@@ -111,14 +138,25 @@ export class StepRunner {
       this.host.exit(step.exit);
       await never;
     } else if ('hang' in step) {
-      if (step.hang === 'ignore-cancel') { turn.ignoreCancel = true; await never; }
+      if (step.hang === 'ignore-cancel') {
+        turn.ignoreCancel = true;
+        await never;
+      }
       await interruptible(never, turn);
     } else if ('garbage' in step) {
       await channel.write(garbage(step.garbage, step.bytes, sid()));
     } else if ('raw' in step) {
       await channel.write(String(subst(step.raw, v)));
     } else if ('flood' in step) {
-      await flood(step.flood, sid(), Number(v.turn ?? 0), (d) => channel.write(d), () => { if (turn.cancelled) throw new Interrupt(); });
+      await flood(
+        step.flood,
+        sid(),
+        Number(v.turn ?? 0),
+        (d) => channel.write(d),
+        () => {
+          if (turn.cancelled) throw new Interrupt();
+        },
+      );
     } else {
       throw new Error(`Unknown script step: ${JSON.stringify(step)}`);
     }
@@ -126,6 +164,6 @@ export class StepRunner {
 
   private server(v: Record<string, unknown>, name: string): McpServerEntry | undefined {
     const r = lookup(v, `mcp.${name}`);
-    return r.found ? r.value as McpServerEntry : undefined;
+    return r.found ? (r.value as McpServerEntry) : undefined;
   }
 }

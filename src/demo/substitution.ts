@@ -4,7 +4,8 @@
 export function lookup(vars: Record<string, unknown>, path: string): { found: boolean; value?: unknown } {
   let cur: unknown = vars;
   for (const key of path.split('.')) {
-    if (cur === null || cur === undefined || typeof cur !== 'object' || !(key in (cur as object))) return { found: false };
+    if (cur === null || cur === undefined || typeof cur !== 'object' || !(key in (cur as object)))
+      return { found: false };
     cur = (cur as Record<string, unknown>)[key];
   }
   return { found: true, value: cur };
@@ -29,7 +30,10 @@ const PART = /\$\{([^}]+)\}/g;
 export function subst(value: unknown, vars: Record<string, unknown>): unknown {
   if (typeof value === 'string') {
     const whole = WHOLE.exec(value);
-    if (whole) { const r = lookup(vars, whole[1]); return r.found ? r.value : value; }
+    if (whole) {
+      const r = lookup(vars, whole[1]);
+      return r.found ? r.value : value;
+    }
     if (!value.includes('${')) return value;
     return value.replace(PART, (m, path: string) => {
       const r = lookup(vars, path);

@@ -4,7 +4,11 @@ import type { Answer } from './rpcChannel';
 import type { PromptScript } from './scriptTypes';
 
 /** Thrown out of the steps when the turn was cancelled or already answered. */
-export class Interrupt extends Error { constructor() { super('interrupted'); } }
+export class Interrupt extends Error {
+  constructor() {
+    super('interrupted');
+  }
+}
 
 export interface SessionState {
   id: string;
@@ -32,13 +36,25 @@ export interface Turn {
 
 export function makeTurn(reply: (a: Answer) => void, vars: Record<string, unknown>, session?: SessionState): Turn {
   const turn: Turn = {
-    answered: false, cancelled: false, ignoreCancel: false, abort: new AbortController(), vars, session, cleanups: new Set(),
-    respond: (a) => { if (turn.answered) return; turn.answered = true; reply(a); },
+    answered: false,
+    cancelled: false,
+    ignoreCancel: false,
+    abort: new AbortController(),
+    vars,
+    session,
+    cleanups: new Set(),
+    respond: (a) => {
+      if (turn.answered) return;
+      turn.answered = true;
+      reply(a);
+    },
   };
   return turn;
 }
 
-export const never = new Promise<never>(() => { /* never settles */ });
+export const never = new Promise<never>(() => {
+  /* never settles */
+});
 
 /** `p`, or an Interrupt as soon as the turn is cancelled. */
 export function interruptible<T>(p: Promise<T>, turn: Turn): Promise<T> {
@@ -46,8 +62,16 @@ export function interruptible<T>(p: Promise<T>, turn: Turn): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(new Interrupt());
     turn.abort.signal.addEventListener('abort', onAbort, { once: true });
-    p.then((x) => { turn.abort.signal.removeEventListener('abort', onAbort); resolve(x); },
-      (e: unknown) => { turn.abort.signal.removeEventListener('abort', onAbort); reject(e instanceof Error ? e : new Error(String(e))); });
+    p.then(
+      (x) => {
+        turn.abort.signal.removeEventListener('abort', onAbort);
+        resolve(x);
+      },
+      (e: unknown) => {
+        turn.abort.signal.removeEventListener('abort', onAbort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
   });
 }
 

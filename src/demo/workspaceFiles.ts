@@ -3,13 +3,23 @@
 import { readdirSync, readFileSync, statSync, openSync, readSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 
-export interface WorkspaceFile { file: string; path: string; exists: boolean; head: string; oldText: string | null }
+export interface WorkspaceFile {
+  file: string;
+  path: string;
+  exists: boolean;
+  head: string;
+  oldText: string | null;
+}
 
 /** Finds a real text file in `cwd` for the demo's read tool call (README first). */
 export function findWorkspaceFile(cwd: string): WorkspaceFile {
   const pick = (): string | undefined => {
     let names: string[];
-    try { names = readdirSync(cwd); } catch { return undefined; }
+    try {
+      names = readdirSync(cwd);
+    } catch {
+      return undefined;
+    }
     const prefer = ['README.md', 'readme.md', 'README', 'README.txt', 'package.json'];
     for (const p of prefer) if (names.includes(p) && isTextFile(join(cwd, p))) return p;
     const sorted = names.filter((n) => !n.startsWith('.')).sort();
@@ -17,7 +27,14 @@ export function findWorkspaceFile(cwd: string): WorkspaceFile {
     for (const d of sorted) {
       if (d === 'node_modules' || d === 'out' || d === 'dist') continue;
       let sub: string[];
-      try { if (!statSync(join(cwd, d)).isDirectory()) continue; sub = readdirSync(join(cwd, d)).filter((n) => !n.startsWith('.')).sort(); } catch { continue; }
+      try {
+        if (!statSync(join(cwd, d)).isDirectory()) continue;
+        sub = readdirSync(join(cwd, d))
+          .filter((n) => !n.startsWith('.'))
+          .sort();
+      } catch {
+        continue;
+      }
       for (const n of sub) if (isTextFile(join(cwd, d, n))) return `${d}/${n}`;
     }
     return undefined;
@@ -34,12 +51,21 @@ export function findWorkspaceFile(cwd: string): WorkspaceFile {
 }
 
 /** A file the script names (relative to cwd); read fresh on every access. */
-export interface NamedFile { file: string; path: string; exists: boolean; text: string | null }
+export interface NamedFile {
+  file: string;
+  path: string;
+  exists: boolean;
+  text: string | null;
+}
 
 export function namedFile(cwd: string, file: string): NamedFile {
   const path = join(cwd, ...file.split('/'));
   let text: string | null = null;
-  try { text = readFileSync(path, 'utf8'); } catch { text = null; }
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    text = null;
+  }
   return { file, path, exists: text !== null, text };
 }
 
@@ -47,7 +73,9 @@ function isTextFile(p: string): boolean {
   try {
     if (!statSync(p).isFile()) return false;
     return !readHead(p, 4096).includes('\u0000');
-  } catch { return false; }
+  } catch {
+    return false;
+  }
 }
 
 function readHead(p: string, max: number): string {
@@ -56,13 +84,19 @@ function readHead(p: string, max: number): string {
     const buf = Buffer.alloc(max);
     const n = readSync(fd, buf, 0, max, 0);
     return buf.subarray(0, n).toString('utf8');
-  } finally { closeSync(fd); }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Defines `workspace` (found once, lazily) and `files.<key>` (read at each use) on `vars`. */
 export function defineWorkspace(vars: Record<string, unknown>, cwd: string, files: Record<string, string> = {}): void {
   let cached: WorkspaceFile | undefined;
-  Object.defineProperty(vars, 'workspace', { enumerable: true, configurable: true, get: () => (cached ??= findWorkspaceFile(cwd)) });
+  Object.defineProperty(vars, 'workspace', {
+    enumerable: true,
+    configurable: true,
+    get: () => (cached ??= findWorkspaceFile(cwd)),
+  });
   const named: Record<string, unknown> = {};
   for (const [key, file] of Object.entries(files)) {
     Object.defineProperty(named, key, { enumerable: true, get: () => namedFile(cwd, file) });

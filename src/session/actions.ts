@@ -1,5 +1,16 @@
-import type { ContentBlock, SessionConfigOption, SessionMode, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
-import type { ElicitationRequestView, PermissionDecisionView, PermissionRequestView, TerminalView } from '../shared/sessionModel';
+import type {
+  ContentBlock,
+  SessionConfigOption,
+  SessionMode,
+  SessionUpdate,
+  StopReason,
+} from '@agentclientprotocol/sdk';
+import type {
+  ElicitationRequestView,
+  PermissionDecisionView,
+  PermissionRequestView,
+  TerminalView,
+} from '../shared/sessionModel';
 
 /**
  * Everything that can change a session: the agent's session/update notifications plus the
@@ -7,7 +18,13 @@ import type { ElicitationRequestView, PermissionDecisionView, PermissionRequestV
  */
 export type SessionAction =
   | { type: 'update'; update: SessionUpdate; at: number }
-  | { type: 'started'; at: number; modes?: SessionMode[]; currentModeId?: string; configOptions?: SessionConfigOption[] }
+  | {
+      type: 'started';
+      at: number;
+      modes?: SessionMode[];
+      currentModeId?: string;
+      configOptions?: SessionConfigOption[];
+    }
   | { type: 'promptStarted'; at: number; prompt: ContentBlock[] }
   | { type: 'promptEnded'; at: number; stopReason: StopReason }
   | { type: 'promptFailed'; at: number; error: string }

@@ -5,7 +5,10 @@ import type { FullTurn, TurnSource } from '../shared/turnOutline';
 import { getToolCall, toSnapshot, turnWithCalls } from './snapshot';
 import { createSessionState, reduce, type SessionState } from './store';
 
-export interface SessionChange { sessionId: string; patches: Patch[] }
+export interface SessionChange {
+  sessionId: string;
+  patches: Patch[];
+}
 
 /** Holds one session's state; every dispatch runs the pure reducer and announces its patches. */
 export class SessionStore implements TurnSource {
@@ -13,11 +16,16 @@ export class SessionStore implements TurnSource {
   private readonly changed = new Emitter<SessionChange>();
   readonly onDidChange = this.changed.event;
 
-  constructor(readonly sessionId: string, private readonly now: () => number = Date.now) {
+  constructor(
+    readonly sessionId: string,
+    private readonly now: () => number = Date.now,
+  ) {
     this.current = createSessionState(sessionId);
   }
 
-  get state(): SessionState { return this.current; }
+  get state(): SessionState {
+    return this.current;
+  }
 
   dispatch(action: SessionAction): void {
     const r = reduce(this.current, action);
@@ -26,13 +34,23 @@ export class SessionStore implements TurnSource {
   }
 
   /** Stamps the current time on an action without one (the reducer itself never reads a clock). */
-  timestamp(): number { return this.now(); }
+  timestamp(): number {
+    return this.now();
+  }
 
-  snapshot(): SessionSnapshot { return toSnapshot(this.current); }
+  snapshot(): SessionSnapshot {
+    return toSnapshot(this.current);
+  }
 
-  fullTurn(index: number): FullTurn | undefined { return turnWithCalls(this.current, index); }
+  fullTurn(index: number): FullTurn | undefined {
+    return turnWithCalls(this.current, index);
+  }
 
-  turnOfCall(toolCallId: string): number | undefined { return getToolCall(this.current, toolCallId)?.turn; }
+  turnOfCall(toolCallId: string): number | undefined {
+    return getToolCall(this.current, toolCallId)?.turn;
+  }
 
-  dispose(): void { this.changed.dispose(); }
+  dispose(): void {
+    this.changed.dispose();
+  }
 }

@@ -7,7 +7,9 @@ import type { SessionState } from './store';
 /** Plain JSON for the webview's first render, or a rebuild after reload. */
 export function toSnapshot(state: SessionState): SessionSnapshot {
   const toolCalls: Record<string, ToolCallView> = {};
-  state.toolCalls.forEach((v, k) => { toolCalls[k] = v; });
+  state.toolCalls.forEach((v, k) => {
+    toolCalls[k] = v;
+  });
   return {
     meta: state.meta,
     turns: state.turns.toArray().map((t) => ({ ...t.header, items: t.items.toArray() })),
@@ -21,12 +23,17 @@ export function toSnapshot(state: SessionState): SessionSnapshot {
 
 function mapToRecord<V>(m: PMap<V>): Record<string, V> {
   const out: Record<string, V> = {};
-  m.forEach((v, k) => { out[k] = v; });
+  m.forEach((v, k) => {
+    out[k] = v;
+  });
   return out;
 }
 
 /** One turn with its tool calls (what the view loads when it unfolds an outlined turn). */
-export function turnWithCalls(state: SessionState, index: number): { turn: TurnView; calls: ToolCallView[] } | undefined {
+export function turnWithCalls(
+  state: SessionState,
+  index: number,
+): { turn: TurnView; calls: ToolCallView[] } | undefined {
   const t = index >= 0 && index < state.turns.length ? state.turns.get(index) : undefined;
   if (!t) return undefined;
   const items = t.items.toArray();

@@ -4,8 +4,16 @@ import type { ContentBlock, SessionUpdate, ToolCall, ToolCallUpdate } from '@age
 import { PMap, PVec } from '../common/persistent';
 import {
   appendBounded,
-  type ElicitationRequestView, type ItemView, type NoticeView, type Patch, type PermissionDecisionView, type PermissionRequestView, type SessionMeta,
-  type TerminalView, type ToolCallView, type TurnView,
+  type ElicitationRequestView,
+  type ItemView,
+  type NoticeView,
+  type Patch,
+  type PermissionDecisionView,
+  type PermissionRequestView,
+  type SessionMeta,
+  type TerminalView,
+  type ToolCallView,
+  type TurnView,
 } from '../shared/sessionModel';
 import type { SessionAction } from './actions';
 import { hasTerminalMeta, parentToolUseIdOf, terminalIdOf, withoutTerminalMeta } from './toolCallMeta';
@@ -25,7 +33,10 @@ export interface SessionState {
   readonly elicitations: readonly ElicitationRequestView[];
 }
 
-export interface ReduceResult { state: SessionState; patches: Patch[] }
+export interface ReduceResult {
+  state: SessionState;
+  patches: Patch[];
+}
 
 export function createSessionState(sessionId: string): SessionState {
   return {
@@ -41,7 +52,8 @@ export function createSessionState(sessionId: string): SessionState {
 
 export function reduce(state: SessionState, action: SessionAction): ReduceResult {
   switch (action.type) {
-    case 'update': return applyUpdate(state, action.update, action.at);
+    case 'update':
+      return applyUpdate(state, action.update, action.at);
     case 'started':
       return setMeta(state, {
         status: 'idle',
@@ -64,16 +76,24 @@ export function reduce(state: SessionState, action: SessionAction): ReduceResult
       // The agent is gone: the lost turn fails, and its unfinished calls show as interrupted like
       // those of any turn that ended early (their outcome is unknown, not a failure).
       const working = state.meta.status === 'working';
-      return endTurn(state, working ? { endedAt: action.at, error: action.error } : undefined, { status: 'disconnected', error: action.error });
+      return endTurn(state, working ? { endedAt: action.at, error: action.error } : undefined, {
+        status: 'disconnected',
+        error: action.error,
+      });
     }
-    case 'modeChanged': return setMeta(state, { currentModeId: action.currentModeId });
-    case 'configOptionsChanged': return setMeta(state, { configOptions: action.configOptions });
+    case 'modeChanged':
+      return setMeta(state, { currentModeId: action.currentModeId });
+    case 'configOptionsChanged':
+      return setMeta(state, { configOptions: action.configOptions });
     case 'terminal': {
       const prev = state.terminals.get(action.terminal.terminalId);
       const terminal: TerminalView = { output: '', truncated: false, ...prev, ...action.terminal };
       if (prev?.truncated) terminal.truncated = true;
       const { output: _o, ...header } = terminal;
-      return { state: { ...state, terminals: state.terminals.set(terminal.terminalId, terminal) }, patches: [{ op: 'terminal', terminal: header }] };
+      return {
+        state: { ...state, terminals: state.terminals.set(terminal.terminalId, terminal) },
+        patches: [{ op: 'terminal', terminal: header }],
+      };
     }
     case 'terminalOutput': {
       const prev = state.terminals.get(action.terminalId);
@@ -96,7 +116,8 @@ export function reduce(state: SessionState, action: SessionAction): ReduceResult
       const patches: Patch[] = [{ op: 'permissions', permissions }];
       state = { ...state, permissions };
       // (Tandem's own questions, e.g. a read outside the workspace, are not tool calls.)
-      const loose = req.origin !== 'client' && !state.toolCalls.get(req.toolCallId) && looseCallOutcome(action.decision);
+      const loose =
+        req.origin !== 'client' && !state.toolCalls.get(req.toolCallId) && looseCallOutcome(action.decision);
       if (loose) {
         // gemini-cli asks before it sends any tool_call and reports only the result: the answered
         // request becomes the call's row, so it shows while it runs (and Tandem's client tools find it).
@@ -113,7 +134,10 @@ export function reduce(state: SessionState, action: SessionAction): ReduceResult
       return { state, patches };
     }
     case 'elicitationRequested': {
-      const elicitations = [...state.elicitations.filter((e) => e.requestId !== action.request.requestId), action.request];
+      const elicitations = [
+        ...state.elicitations.filter((e) => e.requestId !== action.request.requestId),
+        action.request,
+      ];
       return { state: { ...state, elicitations }, patches: [{ op: 'elicitations', elicitations }] };
     }
     case 'elicitationResolved': {
@@ -146,15 +170,24 @@ export function reduceAll(state: SessionState, actions: readonly SessionAction[]
 
 function applyUpdate(state: SessionState, u: SessionUpdate, at: number): ReduceResult {
   switch (u.sessionUpdate) {
-    case 'user_message_chunk': return appendChunk(state, 'user', u.content, u.messageId ?? undefined, at);
-    case 'agent_message_chunk': return appendChunk(state, 'agent', u.content, u.messageId ?? undefined, at);
-    case 'agent_thought_chunk': return appendChunk(state, 'thought', u.content, u.messageId ?? undefined, at);
-    case 'tool_call': return upsertToolCall(state, u, at, true);
-    case 'tool_call_update': return upsertToolCall(state, u, at, false);
-    case 'plan': return setMeta(state, { plan: u.entries });
-    case 'available_commands_update': return setMeta(state, { commands: u.availableCommands });
-    case 'current_mode_update': return setMeta(state, { currentModeId: u.currentModeId });
-    case 'config_option_update': return setMeta(state, { configOptions: u.configOptions });
+    case 'user_message_chunk':
+      return appendChunk(state, 'user', u.content, u.messageId ?? undefined, at);
+    case 'agent_message_chunk':
+      return appendChunk(state, 'agent', u.content, u.messageId ?? undefined, at);
+    case 'agent_thought_chunk':
+      return appendChunk(state, 'thought', u.content, u.messageId ?? undefined, at);
+    case 'tool_call':
+      return upsertToolCall(state, u, at, true);
+    case 'tool_call_update':
+      return upsertToolCall(state, u, at, false);
+    case 'plan':
+      return setMeta(state, { plan: u.entries });
+    case 'available_commands_update':
+      return setMeta(state, { commands: u.availableCommands });
+    case 'current_mode_update':
+      return setMeta(state, { currentModeId: u.currentModeId });
+    case 'config_option_update':
+      return setMeta(state, { configOptions: u.configOptions });
     case 'session_info_update': {
       const m: Partial<SessionMeta> = {};
       // null clears, absent leaves as is (ACP's partial-update convention).
@@ -162,19 +195,29 @@ function applyUpdate(state: SessionState, u: SessionUpdate, at: number): ReduceR
       if (u.updatedAt !== undefined) m.updatedAt = u.updatedAt ?? undefined;
       return setMeta(state, m);
     }
-    case 'usage_update': return setMeta(state, { usage: { used: u.used, size: u.size, cost: u.cost ?? undefined } });
+    case 'usage_update':
+      return setMeta(state, { usage: { used: u.used, size: u.size, cost: u.cost ?? undefined } });
     case 'notice': {
-      const notice: NoticeView = { severity: u.severity, title: u.title, at, ...(u.description ? { description: u.description } : {}) };
+      const notice: NoticeView = {
+        severity: u.severity,
+        title: u.title,
+        at,
+        ...(u.description ? { description: u.description } : {}),
+      };
       return { state: { ...state, notices: state.notices.push(notice) }, patches: [{ op: 'notice', notice }] };
     }
-    case 'compaction_update': return upsertCompaction(state, u.compactionId, at, (c) => ({
-      ...c, status: u.status,
-      ...(u.summary ? { summary: u.summary.map(blockText).join('') } : {}),
-      ...(u.error ? { error: u.error } : {}),
-    }));
-    case 'compaction_summary_chunk': return upsertCompaction(state, u.compactionId, at, (c) => ({
-      ...c, summary: c.summary + blockText(u.content),
-    }));
+    case 'compaction_update':
+      return upsertCompaction(state, u.compactionId, at, (c) => ({
+        ...c,
+        status: u.status,
+        ...(u.summary ? { summary: u.summary.map(blockText).join('') } : {}),
+        ...(u.error ? { error: u.error } : {}),
+      }));
+    case 'compaction_summary_chunk':
+      return upsertCompaction(state, u.compactionId, at, (c) => ({
+        ...c,
+        summary: c.summary + blockText(u.content),
+      }));
   }
   // Unknown kinds were filtered by validation; stay total anyway.
   return { state, patches: [] };
@@ -195,7 +238,11 @@ function currentTurn(state: SessionState, at: number): { state: SessionState; pa
   return state.turns.length ? { state, patches: [] } : newTurn(state, at);
 }
 
-function endTurn(state: SessionState, h: Partial<Omit<TurnView, 'items' | 'index'>> | undefined, m: Partial<SessionMeta>): ReduceResult {
+function endTurn(
+  state: SessionState,
+  h: Partial<Omit<TurnView, 'items' | 'index'>> | undefined,
+  m: Partial<SessionMeta>,
+): ReduceResult {
   const patches: Patch[] = [];
   const last = state.turns.last();
   if (h && last) {
@@ -233,23 +280,34 @@ function replaceItem(state: SessionState, ti: number, index: number, item: ItemV
   return { ...state, turns: state.turns.set(ti, { ...turn, items: turn.items.set(index, item) }) };
 }
 
-function appendChunk(state: SessionState, kind: 'user' | 'agent' | 'thought', block: ContentBlock, messageId: string | undefined, at: number): ReduceResult {
+function appendChunk(
+  state: SessionState,
+  kind: 'user' | 'agent' | 'thought',
+  block: ContentBlock,
+  messageId: string | undefined,
+  at: number,
+): ReduceResult {
   const patches: Patch[] = [];
   // A user message after the agent has spoken starts a new turn (session/load replays history).
   const lastTurn = state.turns.last();
   if (kind === 'user' && lastTurn && hasAgentOutput(lastTurn)) {
     const r = newTurn(state, at);
-    state = r.state; patches.push(...r.patches);
+    state = r.state;
+    patches.push(...r.patches);
   } else {
     const r = currentTurn(state, at);
-    state = r.state; patches.push(...r.patches);
+    state = r.state;
+    patches.push(...r.patches);
   }
   const ti = state.turns.length - 1;
   const turn = state.turns.get(ti)!;
   const index = turn.items.length - 1;
   const last = turn.items.get(index);
-  const continues = last && last.kind === kind && 'blocks' in last
-    && (messageId === undefined || last.messageId === undefined || last.messageId === messageId);
+  const continues =
+    last &&
+    last.kind === kind &&
+    'blocks' in last &&
+    (messageId === undefined || last.messageId === undefined || last.messageId === messageId);
   if (!continues) {
     const r = pushItem(state, { kind, blocks: [block], ...(messageId ? { messageId } : {}) });
     patches.push(...r.patches);
@@ -282,7 +340,8 @@ function hasAgentOutput(turn: TurnState): boolean {
 function parentIdOf(meta: Record<string, unknown> | undefined, state: SessionState, self: string): string | undefined {
   const id = parentToolUseIdOf(meta);
   if (!id || !state.toolCalls.has(id)) return undefined;
-  for (let p: string | undefined = id, n = 0; p !== undefined && n < 1000; p = state.toolCalls.get(p)?.parentId, n++) if (p === self) return undefined;
+  for (let p: string | undefined = id, n = 0; p !== undefined && n < 1000; p = state.toolCalls.get(p)?.parentId, n++)
+    if (p === self) return undefined;
   return id;
 }
 
@@ -299,7 +358,8 @@ function upsertToolCall(state: SessionState, u: ToolCall | ToolCallUpdate, at: n
   let call: ToolCallView;
   if (!prev) {
     const r = currentTurn(state, at);
-    state = r.state; patches.push(...r.patches);
+    state = r.state;
+    patches.push(...r.patches);
     // A subagent that outlives its turn (claude-agent-acp runs them in the background) still
     // reports into the turn of the Agent call that started it.
     const parent = parentIdOf(meta, state, u.toolCallId);
@@ -320,7 +380,8 @@ function upsertToolCall(state: SessionState, u: ToolCall | ToolCallUpdate, at: n
     if (meta) call.meta = meta;
     if (parent) call.parentId = parent;
     const item = pushItem(state, { kind: 'tool', toolCallId: u.toolCallId }, turn);
-    state = item.state; patches.push(...item.patches);
+    state = item.state;
+    patches.push(...item.patches);
   } else {
     // A tool_call on a known id is an update; content/locations replace, never append.
     call = { ...prev };
@@ -341,7 +402,7 @@ function upsertToolCall(state: SessionState, u: ToolCall | ToolCallUpdate, at: n
     if (id) call.agentTerminalId = id;
     patches.push(...terminal.patches);
   }
-  if (prev?.interrupted && (u.status != null)) delete call.interrupted;
+  if (prev?.interrupted && u.status != null) delete call.interrupted;
   if ((call.status === 'completed' || call.status === 'failed') && call.endedAt === undefined) call.endedAt = at;
   if (call.status !== 'completed' && call.status !== 'failed' && !call.interrupted) delete call.endedAt;
   state = { ...state, toolCalls: state.toolCalls.set(call.toolCallId, call) };
@@ -350,11 +411,20 @@ function upsertToolCall(state: SessionState, u: ToolCall | ToolCallUpdate, at: n
 }
 
 /** Turns `_meta.terminal_info / terminal_output / terminal_exit` into the same terminal state a client terminal has. */
-function agentTerminal(state: SessionState, meta: Record<string, unknown>, u: ToolCall | ToolCallUpdate, at: number): ReduceResult {
+function agentTerminal(
+  state: SessionState,
+  meta: Record<string, unknown>,
+  u: ToolCall | ToolCallUpdate,
+  at: number,
+): ReduceResult {
   const id = terminalIdOf(meta);
   if (!id) return { state, patches: [] };
   const patches: Patch[] = [];
-  const step = (a: SessionAction) => { const r = reduce(state, a); state = r.state; patches.push(...r.patches); };
+  const step = (a: SessionAction) => {
+    const r = reduce(state, a);
+    state = r.state;
+    patches.push(...r.patches);
+  };
   if (!state.terminals.get(id)) {
     const input = u.rawInput as { command?: unknown } | undefined;
     const command = typeof input?.command === 'string' ? input.command : undefined;
@@ -364,20 +434,30 @@ function agentTerminal(state: SessionState, meta: Record<string, unknown>, u: To
   if (out && typeof out.data === 'string') step({ type: 'terminalOutput', at, terminalId: id, data: out.data });
   const exit = meta.terminal_exit as { exit_code?: unknown; signal?: unknown } | undefined;
   if (exit) {
-    step({ type: 'terminal', at, terminal: {
-      terminalId: id, exited: true,
-      exitCode: typeof exit.exit_code === 'number' ? exit.exit_code : null,
-      signal: typeof exit.signal === 'string' ? exit.signal : null,
-    } });
+    step({
+      type: 'terminal',
+      at,
+      terminal: {
+        terminalId: id,
+        exited: true,
+        exitCode: typeof exit.exit_code === 'number' ? exit.exit_code : null,
+        signal: typeof exit.signal === 'string' ? exit.signal : null,
+      },
+    });
   }
   return { state, patches };
 }
 
-function upsertCompaction(state: SessionState, compactionId: string, at: number,
-  change: (c: Extract<ItemView, { kind: 'compaction' }>) => Extract<ItemView, { kind: 'compaction' }>): ReduceResult {
+function upsertCompaction(
+  state: SessionState,
+  compactionId: string,
+  at: number,
+  change: (c: Extract<ItemView, { kind: 'compaction' }>) => Extract<ItemView, { kind: 'compaction' }>,
+): ReduceResult {
   const patches: Patch[] = [];
   const r = currentTurn(state, at);
-  state = r.state; patches.push(...r.patches);
+  state = r.state;
+  patches.push(...r.patches);
   const ti = state.turns.length - 1;
   const turn = state.turns.get(ti)!;
   // Compactions are rare: a scan of the current turn is fine.

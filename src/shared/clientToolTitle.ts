@@ -1,17 +1,28 @@
 // How a call of Tandem's client tools is titled, on the host (Tandem's own row, the permission
 // prompt) and in the view (any row carrying `_meta.tandem`): "IDE · OpenFile src/a.ts:3".
 
-export interface ClientCallFacts { group: string; tool: string; kind?: unknown; args?: Record<string, unknown> }
+export interface ClientCallFacts {
+  group: string;
+  tool: string;
+  kind?: unknown;
+  args?: Record<string, unknown>;
+}
 
 /** The verb ("IDE · OpenFile") and subject ("src/a.ts:3"); `rel` shortens a path for display. */
-export function clientToolTitle(c: ClientCallFacts, rel: (path: string) => string = (p) => p): { verb: string; subject: string } {
+export function clientToolTitle(
+  c: ClientCallFacts,
+  rel: (path: string) => string = (p) => p,
+): { verb: string; subject: string } {
   if (c.kind === 'container') return { verb: `${c.group} ·`, subject: 'expand group' };
   if (c.kind === 'skill') return { verb: `${c.group} ·`, subject: `skill ${c.tool}` };
   const a = c.args ?? {};
   const first = [a.path, a.message, a.uri].find((v): v is string => typeof v === 'string' && v !== '');
   if (!first) return { verb: `${c.group} · ${c.tool}`, subject: '' };
   const s = rel(first);
-  return { verb: `${c.group} · ${c.tool}`, subject: `${s.length > 60 ? `${s.slice(0, 59)}…` : s}${typeof a.line === 'number' ? `:${a.line}` : ''}` };
+  return {
+    verb: `${c.group} · ${c.tool}`,
+    subject: `${s.length > 60 ? `${s.slice(0, 59)}…` : s}${typeof a.line === 'number' ? `:${a.line}` : ''}`,
+  };
 }
 
 /** The same as one line of text. */

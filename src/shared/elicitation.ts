@@ -9,25 +9,47 @@ export type { ElicitationContentValue, ElicitationSchema };
 /** The content of an `accept` answer: field name → value. */
 export type ElicitationContent = Record<string, ElicitationContentValue>;
 
-export interface ChoiceOption { value: string; title: string; description?: string }
+export interface ChoiceOption {
+  value: string;
+  title: string;
+  description?: string;
+}
 
-interface FieldBase { name: string; title: string; description?: string; required: boolean }
+interface FieldBase {
+  name: string;
+  title: string;
+  description?: string;
+  required: boolean;
+}
 
 /** One property of the requested schema, as a form control. */
 export type ElicitationField =
-  | FieldBase & {
-    kind: 'text'; minLength?: number; maxLength?: number; pattern?: string;
-    format?: 'email' | 'uri' | 'date' | 'date-time'; default?: string;
-  }
-  | FieldBase & { kind: 'number' | 'integer'; minimum?: number; maximum?: number; default?: number }
-  | FieldBase & { kind: 'boolean'; default?: boolean }
-  | FieldBase & { kind: 'select'; options: ChoiceOption[]; default?: string }
-  | FieldBase & { kind: 'multiselect'; options: ChoiceOption[]; minItems?: number; maxItems?: number; default?: string[] }
+  | (FieldBase & {
+      kind: 'text';
+      minLength?: number;
+      maxLength?: number;
+      pattern?: string;
+      format?: 'email' | 'uri' | 'date' | 'date-time';
+      default?: string;
+    })
+  | (FieldBase & { kind: 'number' | 'integer'; minimum?: number; maximum?: number; default?: number })
+  | (FieldBase & { kind: 'boolean'; default?: boolean })
+  | (FieldBase & { kind: 'select'; options: ChoiceOption[]; default?: string })
+  | (FieldBase & {
+      kind: 'multiselect';
+      options: ChoiceOption[];
+      minItems?: number;
+      maxItems?: number;
+      default?: string[];
+    })
   /** A property type Tandem does not know (custom `_…` or a future one): never shown as a known control. */
-  | FieldBase & { kind: 'unsupported'; type: string };
+  | (FieldBase & { kind: 'unsupported'; type: string });
 
 /** A problem with one field (or, with no `field`, with the answer as a whole). */
-export interface ElicitationIssue { field?: string; message: string }
+export interface ElicitationIssue {
+  field?: string;
+  message: string;
+}
 
 /** Upper bounds that keep a forged answer from costing much (the form itself never gets near them). */
 export const MAX_ELICITATION_FIELDS = 200;
@@ -40,26 +62,40 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 
 /** The schema's properties as fields, in the schema's order. Defensive: the schema is the agent's. */
 export function fieldsOf(schema: ElicitationSchema | undefined | null): ElicitationField[] {
-  const props = isObj(schema?.properties) ? schema!.properties as Obj : {};
-  const required = new Set(Array.isArray(schema?.required) ? schema!.required.filter((r): r is string => typeof r === 'string') : []);
+  const props = isObj(schema?.properties) ? (schema!.properties as Obj) : {};
+  const required = new Set(
+    Array.isArray(schema?.required) ? schema!.required.filter((r): r is string => typeof r === 'string') : [],
+  );
   const out: ElicitationField[] = [];
   for (const [name, raw] of Object.entries(props).slice(0, MAX_ELICITATION_FIELDS)) {
     const p: Obj = isObj(raw) ? raw : {};
     const base: FieldBase = {
-      name, title: str(p.title) || name, required: required.has(name),
+      name,
+      title: str(p.title) || name,
+      required: required.has(name),
       ...(str(p.description) ? { description: str(p.description) } : {}),
     };
     const type = str(p.type) ?? '';
     switch (type) {
       case 'string': {
-        const options = choices(p.oneOf, 'const') ?? (Array.isArray(p.enum) ? p.enum.filter((e): e is string => typeof e === 'string').map((v) => ({ value: v, title: v })) : undefined);
+        const options =
+          choices(p.oneOf, 'const') ??
+          (Array.isArray(p.enum)
+            ? p.enum.filter((e): e is string => typeof e === 'string').map((v) => ({ value: v, title: v }))
+            : undefined);
         if (options) {
-          out.push({ ...base, kind: 'select', options, ...(str(p.default) !== undefined ? { default: str(p.default) } : {}) });
+          out.push({
+            ...base,
+            kind: 'select',
+            options,
+            ...(str(p.default) !== undefined ? { default: str(p.default) } : {}),
+          });
           break;
         }
         const format = str(p.format);
         out.push({
-          ...base, kind: 'text',
+          ...base,
+          kind: 'text',
           ...(num(p.minLength) !== undefined ? { minLength: num(p.minLength) } : {}),
           ...(num(p.maxLength) !== undefined ? { maxLength: num(p.maxLength) } : {}),
           ...(str(p.pattern) ? { pattern: str(p.pattern) } : {}),
@@ -68,9 +104,11 @@ export function fieldsOf(schema: ElicitationSchema | undefined | null): Elicitat
         });
         break;
       }
-      case 'number': case 'integer':
+      case 'number':
+      case 'integer':
         out.push({
-          ...base, kind: type,
+          ...base,
+          kind: type,
           ...(num(p.minimum) !== undefined ? { minimum: num(p.minimum) } : {}),
           ...(num(p.maximum) !== undefined ? { maximum: num(p.maximum) } : {}),
           ...(num(p.default) !== undefined ? { default: num(p.default) } : {}),
@@ -81,11 +119,19 @@ export function fieldsOf(schema: ElicitationSchema | undefined | null): Elicitat
         break;
       case 'array': {
         const items: Obj = isObj(p.items) ? p.items : {};
-        const options = choices(items.anyOf, 'const')
-          ?? (items.type === 'string' && Array.isArray(items.enum) ? items.enum.filter((e): e is string => typeof e === 'string').map((v) => ({ value: v, title: v })) : undefined);
-        if (!options) { out.push({ ...base, kind: 'unsupported', type: 'array' }); break; }
+        const options =
+          choices(items.anyOf, 'const') ??
+          (items.type === 'string' && Array.isArray(items.enum)
+            ? items.enum.filter((e): e is string => typeof e === 'string').map((v) => ({ value: v, title: v }))
+            : undefined);
+        if (!options) {
+          out.push({ ...base, kind: 'unsupported', type: 'array' });
+          break;
+        }
         out.push({
-          ...base, kind: 'multiselect', options,
+          ...base,
+          kind: 'multiselect',
+          options,
           ...(num(p.minItems) !== undefined ? { minItems: num(p.minItems) } : {}),
           ...(num(p.maxItems) !== undefined ? { maxItems: num(p.maxItems) } : {}),
           ...(Array.isArray(p.default) ? { default: p.default.filter((d): d is string => typeof d === 'string') } : {}),
@@ -105,7 +151,11 @@ function choices(list: unknown, key: 'const'): ChoiceOption[] | undefined {
   for (const o of list) {
     if (!isObj(o) || typeof o[key] !== 'string') continue;
     const value = o[key] as string;
-    out.push({ value, title: str(o.title) || value, ...(str(o.description) ? { description: str(o.description) } : {}) });
+    out.push({
+      value,
+      title: str(o.title) || value,
+      ...(str(o.description) ? { description: str(o.description) } : {}),
+    });
   }
   return out;
 }
@@ -154,8 +204,10 @@ export function fieldIssue(f: ElicitationField, v: unknown, present = v !== unde
       if (typeof v !== 'string') return `${t} must be text.`;
       if (v.length > MAX_ELICITATION_STRING) return `${t} is too long.`;
       const len = [...v].length;
-      if (f.minLength !== undefined && len < f.minLength) return `${t} must be at least ${plural(f.minLength, 'character')}.`;
-      if (f.maxLength !== undefined && len > f.maxLength) return `${t} must be at most ${plural(f.maxLength, 'character')}.`;
+      if (f.minLength !== undefined && len < f.minLength)
+        return `${t} must be at least ${plural(f.minLength, 'character')}.`;
+      if (f.maxLength !== undefined && len > f.maxLength)
+        return `${t} must be at most ${plural(f.maxLength, 'character')}.`;
       if (f.format && !formatOk(f.format, v)) return `${t} must be ${FORMAT_WORDS[f.format]}.`;
       if (f.pattern) {
         const re = compile(f.pattern);
@@ -163,7 +215,8 @@ export function fieldIssue(f: ElicitationField, v: unknown, present = v !== unde
       }
       return undefined;
     }
-    case 'number': case 'integer': {
+    case 'number':
+    case 'integer': {
       if (typeof v !== 'number' || !Number.isFinite(v)) return `${t} must be a number.`;
       if (f.kind === 'integer' && !Number.isInteger(v)) return `${t} must be a whole number.`;
       if (f.minimum !== undefined && v < f.minimum) return `${t} must be at least ${f.minimum}.`;
@@ -174,30 +227,46 @@ export function fieldIssue(f: ElicitationField, v: unknown, present = v !== unde
       return typeof v === 'boolean' ? undefined : `${t} must be true or false.`;
     case 'select':
       if (typeof v !== 'string') return `${t} must be one of the offered choices.`;
-      return f.options.some((o) => o.value === v) ? undefined : `${t} must be one of: ${f.options.map((o) => o.title).join(', ')}.`;
+      return f.options.some((o) => o.value === v)
+        ? undefined
+        : `${t} must be one of: ${f.options.map((o) => o.title).join(', ')}.`;
     case 'multiselect': {
       if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) return `${t} must be a list of choices.`;
       const bad = v.find((x) => !f.options.some((o) => o.value === x));
       if (bad !== undefined) return `${t}: "${bad}" is not one of the offered choices.`;
       if (new Set(v).size !== v.length) return `${t} lists a choice twice.`;
       if (f.required && v.length === 0 && f.minItems === undefined) return `${t} needs at least one choice.`;
-      if (f.minItems !== undefined && v.length < f.minItems) return `${t} needs at least ${plural(f.minItems, 'choice')}.`;
-      if (f.maxItems !== undefined && v.length > f.maxItems) return `${t} allows at most ${plural(f.maxItems, 'choice')}.`;
+      if (f.minItems !== undefined && v.length < f.minItems)
+        return `${t} needs at least ${plural(f.minItems, 'choice')}.`;
+      if (f.maxItems !== undefined && v.length > f.maxItems)
+        return `${t} allows at most ${plural(f.maxItems, 'choice')}.`;
       return undefined;
     }
   }
 }
 
-const FORMAT_WORDS = { email: 'an email address', uri: 'a URI (such as https://example.com)', date: 'a date (YYYY-MM-DD)', 'date-time': 'a date and time (ISO 8601, such as 2025-01-31T14:00:00Z)' } as const;
+const FORMAT_WORDS = {
+  email: 'an email address',
+  uri: 'a URI (such as https://example.com)',
+  date: 'a date (YYYY-MM-DD)',
+  'date-time': 'a date and time (ISO 8601, such as 2025-01-31T14:00:00Z)',
+} as const;
 
 function formatOk(format: keyof typeof FORMAT_WORDS, v: string): boolean {
   switch (format) {
-    case 'email': return /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(v);
+    case 'email':
+      return /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(v);
     case 'uri': {
       if (!/^[a-z][a-z0-9+.-]*:\S+$/i.test(v)) return false;
-      try { new URL(v); return true; } catch { return false; }
+      try {
+        new URL(v);
+        return true;
+      } catch {
+        return false;
+      }
     }
-    case 'date': return validDate(v);
+    case 'date':
+      return validDate(v);
     case 'date-time': {
       const m = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.exec(v);
       return !!m && validDate(m[1]) && +m[2] < 24 && +m[3] < 60 && +m[4] < 61;
@@ -218,8 +287,14 @@ const patterns = new Map<string, RegExp | null>();
 function compile(pattern: string): RegExp | null {
   let re = patterns.get(pattern);
   if (re === undefined) {
-    try { re = new RegExp(pattern, 'u'); } catch {
-      try { re = new RegExp(pattern); } catch { re = null; }
+    try {
+      re = new RegExp(pattern, 'u');
+    } catch {
+      try {
+        re = new RegExp(pattern);
+      } catch {
+        re = null;
+      }
     }
     if (patterns.size > 200) patterns.clear();
     patterns.set(pattern, re);
@@ -227,12 +302,16 @@ function compile(pattern: string): RegExp | null {
   return re;
 }
 
-function plural(n: number, word: string): string { return `${n} ${word}${n === 1 ? '' : 's'}`; }
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
 
 /** The host of an http(s) URL, for showing the user plainly where a link goes; undefined otherwise. */
 export function httpHost(url: string): string | undefined {
   try {
     const u = new URL(url);
     return u.protocol === 'http:' || u.protocol === 'https:' ? u.host : undefined;
-  } catch { return undefined; }
+  } catch {
+    return undefined;
+  }
 }

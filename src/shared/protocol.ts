@@ -6,7 +6,11 @@ import type { Patch, SessionSnapshot } from './sessionModel';
 import { MAX_ELICITATION_FIELDS, MAX_ELICITATION_STRING, type ElicitationContent } from './elicitation';
 
 /** What the agent accepts in prompts beyond text and resource links (initialize's promptCapabilities). */
-export interface PromptCaps { image?: boolean; audio?: boolean; embeddedContext?: boolean }
+export interface PromptCaps {
+  image?: boolean;
+  audio?: boolean;
+  embeddedContext?: boolean;
+}
 
 /** Something attached to a prompt in the composer; the host turns it into ACP content blocks. */
 export type Attachment =
@@ -18,7 +22,11 @@ export type Attachment =
   | { kind: 'image'; mimeType: string; data: string };
 
 /** A file offered by @-mention completion. */
-export interface FileHit { path: string; label: string; description: string }
+export interface FileHit {
+  path: string;
+  label: string;
+  description: string;
+}
 
 export type AgentState = 'none' | 'untrusted' | 'starting' | 'auth' | 'ready' | 'error' | 'exited';
 
@@ -37,10 +45,21 @@ export interface AgentView {
 }
 
 /** An open session, as the session switcher lists it. */
-export interface SessionTab { sessionId: string; title?: string; status: string; turns: number }
+export interface SessionTab {
+  sessionId: string;
+  title?: string;
+  status: string;
+  turns: number;
+}
 
 export type HostMessage =
-  | { type: 'snapshot'; agent: AgentView; session: SessionSnapshot | null; workspaceRoots?: string[]; sessions?: SessionTab[] }
+  | {
+      type: 'snapshot';
+      agent: AgentView;
+      session: SessionSnapshot | null;
+      workspaceRoots?: string[];
+      sessions?: SessionTab[];
+    }
   /** The open sessions changed (opened, closed, retitled, started or finished a turn). */
   | { type: 'sessions'; sessions: SessionTab[]; activeId?: string }
   /** Answer to `searchFiles`. */
@@ -75,7 +94,12 @@ export type Intent =
    * Answer to a pending elicitation form: `content` only with accept, checked by the host against
    * the form's schema again. For a URL in progress, any action just dismisses its card.
    */
-  | { type: 'elicitationAnswer'; requestId: string; action: 'accept' | 'decline' | 'cancel'; content?: ElicitationContent }
+  | {
+      type: 'elicitationAnswer';
+      requestId: string;
+      action: 'accept' | 'decline' | 'cancel';
+      content?: ElicitationContent;
+    }
   /** Show another open session. */
   | { type: 'switchSession'; sessionId: string }
   /** The user unfolded turns the snapshot sent as outlines: send their content. */
@@ -103,8 +127,15 @@ export function parseIntent(msg: unknown): Intent | string {
   const m = msg as Record<string, unknown>;
   const extra = (allowed: string[]) => Object.keys(m).find((k) => k !== 'type' && !allowed.includes(k));
   switch (m.type) {
-    case 'ready': case 'cancel': case 'newSession': case 'restartAgent': case 'selectAgent': case 'showLog': case 'attachSelection':
-    case 'openSession': case 'signIn': {
+    case 'ready':
+    case 'cancel':
+    case 'newSession':
+    case 'restartAgent':
+    case 'selectAgent':
+    case 'showLog':
+    case 'attachSelection':
+    case 'openSession':
+    case 'signIn': {
       const bad = extra([]);
       return bad ? `unexpected field "${bad}" in ${m.type}` : { type: m.type };
     }
@@ -139,7 +170,8 @@ export function parseIntent(msg: unknown): Intent | string {
       const bad = extra(['requestId', 'query']);
       if (bad) return `unexpected field "${bad}" in searchFiles`;
       if (!Number.isInteger(m.requestId)) return 'searchFiles.requestId must be an integer';
-      if (typeof m.query !== 'string' || m.query.length > 512) return 'searchFiles.query must be a string of at most 512 characters';
+      if (typeof m.query !== 'string' || m.query.length > 512)
+        return 'searchFiles.query must be a string of at most 512 characters';
       return { type: 'searchFiles', requestId: m.requestId as number, query: m.query };
     }
     case 'setMode': {
@@ -152,59 +184,74 @@ export function parseIntent(msg: unknown): Intent | string {
       const bad = extra(['configId', 'value']);
       if (bad) return `unexpected field "${bad}" in setConfigOption`;
       if (typeof m.configId !== 'string' || !m.configId) return 'setConfigOption.configId must be a non-empty string';
-      if (typeof m.value !== 'string' && typeof m.value !== 'boolean') return 'setConfigOption.value must be a string or a boolean';
+      if (typeof m.value !== 'string' && typeof m.value !== 'boolean')
+        return 'setConfigOption.value must be a string or a boolean';
       return { type: 'setConfigOption', configId: m.configId, value: m.value };
     }
     case 'copyText': {
       const bad = extra(['text']);
       if (bad) return `unexpected field "${bad}" in copyText`;
-      if (typeof m.text !== 'string' || m.text.length > MAX_PROMPT_CHARS * 4) return 'copyText.text must be a string of reasonable size';
+      if (typeof m.text !== 'string' || m.text.length > MAX_PROMPT_CHARS * 4)
+        return 'copyText.text must be a string of reasonable size';
       return { type: 'copyText', text: m.text };
     }
     case 'openExternal': {
       const bad = extra(['url']);
       if (bad) return `unexpected field "${bad}" in openExternal`;
-      if (typeof m.url !== 'string' || !/^(https?:\/\/|mailto:)/i.test(m.url) || m.url.length > 8192) return 'openExternal.url must be an http(s) or mailto URL';
+      if (typeof m.url !== 'string' || !/^(https?:\/\/|mailto:)/i.test(m.url) || m.url.length > 8192)
+        return 'openExternal.url must be an http(s) or mailto URL';
       return { type: 'openExternal', url: m.url };
     }
     case 'permissionAnswer': {
       const bad = extra(['requestId', 'optionId']);
       if (bad) return `unexpected field "${bad}" in permissionAnswer`;
-      if (typeof m.requestId !== 'string' || !m.requestId || m.requestId.length > 200) return 'permissionAnswer.requestId must be a non-empty string';
-      if (typeof m.optionId !== 'string' || !m.optionId || m.optionId.length > 1000) return 'permissionAnswer.optionId must be a non-empty string';
+      if (typeof m.requestId !== 'string' || !m.requestId || m.requestId.length > 200)
+        return 'permissionAnswer.requestId must be a non-empty string';
+      if (typeof m.optionId !== 'string' || !m.optionId || m.optionId.length > 1000)
+        return 'permissionAnswer.optionId must be a non-empty string';
       return { type: 'permissionAnswer', requestId: m.requestId, optionId: m.optionId };
     }
     case 'elicitationAnswer': {
       const bad = extra(['requestId', 'action', 'content']);
       if (bad) return `unexpected field "${bad}" in elicitationAnswer`;
-      if (typeof m.requestId !== 'string' || !m.requestId || m.requestId.length > 200) return 'elicitationAnswer.requestId must be a non-empty string';
-      if (m.action !== 'accept' && m.action !== 'decline' && m.action !== 'cancel') return 'elicitationAnswer.action must be accept, decline or cancel';
+      if (typeof m.requestId !== 'string' || !m.requestId || m.requestId.length > 200)
+        return 'elicitationAnswer.requestId must be a non-empty string';
+      if (m.action !== 'accept' && m.action !== 'decline' && m.action !== 'cancel')
+        return 'elicitationAnswer.action must be accept, decline or cancel';
       if (m.content === undefined) return { type: 'elicitationAnswer', requestId: m.requestId, action: m.action };
       if (m.action !== 'accept') return `elicitationAnswer.content goes only with accept, not ${m.action}`;
       const content = parseElicitationContent(m.content);
       if (typeof content === 'string') return `elicitationAnswer.content: ${content}`;
       return { type: 'elicitationAnswer', requestId: m.requestId, action: 'accept', content };
     }
-    case 'switchSession': case 'closeSession': {
+    case 'switchSession':
+    case 'closeSession': {
       const bad = extra(['sessionId']);
       if (bad) return `unexpected field "${bad}" in ${m.type}`;
-      if (typeof m.sessionId !== 'string' || !m.sessionId || m.sessionId.length > 500) return `${m.type}.sessionId must be a non-empty string`;
+      if (typeof m.sessionId !== 'string' || !m.sessionId || m.sessionId.length > 500)
+        return `${m.type}.sessionId must be a non-empty string`;
       return { type: m.type, sessionId: m.sessionId };
     }
     case 'loadTurns': {
       const bad = extra(['sessionId', 'turns']);
       if (bad) return `unexpected field "${bad}" in loadTurns`;
-      if (typeof m.sessionId !== 'string' || !m.sessionId || m.sessionId.length > 500) return 'loadTurns.sessionId must be a non-empty string';
-      if (!Array.isArray(m.turns) || m.turns.length > MAX_LOAD_TURNS) return `loadTurns.turns must be an array of at most ${MAX_LOAD_TURNS} turn indexes`;
-      if (!m.turns.every((t) => Number.isInteger(t) && t >= 0)) return 'loadTurns.turns must hold non-negative integers';
+      if (typeof m.sessionId !== 'string' || !m.sessionId || m.sessionId.length > 500)
+        return 'loadTurns.sessionId must be a non-empty string';
+      if (!Array.isArray(m.turns) || m.turns.length > MAX_LOAD_TURNS)
+        return `loadTurns.turns must be an array of at most ${MAX_LOAD_TURNS} turn indexes`;
+      if (!m.turns.every((t) => Number.isInteger(t) && t >= 0))
+        return 'loadTurns.turns must hold non-negative integers';
       return { type: 'loadTurns', sessionId: m.sessionId, turns: m.turns as number[] };
     }
     case 'openLocation': {
       const bad = extra(['path', 'line']);
       if (bad) return `unexpected field "${bad}" in openLocation`;
       if (typeof m.path !== 'string' || !m.path) return 'openLocation.path must be a non-empty string';
-      if (m.line !== undefined && (!Number.isInteger(m.line) || (m.line as number) < 1)) return 'openLocation.line must be a positive integer';
-      return m.line === undefined ? { type: 'openLocation', path: m.path } : { type: 'openLocation', path: m.path, line: m.line as number };
+      if (m.line !== undefined && (!Number.isInteger(m.line) || (m.line as number) < 1))
+        return 'openLocation.line must be a positive integer';
+      return m.line === undefined
+        ? { type: 'openLocation', path: m.path }
+        : { type: 'openLocation', path: m.path, line: m.line as number };
     }
     default:
       return `unknown message type ${JSON.stringify(m.type)}`;
@@ -219,10 +266,11 @@ function parseElicitationContent(c: unknown): ElicitationContent | string {
   const out: ElicitationContent = {};
   for (const [k, v] of entries) {
     if (!k || k.length > 200 || k === '__proto__') return `field name ${JSON.stringify(k.slice(0, 40))} is not allowed`;
-    const ok = (typeof v === 'string' && v.length <= MAX_ELICITATION_STRING)
-      || (typeof v === 'number' && Number.isFinite(v))
-      || typeof v === 'boolean'
-      || (Array.isArray(v) && v.length <= 1000 && v.every((x) => typeof x === 'string' && x.length <= 10_000));
+    const ok =
+      (typeof v === 'string' && v.length <= MAX_ELICITATION_STRING) ||
+      (typeof v === 'number' && Number.isFinite(v)) ||
+      typeof v === 'boolean' ||
+      (Array.isArray(v) && v.length <= 1000 && v.every((x) => typeof x === 'string' && x.length <= 10_000));
     if (!ok) return `"${k}" must be text, a number, true/false or a list of choices`;
     out[k] = v as ElicitationContent[string];
   }
@@ -245,15 +293,24 @@ function parseAttachment(a: unknown): Attachment | string {
       const bad = only(['path', 'startLine', 'endLine']);
       if (bad) return `unexpected field "${bad}" in selection attachment`;
       if (!path(o.path)) return 'selection.path must be a non-empty string';
-      const s = o.startLine, e = o.endLine;
-      if (!Number.isInteger(s) || !Number.isInteger(e) || (s as number) < 1 || (e as number) < (s as number)) return 'selection lines must be integers with 1 ≤ startLine ≤ endLine';
+      const s = o.startLine,
+        e = o.endLine;
+      if (!Number.isInteger(s) || !Number.isInteger(e) || (s as number) < 1 || (e as number) < (s as number))
+        return 'selection lines must be integers with 1 ≤ startLine ≤ endLine';
       return { kind: 'selection', path: o.path as string, startLine: s as number, endLine: e as number };
     }
     case 'image': {
       const bad = only(['mimeType', 'data']);
       if (bad) return `unexpected field "${bad}" in image attachment`;
-      if (typeof o.mimeType !== 'string' || !/^image\/(png|jpeg|gif|webp)$/.test(o.mimeType)) return 'image.mimeType must be image/png, jpeg, gif or webp';
-      if (typeof o.data !== 'string' || !o.data || o.data.length > MAX_IMAGE_BASE64 || !/^[A-Za-z0-9+/]+={0,2}$/.test(o.data)) return 'image.data must be base64 of at most 8 MiB';
+      if (typeof o.mimeType !== 'string' || !/^image\/(png|jpeg|gif|webp)$/.test(o.mimeType))
+        return 'image.mimeType must be image/png, jpeg, gif or webp';
+      if (
+        typeof o.data !== 'string' ||
+        !o.data ||
+        o.data.length > MAX_IMAGE_BASE64 ||
+        !/^[A-Za-z0-9+/]+={0,2}$/.test(o.data)
+      )
+        return 'image.data must be base64 of at most 8 MiB';
       return { kind: 'image', mimeType: o.mimeType, data: o.data };
     }
     default:

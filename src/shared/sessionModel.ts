@@ -1,12 +1,32 @@
 // The session as the UI sees it: plain JSON, shared by the host (snapshots, patches) and the
 // webview (its mirror). ACP types are imported as types only, so nothing of the SDK ships.
 import type {
-  AvailableCommand, ContentBlock, Cost, PermissionOption, PlanEntry, SessionConfigOption, SessionMode, StopReason,
-  ToolCallContent, ToolCallLocation, ToolCallStatus, ToolCallUpdate, ToolKind,
+  AvailableCommand,
+  ContentBlock,
+  Cost,
+  PermissionOption,
+  PlanEntry,
+  SessionConfigOption,
+  SessionMode,
+  StopReason,
+  ToolCallContent,
+  ToolCallLocation,
+  ToolCallStatus,
+  ToolCallUpdate,
+  ToolKind,
 } from '@agentclientprotocol/sdk';
 import type { ElicitationSchema } from '@agentclientprotocol/sdk';
 
-export type { ContentBlock, PermissionOption, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind, PlanEntry, StopReason };
+export type {
+  ContentBlock,
+  PermissionOption,
+  ToolCallContent,
+  ToolCallLocation,
+  ToolCallStatus,
+  ToolKind,
+  PlanEntry,
+  StopReason,
+};
 
 export type SessionStatus = 'idle' | 'working' | 'disconnected';
 
@@ -129,9 +149,18 @@ export interface TurnView {
   outline?: TurnOutline;
 }
 
-export interface TurnOutline { tools: number; failed: number; running: number }
+export interface TurnOutline {
+  tools: number;
+  failed: number;
+  running: number;
+}
 
-export interface NoticeView { severity: string; title: string; description?: string; at: number }
+export interface NoticeView {
+  severity: string;
+  title: string;
+  description?: string;
+  at: number;
+}
 
 export interface SessionMeta {
   sessionId: string;
@@ -182,7 +211,15 @@ export type Patch =
  * view can re-render only those parts. Unknown ops are ignored, never thrown on.
  */
 export function applyPatches(s: SessionSnapshot, patches: readonly Patch[]): Changed {
-  const changed: Changed = { meta: false, turns: new Set(), tools: new Set(), notices: false, terminals: new Set(), permissions: false, elicitations: false };
+  const changed: Changed = {
+    meta: false,
+    turns: new Set(),
+    tools: new Set(),
+    notices: false,
+    terminals: new Set(),
+    permissions: false,
+    elicitations: false,
+  };
   for (const p of patches) {
     switch (p.op) {
       case 'meta':
@@ -198,7 +235,10 @@ export function applyPatches(s: SessionSnapshot, patches: readonly Patch[]): Cha
       case 'fullTurn': {
         const { outline: _, ...turn } = p.turn;
         s.turns[turn.index] = { ...turn, items: turn.items.slice() };
-        for (const c of p.calls) { s.toolCalls[c.toolCallId] = c; changed.tools.add(c.toolCallId); }
+        for (const c of p.calls) {
+          s.toolCalls[c.toolCallId] = c;
+          changed.tools.add(c.toolCallId);
+        }
         changed.turns.add(turn.index);
         break;
       }
@@ -230,7 +270,11 @@ export function applyPatches(s: SessionSnapshot, patches: readonly Patch[]): Cha
         break;
       case 'terminal': {
         const prev = s.terminals[p.terminal.terminalId];
-        s.terminals[p.terminal.terminalId] = { ...prev, ...p.terminal, output: p.terminal.output ?? prev?.output ?? '' };
+        s.terminals[p.terminal.terminalId] = {
+          ...prev,
+          ...p.terminal,
+          output: p.terminal.output ?? prev?.output ?? '',
+        };
         changed.terminals.add(p.terminal.terminalId);
         break;
       }
@@ -256,7 +300,13 @@ export function applyPatches(s: SessionSnapshot, patches: readonly Patch[]): Cha
 }
 
 export interface Changed {
-  meta: boolean; turns: Set<number>; tools: Set<string>; notices: boolean; terminals: Set<string>; permissions: boolean; elicitations: boolean;
+  meta: boolean;
+  turns: Set<number>;
+  tools: Set<string>;
+  notices: boolean;
+  terminals: Set<string>;
+  permissions: boolean;
+  elicitations: boolean;
 }
 
 /** Appends and keeps the last TERMINAL_VIEW_MAX_CHARS; the reducer and the mirror share it. */
@@ -279,13 +329,22 @@ export function coalescePatches(patches: readonly Patch[]): Patch[] {
   const toolAt = new Map<string, number>();
   for (const p of patches) {
     const prev = out[out.length - 1];
-    if (p.op === 'append' && prev?.op === 'append' && prev.turn === p.turn && prev.index === p.index && prev.block === p.block) {
+    if (
+      p.op === 'append' &&
+      prev?.op === 'append' &&
+      prev.turn === p.turn &&
+      prev.index === p.index &&
+      prev.block === p.block
+    ) {
       out[out.length - 1] = { ...prev, text: prev.text + p.text };
     } else if (p.op === 'tool') {
       const at = toolAt.get(p.call.toolCallId);
       // Safe to replace in place: a tool upsert never depends on patches between the two.
       if (at !== undefined) out[at] = p;
-      else { toolAt.set(p.call.toolCallId, out.length); out.push(p); }
+      else {
+        toolAt.set(p.call.toolCallId, out.length);
+        out.push(p);
+      }
     } else if (p.op === 'terminalOutput' && prev?.op === 'terminalOutput' && prev.terminalId === p.terminalId) {
       out[out.length - 1] = { ...prev, data: prev.data + p.data };
     } else if (p.op === 'meta' && prev?.op === 'meta') {

@@ -9,7 +9,10 @@ import type { Patch, SessionSnapshot, ToolCallView, TurnOutline, TurnView } from
 export const MAX_LOAD_TURNS = 1000;
 
 /** A turn as the host holds it: everything a `fullTurn` patch carries. */
-export interface FullTurn { turn: TurnView; calls: ToolCallView[] }
+export interface FullTurn {
+  turn: TurnView;
+  calls: ToolCallView[];
+}
 
 export interface TurnSource {
   /** The turn with its tool calls, or undefined when it does not exist. */
@@ -19,7 +22,9 @@ export interface TurnSource {
 }
 
 export function outlineOf(turn: TurnView, calls: Record<string, ToolCallView>): TurnOutline {
-  let tools = 0, failed = 0, running = 0;
+  let tools = 0,
+    failed = 0,
+    running = 0;
   for (const it of turn.items) {
     if (it.kind !== 'tool') continue;
     tools++;
@@ -35,8 +40,14 @@ export function outlineOf(turn: TurnView, calls: Record<string, ToolCallView>): 
 /** Turns that stay whole: the last one (it shows unfolded) and any with a prompt or form waiting. */
 function keepWhole(s: SessionSnapshot): Set<number> {
   const keep = new Set<number>([s.turns.length - 1]);
-  for (const p of s.permissions) { const t = s.toolCalls[p.toolCallId]?.turn; if (t !== undefined) keep.add(t); }
-  for (const e of s.elicitations) { const t = e.toolCallId ? s.toolCalls[e.toolCallId]?.turn : undefined; if (t !== undefined) keep.add(t); }
+  for (const p of s.permissions) {
+    const t = s.toolCalls[p.toolCallId]?.turn;
+    if (t !== undefined) keep.add(t);
+  }
+  for (const e of s.elicitations) {
+    const t = e.toolCallId ? s.toolCalls[e.toolCallId]?.turn : undefined;
+    if (t !== undefined) keep.add(t);
+  }
   return keep;
 }
 
@@ -49,7 +60,9 @@ export class TurnOutliner {
   private refs = new Map<string, number[]>();
 
   /** Whether turn `index` of the session was sent as an outline and not loaded since. */
-  isOutlined(sessionId: string, index: number): boolean { return sessionId === this.sessionId && this.outlined.has(index); }
+  isOutlined(sessionId: string, index: number): boolean {
+    return sessionId === this.sessionId && this.outlined.has(index);
+  }
 
   /**
    * The snapshot to send: every turn but the ones that must stay whole becomes an outline
@@ -63,7 +76,8 @@ export class TurnOutliner {
     const keep = keepWhole(s);
     // A call id an agent reused in a whole turn stays (ids are the agent's, not unique per turn).
     const needed = new Set<string>();
-    for (const turn of s.turns) if (turn && keep.has(turn.index)) for (const it of turn.items) if (it.kind === 'tool') needed.add(it.toolCallId);
+    for (const turn of s.turns)
+      if (turn && keep.has(turn.index)) for (const it of turn.items) if (it.kind === 'tool') needed.add(it.toolCallId);
     let toolCalls: Record<string, ToolCallView> | undefined;
     const turns = s.turns.map((turn) => {
       if (!turn || keep.has(turn.index)) return turn;
@@ -75,7 +89,8 @@ export class TurnOutliner {
         if (it.kind !== 'tool') continue;
         if (!needed.has(it.toolCallId)) delete toolCalls[it.toolCallId];
         const r = this.refs.get(it.toolCallId);
-        if (r) r.push(turn.index); else this.refs.set(it.toolCallId, [turn.index]);
+        if (r) r.push(turn.index);
+        else this.refs.set(it.toolCallId, [turn.index]);
       }
       this.outlined.add(turn.index);
       return { ...turn, items: prompt, outline: outlineOf(turn, s.toolCalls) };
@@ -95,9 +110,17 @@ export class TurnOutliner {
     for (let i = 0; i < patches.length; i++) {
       const p = patches[i];
       const touched = this.touched(p, source, loaded);
-      if (touched.length === 0) { out?.push(p); continue; }
+      if (touched.length === 0) {
+        out?.push(p);
+        continue;
+      }
       out ??= patches.slice(0, i);
-      for (const t of touched) { if (this.outlined.has(t)) { this.load(t, source, out); loaded.add(t); } }
+      for (const t of touched) {
+        if (this.outlined.has(t)) {
+          this.load(t, source, out);
+          loaded.add(t);
+        }
+      }
       // A patch on the turn itself is inside the fullTurn; prompts and forms still go.
       if (p.op === 'permissions' || p.op === 'elicitations') out.push(p);
     }
@@ -122,14 +145,18 @@ export class TurnOutliner {
   private touched(p: Patch, source: TurnSource, loaded: Set<number>): readonly number[] {
     const hit = (t: number | undefined): t is number => t !== undefined && (this.outlined.has(t) || loaded.has(t));
     switch (p.op) {
-      case 'turn': return hit(p.turn.index) ? [p.turn.index] : NONE;
-      case 'item': case 'append': return hit(p.turn) ? [p.turn] : NONE;
+      case 'turn':
+        return hit(p.turn.index) ? [p.turn.index] : NONE;
+      case 'item':
+      case 'append':
+        return hit(p.turn) ? [p.turn] : NONE;
       case 'tool': {
         const refs = this.refs.get(p.call.toolCallId);
         if (!refs && !hit(p.call.turn)) return NONE;
         return [p.call.turn, ...(refs ?? [])].filter(hit);
       }
-      case 'permissions': case 'elicitations': {
+      case 'permissions':
+      case 'elicitations': {
         const ts = new Set<number>();
         const list = p.op === 'permissions' ? p.permissions : p.elicitations;
         for (const r of list) {
@@ -138,8 +165,8 @@ export class TurnOutliner {
         }
         return [...ts];
       }
-      default: return NONE;
+      default:
+        return NONE;
     }
   }
-
 }

@@ -7,14 +7,24 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Readable, Writable } from 'node:stream';
 
-export interface BridgeOptions { url: string; token: string; stdin?: Readable; stdout?: Writable; onError?(err: Error): void }
+export interface BridgeOptions {
+  url: string;
+  token: string;
+  stdin?: Readable;
+  stdout?: Writable;
+  onError?(err: Error): void;
+}
 
 /** Starts relaying; resolves once both sides are open. The returned close() ends both. */
 export async function startBridge(o: BridgeOptions): Promise<{ close(): Promise<void>; closed: Promise<void> }> {
-  const http = new StreamableHTTPClientTransport(new URL(o.url), { requestInit: { headers: { Authorization: `Bearer ${o.token}` } } });
+  const http = new StreamableHTTPClientTransport(new URL(o.url), {
+    requestInit: { headers: { Authorization: `Bearer ${o.token}` } },
+  });
   const stdio = new StdioServerTransport(o.stdin, o.stdout);
   let done!: () => void;
-  const closed = new Promise<void>((r) => { done = r; });
+  const closed = new Promise<void>((r) => {
+    done = r;
+  });
   let closing = false;
   const close = async () => {
     if (closing) return;
@@ -22,28 +32,42 @@ export async function startBridge(o: BridgeOptions): Promise<{ close(): Promise<
     await Promise.allSettled([http.close(), stdio.close()]);
     done();
   };
-  const report = (err: Error) => { (o.onError ?? ((e) => process.stderr.write(`[tandem-mcp-bridge] ${e.message}\n`)))(err); };
+  const report = (err: Error) => {
+    (o.onError ?? ((e) => process.stderr.write(`[tandem-mcp-bridge] ${e.message}\n`)))(err);
+  };
 
   stdio.onmessage = (m: JSONRPCMessage) => {
     http.send(m).catch((err: Error) => {
       report(err);
       // Answer a request that could not be relayed so the agent does not wait forever.
-      if ('id' in m && 'method' in m) void stdio.send({ jsonrpc: '2.0', id: m.id, error: { code: -32000, message: `Tandem is not reachable: ${err.message}` } });
+      if ('id' in m && 'method' in m)
+        void stdio.send({
+          jsonrpc: '2.0',
+          id: m.id,
+          error: { code: -32000, message: `Tandem is not reachable: ${err.message}` },
+        });
     });
   };
   http.onmessage = (m: JSONRPCMessage) => {
     // Later requests carry the negotiated protocol version header, as the SDK Client would.
     const result = (m as { result?: { protocolVersion?: unknown; serverInfo?: unknown } }).result;
-    if (result && typeof result.protocolVersion === 'string' && result.serverInfo) http.setProtocolVersion(result.protocolVersion);
+    if (result && typeof result.protocolVersion === 'string' && result.serverInfo)
+      http.setProtocolVersion(result.protocolVersion);
     void stdio.send(m);
   };
   http.onerror = report;
   stdio.onerror = report;
-  stdio.onclose = () => { void close(); };
-  http.onclose = () => { void close(); };
+  stdio.onclose = () => {
+    void close();
+  };
+  http.onclose = () => {
+    void close();
+  };
   await http.start();
   await stdio.start();
-  o.stdin?.once('end', () => { void close(); });
+  o.stdin?.once('end', () => {
+    void close();
+  });
   return { close, closed };
 }
 
@@ -56,7 +80,10 @@ function main(): void {
   }
   startBridge({ url, token, stdin: process.stdin, stdout: process.stdout })
     .then((b) => b.closed.then(() => process.exit(0)))
-    .catch((err: Error) => { process.stderr.write(`tandem-mcp-bridge: ${err.message}\n`); process.exit(1); });
+    .catch((err: Error) => {
+      process.stderr.write(`tandem-mcp-bridge: ${err.message}\n`);
+      process.exit(1);
+    });
   process.stdin.once('end', () => setTimeout(() => process.exit(0), 50));
 }
 

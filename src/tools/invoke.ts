@@ -12,7 +12,14 @@ export type PermissionDecision = 'allow' | 'deny' | 'cancelled';
 /** Lets the UI show a client tool call (the tool-call tree) while it runs. */
 export interface CallObserver {
   /** `via`: the container a proxied call came through (the agent's own row names it, not the tool). */
-  started(call: { callId: string; group: string; tool: string; args: Record<string, unknown>; kind: ListedTool['kind']; via?: string }): void;
+  started(call: {
+    callId: string;
+    group: string;
+    tool: string;
+    args: Record<string, unknown>;
+    kind: ListedTool['kind'];
+    via?: string;
+  }): void;
   finished(callId: string, result: ToolResult): void;
 }
 
@@ -21,7 +28,12 @@ export interface InvokeEnv {
   config: ToolsConfig;
   sessionId?: string;
   /** Asks the user before a requiresPermission tool runs. Missing: such tools are refused. */
-  requestPermission?(call: { callId: string; group: string; tool: Tool; args: Record<string, unknown> }): Promise<PermissionDecision>;
+  requestPermission?(call: {
+    callId: string;
+    group: string;
+    tool: Tool;
+    args: Record<string, unknown>;
+  }): Promise<PermissionDecision>;
   observer?: CallObserver;
   /** Fires (resolves) when VS Code can no longer run calls: pending calls get the fallback result. */
   disconnected?: Promise<void>;
@@ -38,17 +50,30 @@ export function disconnectedText(template: string, tool: string): string {
 }
 
 export function unknownToolText(name: string, state: ToolState): string {
-  return `Unknown tool "${name}". Available tools: ${state.list().map((l) => l.name).join(', ') || '(none)'}`;
+  return `Unknown tool "${name}". Available tools: ${
+    state
+      .list()
+      .map((l) => l.name)
+      .join(', ') || '(none)'
+  }`;
 }
 
 /** Human-readable ajv error: `/line must be integer`, `must have required property 'path'`. */
 function ajvMessage(v: ValidateFunction): string {
-  return (v.errors ?? []).map((e) => {
-    const where = e.instancePath ? `${e.instancePath} ` : '';
-    const extra = e.keyword === 'additionalProperties' ? ` '${(e.params as { additionalProperty?: string }).additionalProperty}'`
-      : e.keyword === 'enum' ? ` (${((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).map((x) => JSON.stringify(x)).join(', ')})` : '';
-    return `${where}${e.message ?? 'is invalid'}${extra}`;
-  }).join('; ') || 'invalid';
+  return (
+    (v.errors ?? [])
+      .map((e) => {
+        const where = e.instancePath ? `${e.instancePath} ` : '';
+        const extra =
+          e.keyword === 'additionalProperties'
+            ? ` '${(e.params as { additionalProperty?: string }).additionalProperty}'`
+            : e.keyword === 'enum'
+              ? ` (${((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).map((x) => JSON.stringify(x)).join(', ')})`
+              : '';
+        return `${where}${e.message ?? 'is invalid'}${extra}`;
+      })
+      .join('; ') || 'invalid'
+  );
 }
 
 function normalize(r: unknown): ToolResult {
@@ -67,14 +92,24 @@ export async function invokeTool(name: string, rawArgs: unknown, env: InvokeEnv,
 
   const listed = state.resolve(name);
   if (!listed) return textResult(unknownToolText(name, state), true);
-  const args = (rawArgs && typeof rawArgs === 'object' && !Array.isArray(rawArgs) ? rawArgs : {}) as Record<string, unknown>;
+  const args = (rawArgs && typeof rawArgs === 'object' && !Array.isArray(rawArgs) ? rawArgs : {}) as Record<
+    string,
+    unknown
+  >;
 
   if (listed.kind === 'container' && typeof args.function === 'string') {
     // Proxy: run a function of the group through its container (agents with a stale tool list).
     state.expand(listed.group);
     const target = state.resolve(args.function);
     if (!target || target.kind !== 'tool' || target.group !== listed.group) {
-      return textResult(`${listed.group} has no function "${args.function}". Available functions: ${state.list().filter((l) => l.kind === 'tool' && l.group === listed.group).map((l) => l.name).join(', ')}`, true);
+      return textResult(
+        `${listed.group} has no function "${args.function}". Available functions: ${state
+          .list()
+          .filter((l) => l.kind === 'tool' && l.group === listed.group)
+          .map((l) => l.name)
+          .join(', ')}`,
+        true,
+      );
     }
     return invokeTool(args.function, args.arguments ?? {}, env, listed.name);
   }
@@ -112,30 +147,64 @@ export async function invokeTool(name: string, rawArgs: unknown, env: InvokeEnv,
   const timeout = new Promise<ToolResult>((resolve) => {
     timer = setTimeout(() => {
       abort.abort(new Error('timeout'));
-      resolve(textResult(`Tool ${tool.name} timed out after ${formatSeconds(config.timeoutMs)} (the IDE did not answer in time).`, true));
+      resolve(
+        textResult(
+          `Tool ${tool.name} timed out after ${formatSeconds(config.timeoutMs)} (the IDE did not answer in time).`,
+          true,
+        ),
+      );
     }, config.timeoutMs);
   });
-  const gone = env.disconnected?.then(() => { abort.abort(new Error('disconnected')); return fallback(); });
+  const gone = env.disconnected?.then(() => {
+    abort.abort(new Error('disconnected'));
+    return fallback();
+  });
 
   const run = async (): Promise<ToolResult> => {
     if (tool.requiresPermission) {
-      if (!env.requestPermission) return textResult(`Tool ${tool.name} requires the user's permission, and no permission prompt is available.`, true);
+      if (!env.requestPermission)
+        return textResult(
+          `Tool ${tool.name} requires the user's permission, and no permission prompt is available.`,
+          true,
+        );
       const d = await env.requestPermission({ callId, group: listed.group, tool, args });
-      if (d !== 'allow') return textResult(d === 'deny' ? `The user denied permission to run ${tool.name}.` : `The permission request for ${tool.name} was cancelled.`, true);
+      if (d !== 'allow')
+        return textResult(
+          d === 'deny'
+            ? `The user denied permission to run ${tool.name}.`
+            : `The permission request for ${tool.name} was cancelled.`,
+          true,
+        );
       if (abort.signal.aborted) return textResult('aborted', true);
     }
     try {
-      const r = normalize(await tool.handler(args, { sessionId: env.sessionId, group: listed.group, tool: tool.name, signal: abort.signal }));
-      if (answered) { env.log?.(`Client tool ${tool.name} finished after its call was answered; result dropped.`); return r; }
+      const r = normalize(
+        await tool.handler(args, {
+          sessionId: env.sessionId,
+          group: listed.group,
+          tool: tool.name,
+          signal: abort.signal,
+        }),
+      );
+      if (answered) {
+        env.log?.(`Client tool ${tool.name} finished after its call was answered; result dropped.`);
+        return r;
+      }
       if (!r.augmentation) return r;
       const { problems, context } = state.augment(r.augmentation);
       const extra: ToolContent[] = [];
-      if (context.length) extra.push({ type: 'text', text: `Context:\n${context.map((c) => `- ${c.key}: ${c.value}`).join('\n')}` });
-      if (problems.length) extra.push({ type: 'text', text: `Tandem could not apply part of this tool's changes: ${problems.join('; ')}` });
+      if (context.length)
+        extra.push({ type: 'text', text: `Context:\n${context.map((c) => `- ${c.key}: ${c.value}`).join('\n')}` });
+      if (problems.length)
+        extra.push({
+          type: 'text',
+          text: `Tandem could not apply part of this tool's changes: ${problems.join('; ')}`,
+        });
       return { content: [...r.content, ...extra], isError: r.isError };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      if (!answered) env.log?.(`Client tool ${tool.name} failed: ${err instanceof Error ? err.stack ?? message : message}`);
+      if (!answered)
+        env.log?.(`Client tool ${tool.name} failed: ${err instanceof Error ? (err.stack ?? message) : message}`);
       return textResult(`Tool ${tool.name} failed: ${message}`, true);
     }
   };

@@ -24,7 +24,12 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  isInitializeRequest,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { IDisposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import { invokeTool, type CallObserver, type PermissionDecision } from './invoke';
@@ -43,13 +48,19 @@ export interface McpToolServerOptions {
 }
 
 export interface SlotHooks {
-  requestPermission?(sessionId: string | undefined, call: { callId: string; group: string; tool: Tool; args: Record<string, unknown> }): Promise<PermissionDecision>;
+  requestPermission?(
+    sessionId: string | undefined,
+    call: { callId: string; group: string; tool: Tool; args: Record<string, unknown> },
+  ): Promise<PermissionDecision>;
   observer?(sessionId: string | undefined): CallObserver | undefined;
   /** False when the session is gone from VS Code: calls get the disconnection fallback. */
   isAlive?(sessionId: string | undefined): boolean;
 }
 
-interface McpSession { server: Server; transport: StreamableHTTPServerTransport }
+interface McpSession {
+  server: Server;
+  transport: StreamableHTTPServerTransport;
+}
 
 /** One ACP session's tools: its own ToolState and URL path. */
 export class ToolSlot implements IDisposable {
@@ -60,37 +71,67 @@ export class ToolSlot implements IDisposable {
   private readonly inCall = new Map<string, number>();
   private closed = false;
   private disconnect!: () => void;
-  readonly disconnected = new Promise<void>((r) => { this.disconnect = r; });
+  readonly disconnected = new Promise<void>((r) => {
+    this.disconnect = r;
+  });
 
-  constructor(readonly id: string, private readonly owner: McpToolServer, readonly hooks: SlotHooks) {
+  constructor(
+    readonly id: string,
+    private readonly owner: McpToolServer,
+    readonly hooks: SlotHooks,
+  ) {
     this.state = new ToolState(owner.opts.registry, owner.opts.config);
     this.state.onDidChangeList(() => {
-      for (const [id, s] of this.sessions) if (!this.inCall.has(id)) s.server.sendToolListChanged().catch((err) => owner.opts.logger.debug(`list_changed not sent: ${err}`));
+      for (const [id, s] of this.sessions)
+        if (!this.inCall.has(id))
+          s.server.sendToolListChanged().catch((err) => owner.opts.logger.debug(`list_changed not sent: ${err}`));
     });
   }
 
-  get url(): string { return `${this.owner.baseUrl}/mcp/${this.id}`; }
-  get isClosed(): boolean { return this.closed; }
+  get url(): string {
+    return `${this.owner.baseUrl}/mcp/${this.id}`;
+  }
+  get isClosed(): boolean {
+    return this.closed;
+  }
   /** The ACP session id the agent answered for this slot's session/new. */
-  bind(sessionId: string): void { this.sessionId = sessionId; }
+  bind(sessionId: string): void {
+    this.sessionId = sessionId;
+  }
   /** "Tandem: Reset Client Tools": back to the configured groups (list_changed if different). */
-  reset(): void { this.state.reset(); }
+  reset(): void {
+    this.state.reset();
+  }
 
   /** @internal */
   async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const sid = req.headers['mcp-session-id'];
     const existing = typeof sid === 'string' ? this.sessions.get(sid) : undefined;
-    if (existing) { await existing.transport.handleRequest(req, res, body); return; }
+    if (existing) {
+      await existing.transport.handleRequest(req, res, body);
+      return;
+    }
     if (sid !== undefined || req.method !== 'POST' || !isInitializeRequest(body)) {
-      sendJson(res, sid !== undefined ? 404 : 400, { jsonrpc: '2.0', error: { code: -32000, message: sid !== undefined ? 'Unknown MCP session' : 'Bad Request: no valid MCP session' }, id: null });
+      sendJson(res, sid !== undefined ? 404 : 400, {
+        jsonrpc: '2.0',
+        error: {
+          code: -32000,
+          message: sid !== undefined ? 'Unknown MCP session' : 'Bad Request: no valid MCP session',
+        },
+        id: null,
+      });
       return;
     }
     const server = this.createServer();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => { this.sessions.set(id, { server, transport }); },
+      onsessioninitialized: (id) => {
+        this.sessions.set(id, { server, transport });
+      },
     });
-    transport.onclose = () => { if (transport.sessionId) this.sessions.delete(transport.sessionId); };
+    transport.onclose = () => {
+      if (transport.sessionId) this.sessions.delete(transport.sessionId);
+    };
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   }
@@ -102,13 +143,17 @@ export class ToolSlot implements IDisposable {
       { capabilities: { tools: { listChanged: true } }, instructions: this.instructions() },
     );
     server.setRequestHandler(ListToolsRequestSchema, () => ({
-      tools: this.state.list().map((l) => ({ name: l.name, description: l.description, inputSchema: l.inputSchema as { type: 'object' } })),
+      tools: this.state
+        .list()
+        .map((l) => ({ name: l.name, description: l.description, inputSchema: l.inputSchema as { type: 'object' } })),
     }));
     server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
       // list_changed also goes on this call's own response stream: some clients never open the
       // standalone GET stream, but every client reads the response of its tools/call.
       let changed = false;
-      const sub = this.state.onDidChangeList(() => { changed = true; });
+      const sub = this.state.onDidChangeList(() => {
+        changed = true;
+      });
       const sid = extra.sessionId;
       if (sid) this.inCall.set(sid, (this.inCall.get(sid) ?? 0) + 1);
       const r = await invokeTool(req.params.name, req.params.arguments ?? {}, {
@@ -122,7 +167,11 @@ export class ToolSlot implements IDisposable {
         log: (m) => opts.logger.warn(m),
       }).finally(() => {
         sub.dispose();
-        if (sid) { const n = (this.inCall.get(sid) ?? 1) - 1; if (n > 0) this.inCall.set(sid, n); else this.inCall.delete(sid); }
+        if (sid) {
+          const n = (this.inCall.get(sid) ?? 1) - 1;
+          if (n > 0) this.inCall.set(sid, n);
+          else this.inCall.delete(sid);
+        }
       });
       if (changed) await extra.sendNotification({ method: 'notifications/tools/list_changed' }).catch(() => undefined);
       return toMcpResult(r);
@@ -135,10 +184,14 @@ export class ToolSlot implements IDisposable {
     const parts: string[] = [];
     const cfg = this.owner.opts.config();
     if (cfg.instructions?.trim()) parts.push(cfg.instructions.trim());
-    parts.push('Tools of this server run in the user\'s VS Code (Tandem). Tool groups start collapsed behind one tool named after the group: call it to expand the group; the tool list then changes.');
+    parts.push(
+      "Tools of this server run in the user's VS Code (Tandem). Tool groups start collapsed behind one tool named after the group: call it to expand the group; the tool list then changes.",
+    );
     for (const c of this.state.groups()) {
-      if (c.group.systemPrompt?.trim()) parts.push(`When the ${c.group.name} tools are expanded: ${c.group.systemPrompt.trim()}`);
-      for (const s of c.group.skills ?? []) if (s.systemPrompt?.trim()) parts.push(`While the ${s.name} skill is active: ${s.systemPrompt.trim()}`);
+      if (c.group.systemPrompt?.trim())
+        parts.push(`When the ${c.group.name} tools are expanded: ${c.group.systemPrompt.trim()}`);
+      for (const s of c.group.skills ?? [])
+        if (s.systemPrompt?.trim()) parts.push(`While the ${s.name} skill is active: ${s.systemPrompt.trim()}`);
     }
     return parts.join('\n\n');
   }
@@ -164,15 +217,24 @@ export class McpToolServer implements IDisposable {
 
   constructor(readonly opts: McpToolServerOptions) {}
 
-  get baseUrl(): string { return `http://127.0.0.1:${this.port}`; }
-  get listening(): boolean { return !!this.http?.listening; }
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+  get listening(): boolean {
+    return !!this.http?.listening;
+  }
 
   async listen(): Promise<void> {
     if (this.http) return;
-    const http = this.http = createServer((req, res) => { void this.onRequest(req, res); });
+    const http = (this.http = createServer((req, res) => {
+      void this.onRequest(req, res);
+    }));
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
-      http.listen(0, '127.0.0.1', () => { http.off('error', reject); resolve(); });
+      http.listen(0, '127.0.0.1', () => {
+        http.off('error', reject);
+        resolve();
+      });
     });
     this.port = (http.address() as AddressInfo).port;
   }
@@ -184,13 +246,23 @@ export class McpToolServer implements IDisposable {
   }
 
   /** @internal */
-  removeSlot(slot: ToolSlot): void { this.slots.delete(slot.id); }
-  allSlots(): ToolSlot[] { return [...this.slots.values()]; }
+  removeSlot(slot: ToolSlot): void {
+    this.slots.delete(slot.id);
+  }
+  allSlots(): ToolSlot[] {
+    return [...this.slots.values()];
+  }
 
   private refuse(req: IncomingMessage, res: ServerResponse): boolean {
     const host = req.headers.host;
-    if (host !== `127.0.0.1:${this.port}` && host !== `localhost:${this.port}`) { sendText(res, 403, 'Forbidden host'); return true; }
-    if (req.headers.origin !== undefined) { sendText(res, 403, 'Forbidden origin'); return true; }
+    if (host !== `127.0.0.1:${this.port}` && host !== `localhost:${this.port}`) {
+      sendText(res, 403, 'Forbidden host');
+      return true;
+    }
+    if (req.headers.origin !== undefined) {
+      sendText(res, 403, 'Forbidden origin');
+      return true;
+    }
     const auth = req.headers.authorization ?? '';
     const want = Buffer.from(`Bearer ${this.token}`);
     const got = Buffer.from(auth);
@@ -207,16 +279,27 @@ export class McpToolServer implements IDisposable {
       if (this.refuse(req, res)) return;
       const m = /^\/mcp\/([A-Za-z0-9-]+)$/.exec((req.url ?? '').split('?')[0]);
       const slot = m && this.slots.get(m[1]);
-      if (!slot) { sendText(res, 404, 'Not found'); return; }
+      if (!slot) {
+        sendText(res, 404, 'Not found');
+        return;
+      }
       let body: unknown;
       if (req.method === 'POST') {
         const raw = await readBody(req);
-        if (raw === undefined) { sendText(res, 413, 'Payload too large'); return; }
-        try { body = JSON.parse(raw); } catch { sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null }); return; }
+        if (raw === undefined) {
+          sendText(res, 413, 'Payload too large');
+          return;
+        }
+        try {
+          body = JSON.parse(raw);
+        } catch {
+          sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null });
+          return;
+        }
       }
       await slot.handle(req, res, body);
     } catch (err) {
-      this.opts.logger.error(`MCP request failed: ${err instanceof Error ? err.stack ?? err.message : err}`);
+      this.opts.logger.error(`MCP request failed: ${err instanceof Error ? (err.stack ?? err.message) : err}`);
       if (!res.headersSent) sendText(res, 500, 'Internal error');
       else res.end();
     }
@@ -235,7 +318,11 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY) { resolve(undefined); req.destroy(); return; }
+      if (size > MAX_BODY) {
+        resolve(undefined);
+        req.destroy();
+        return;
+      }
       chunks.push(c);
     });
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
@@ -254,10 +341,21 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 export function toMcpResult(r: ToolResult): CallToolResult {
   const content = r.content.map((c: ToolContent): CallToolResult['content'][number] => {
     switch (c.type) {
-      case 'text': return { type: 'text', text: c.text };
-      case 'json': return { type: 'text', text: JSON.stringify(c.json, null, 2) };
-      case 'image': return { type: 'image', data: c.data, mimeType: c.mimeType };
-      case 'binary': return { type: 'resource', resource: { uri: `tandem:/result/${encodeURIComponent(c.filename ?? 'data')}`, mimeType: c.mimeType, blob: c.data } };
+      case 'text':
+        return { type: 'text', text: c.text };
+      case 'json':
+        return { type: 'text', text: JSON.stringify(c.json, null, 2) };
+      case 'image':
+        return { type: 'image', data: c.data, mimeType: c.mimeType };
+      case 'binary':
+        return {
+          type: 'resource',
+          resource: {
+            uri: `tandem:/result/${encodeURIComponent(c.filename ?? 'data')}`,
+            mimeType: c.mimeType,
+            blob: c.data,
+          },
+        };
     }
   });
   return r.isError ? { content, isError: true } : { content };

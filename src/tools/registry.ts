@@ -10,8 +10,16 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { toDisposable, type IDisposable } from '../common/disposable';
 import { Emitter } from '../common/event';
 import {
-  DEFAULT_TOOLS_CONFIG, TOOL_NAME,
-  type Augmentation, type ContextItem, type JsonSchema, type ListedTool, type SkillDefinition, type Tool, type ToolGroup, type ToolsConfig,
+  DEFAULT_TOOLS_CONFIG,
+  TOOL_NAME,
+  type Augmentation,
+  type ContextItem,
+  type JsonSchema,
+  type ListedTool,
+  type SkillDefinition,
+  type Tool,
+  type ToolGroup,
+  type ToolsConfig,
 } from './types';
 
 /** A group whose schemas compiled; validators by tool name. */
@@ -23,7 +31,10 @@ export interface CompiledGroup {
 }
 
 export class ToolRegistrationError extends Error {
-  constructor(message: string) { super(message); this.name = 'ToolRegistrationError'; }
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolRegistrationError';
+  }
 }
 
 let ajvInstance: Ajv | undefined;
@@ -39,12 +50,18 @@ function ajv(): Ajv {
 
 /** `/properties/line/type` → `parametersSchema.properties.line.type`. */
 function schemaPath(e: ErrorObject): string {
-  const parts = e.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = e.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   return ['parametersSchema', ...parts].join('.');
 }
 
 export function skillToolName(skill: string): string {
-  return skill.trim().replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 64);
+  return skill
+    .trim()
+    .replace(/[^A-Za-z0-9_-]+/g, '_')
+    .slice(0, 64);
 }
 
 /**
@@ -54,8 +71,18 @@ export function skillToolName(skill: string): string {
 function lazyValidator(schema: JsonSchema): ValidateFunction {
   let real: ValidateFunction | undefined;
   const v = ((data: unknown) => {
-    try { real ??= ajv().compile(schema); } catch (err) {
-      v.errors = [{ instancePath: '', schemaPath: '#', keyword: 'schema', params: {}, message: `has an invalid schema (${err instanceof Error ? err.message : String(err)})` }];
+    try {
+      real ??= ajv().compile(schema);
+    } catch (err) {
+      v.errors = [
+        {
+          instancePath: '',
+          schemaPath: '#',
+          keyword: 'schema',
+          params: {},
+          message: `has an invalid schema (${err instanceof Error ? err.message : String(err)})`,
+        },
+      ];
       return false;
     }
     const ok = real(data) as boolean;
@@ -74,23 +101,31 @@ function lazyValidator(schema: JsonSchema): ValidateFunction {
  */
 export function compileGroup(group: ToolGroup, opts: { trusted?: boolean } = {}): CompiledGroup {
   const g = typeof group?.name === 'string' ? group.name : String(group?.name);
-  const fail = (msg: string): never => { throw new ToolRegistrationError(`Invalid tool group "${g}": ${msg}`); };
+  const fail = (msg: string): never => {
+    throw new ToolRegistrationError(`Invalid tool group "${g}": ${msg}`);
+  };
   if (!group || typeof group !== 'object') fail('not an object');
-  if (typeof group.name !== 'string' || !TOOL_NAME.test(group.name)) fail('the group name must match ^[A-Za-z0-9_-]{1,64}$ (it is also the container tool\'s name)');
+  if (typeof group.name !== 'string' || !TOOL_NAME.test(group.name))
+    fail("the group name must match ^[A-Za-z0-9_-]{1,64}$ (it is also the container tool's name)");
   if (!Array.isArray(group.tools) || group.tools.length === 0) fail('it has no tools');
   const validators = new Map<string, ValidateFunction>();
   for (const tool of group.tools) {
     const t = typeof tool?.name === 'string' ? tool.name : String(tool?.name);
     const failTool = (msg: string): never => fail(`tool "${t}": ${msg}`);
-    if (typeof tool?.name !== 'string' || !TOOL_NAME.test(tool.name)) failTool('the name must match ^[A-Za-z0-9_-]{1,64}$');
-    if (tool.name === group.name) failTool('a tool cannot have its group\'s name');
+    if (typeof tool?.name !== 'string' || !TOOL_NAME.test(tool.name))
+      failTool('the name must match ^[A-Za-z0-9_-]{1,64}$');
+    if (tool.name === group.name) failTool("a tool cannot have its group's name");
     if (validators.has(tool.name)) failTool('duplicate tool name in the group');
     if (typeof tool.description !== 'string' || !tool.description.trim()) failTool('missing description');
     if (typeof tool.handler !== 'function') failTool('missing handler');
     const schema = tool.parametersSchema as JsonSchema;
-    if (!schema || typeof schema !== 'object' || Array.isArray(schema)) failTool('parametersSchema: must be a JSON Schema object');
+    if (!schema || typeof schema !== 'object' || Array.isArray(schema))
+      failTool('parametersSchema: must be a JSON Schema object');
     if (schema.type !== 'object') failTool('parametersSchema.type: must be "object" (tool arguments are an object)');
-    if (opts.trusted) { validators.set(tool.name, lazyValidator(schema)); continue; }
+    if (opts.trusted) {
+      validators.set(tool.name, lazyValidator(schema));
+      continue;
+    }
     const a = ajv();
     if (!a.validateSchema(schema)) {
       const e = a.errors?.[0];
@@ -108,9 +143,12 @@ export function compileGroup(group: ToolGroup, opts: { trusted?: boolean } = {})
     const failSkill = (msg: string): never => fail(`skill "${s}": ${msg}`);
     const name = skillToolName(s);
     if (!name || name === '_') failSkill('missing name');
-    if (skillNames.has(name) || validators.has(name) || name === group.name) failSkill(`its tool name "${name}" is already used in the group`);
+    if (skillNames.has(name) || validators.has(name) || name === group.name)
+      failSkill(`its tool name "${name}" is already used in the group`);
     if (!Array.isArray(skill.references) || skill.references.length === 0) failSkill('it references no tools');
-    for (const r of skill.references) if (!validators.has(r)) failSkill(`references unknown tool "${r}" (tools of ${group.name}: ${[...validators.keys()].join(', ')})`);
+    for (const r of skill.references)
+      if (!validators.has(r))
+        failSkill(`references unknown tool "${r}" (tools of ${group.name}: ${[...validators.keys()].join(', ')})`);
     skillNames.set(name, skill);
   }
   return { group, validators, skillNames };
@@ -134,7 +172,10 @@ export class ToolRegistry implements IDisposable {
     this.groups.set(group.name, compiled);
     this.changed.fire();
     return toDisposable(() => {
-      if (this.groups.get(group.name) === compiled) { this.groups.delete(group.name); this.changed.fire(); }
+      if (this.groups.get(group.name) === compiled) {
+        this.groups.delete(group.name);
+        this.changed.fire();
+      }
     });
   }
 
@@ -143,26 +184,40 @@ export class ToolRegistry implements IDisposable {
     const taken = new Map<string, string>();
     for (const o of others) for (const n of namesOf(o)) taken.set(n, o.group.name);
     if (taken.has(c.group.name) && [...others].some((o) => o.group.name === c.group.name)) {
-      throw new ToolRegistrationError(`Invalid tool group "${c.group.name}": a group with this name is already registered`);
+      throw new ToolRegistrationError(
+        `Invalid tool group "${c.group.name}": a group with this name is already registered`,
+      );
     }
     for (const n of namesOf(c)) {
       const owner = taken.get(n);
-      if (owner) throw new ToolRegistrationError(`Invalid tool group "${c.group.name}": the name "${n}" is already used by group "${owner}"`);
+      if (owner)
+        throw new ToolRegistrationError(
+          `Invalid tool group "${c.group.name}": the name "${n}" is already used by group "${owner}"`,
+        );
     }
   }
 
-  get(name: string): CompiledGroup | undefined { return this.groups.get(name); }
-  all(): CompiledGroup[] { return [...this.groups.values()]; }
+  get(name: string): CompiledGroup | undefined {
+    return this.groups.get(name);
+  }
+  all(): CompiledGroup[] {
+    return [...this.groups.values()];
+  }
 
-  dispose(): void { this.groups.clear(); this.changed.dispose(); }
+  dispose(): void {
+    this.groups.clear();
+    this.changed.dispose();
+  }
 }
 
 const EMPTY_OBJECT_SCHEMA: JsonSchema = { type: 'object', properties: {}, additionalProperties: false };
 
 export function containerDescription(g: ToolGroup): string {
   const n = g.tools.length;
-  return `${g.name}${g.description ? ` — ${g.description}` : ''} (${n} tool${n === 1 ? '' : 's'}). Call this to expand the group and make its tools available.`
-    + ' If your tool list does not show them afterwards, call this again with {"function": "<name>", "arguments": {…}} to run one directly.';
+  return (
+    `${g.name}${g.description ? ` — ${g.description}` : ''} (${n} tool${n === 1 ? '' : 's'}). Call this to expand the group and make its tools available.` +
+    ' If your tool list does not show them afterwards, call this again with {"function": "<name>", "arguments": {…}} to run one directly.'
+  );
 }
 
 /**
@@ -174,7 +229,11 @@ function containerSchema(g: ToolGroup): JsonSchema {
   return {
     type: 'object',
     properties: {
-      function: { type: 'string', enum: g.tools.map((t) => t.name), description: 'A function of this group to run now (optional).' },
+      function: {
+        type: 'string',
+        enum: g.tools.map((t) => t.name),
+        description: 'A function of this group to run now (optional).',
+      },
       arguments: { type: 'object', description: 'Arguments for that function, as its own schema describes them.' },
     },
     additionalProperties: false,
@@ -210,12 +269,17 @@ export class ToolState implements IDisposable {
   readonly onDidChangeList = this.changed.event;
   private readonly sub: IDisposable;
 
-  constructor(private readonly registry: ToolRegistry, private readonly config: () => ToolsConfig = () => DEFAULT_TOOLS_CONFIG) {
+  constructor(
+    private readonly registry: ToolRegistry,
+    private readonly config: () => ToolsConfig = () => DEFAULT_TOOLS_CONFIG,
+  ) {
     this.sub = registry.onDidChange(() => this.maybeFire());
     this.lastSignature = this.signature();
   }
 
-  get context(): readonly ContextItem[] { return this.contextItems; }
+  get context(): readonly ContextItem[] {
+    return this.contextItems;
+  }
 
   /** Groups present in this session (registered minus removed, plus injected). */
   groups(): CompiledGroup[] {
@@ -238,14 +302,17 @@ export class ToolState implements IDisposable {
     return c.group.startCollapsed !== false && !cfg.expandedGroups.includes(name);
   }
 
-  private skillKey(group: string, skillTool: string): string { return `${group}\u0000${skillTool}`; }
+  private skillKey(group: string, skillTool: string): string {
+    return `${group}\u0000${skillTool}`;
+  }
 
   /** Tools of a group the agent sees now (its expansion or its active skills, minus hidden). */
   visibleTools(c: CompiledGroup): Tool[] {
     const collapsed = this.isCollapsed(c.group.name);
     const bySkill = new Set<string>();
     if (collapsed) {
-      for (const [n, s] of c.skillNames) if (this.activeSkills.has(this.skillKey(c.group.name, n))) for (const r of s.references) bySkill.add(r);
+      for (const [n, s] of c.skillNames)
+        if (this.activeSkills.has(this.skillKey(c.group.name, n))) for (const r of s.references) bySkill.add(r);
     }
     return c.group.tools.filter((t) => !this.hidden.has(t.name) && (!collapsed || bySkill.has(t.name)));
   }
@@ -256,15 +323,35 @@ export class ToolState implements IDisposable {
     for (const c of this.groups()) {
       const g = c.group;
       if (this.isCollapsed(g.name)) {
-        out.push({ kind: 'container', name: g.name, description: containerDescription(g), inputSchema: containerSchema(g), group: g.name });
+        out.push({
+          kind: 'container',
+          name: g.name,
+          description: containerDescription(g),
+          inputSchema: containerSchema(g),
+          group: g.name,
+        });
       }
       for (const [name, skill] of c.skillNames) {
-        out.push({ kind: 'skill', name, description: `Skill: ${skill.description} Activating it makes these tools available: ${skill.references.join(', ')}.`, inputSchema: EMPTY_OBJECT_SCHEMA, group: g.name, skill });
+        out.push({
+          kind: 'skill',
+          name,
+          description: `Skill: ${skill.description} Activating it makes these tools available: ${skill.references.join(', ')}.`,
+          inputSchema: EMPTY_OBJECT_SCHEMA,
+          group: g.name,
+          skill,
+        });
       }
       const prompts = this.standingPrompts(c);
       for (const t of this.visibleTools(c)) {
         const extra = prompts.get(t.name);
-        out.push({ kind: 'tool', name: t.name, description: extra ? `${t.description}\n\n${extra}` : t.description, inputSchema: t.parametersSchema, group: g.name, tool: t });
+        out.push({
+          kind: 'tool',
+          name: t.name,
+          description: extra ? `${t.description}\n\n${extra}` : t.description,
+          inputSchema: t.parametersSchema,
+          group: g.name,
+          tool: t,
+        });
       }
     }
     return out;
@@ -279,9 +366,11 @@ export class ToolState implements IDisposable {
     const out = new Map<string, string>();
     const add = (tool: string, text: string) => out.set(tool, out.has(tool) ? `${out.get(tool)}\n${text}` : text);
     const g = c.group;
-    if (!this.isCollapsed(g.name) && g.systemPrompt?.trim()) for (const t of g.tools) add(t.name, `${g.name} group instructions: ${g.systemPrompt.trim()}`);
+    if (!this.isCollapsed(g.name) && g.systemPrompt?.trim())
+      for (const t of g.tools) add(t.name, `${g.name} group instructions: ${g.systemPrompt.trim()}`);
     for (const [n, s] of c.skillNames) {
-      if (s.systemPrompt?.trim() && this.activeSkills.has(this.skillKey(g.name, n))) for (const r of s.references) add(r, `${s.name} skill instructions: ${s.systemPrompt.trim()}`);
+      if (s.systemPrompt?.trim() && this.activeSkills.has(this.skillKey(g.name, n)))
+        for (const r of s.references) add(r, `${s.name} skill instructions: ${s.systemPrompt.trim()}`);
     }
     return out;
   }
@@ -292,7 +381,15 @@ export class ToolState implements IDisposable {
     if (listed) return listed;
     // A group's container called after it expanded: an agent with a stale tool list.
     const c = this.group(name);
-    return c ? { kind: 'container', name, description: containerDescription(c.group), inputSchema: containerSchema(c.group), group: name } : undefined;
+    return c
+      ? {
+          kind: 'container',
+          name,
+          description: containerDescription(c.group),
+          inputSchema: containerSchema(c.group),
+          group: name,
+        }
+      : undefined;
   }
 
   /** Expands a group; returns the generated expansion text. */
@@ -301,7 +398,10 @@ export class ToolState implements IDisposable {
     if (!c) return undefined;
     this.expansion.set(name, true);
     this.maybeFire();
-    return expansionText(c.group, this.visibleTools(c).map((t) => t.name));
+    return expansionText(
+      c.group,
+      this.visibleTools(c).map((t) => t.name),
+    );
   }
 
   collapse(name: string): void {
@@ -353,7 +453,10 @@ export class ToolState implements IDisposable {
     for (const o of others) if (o.group.name !== c.group.name) for (const n of namesOf(o)) taken.set(n, o.group.name);
     for (const n of namesOf(c)) {
       const owner = taken.get(n);
-      if (owner) throw new ToolRegistrationError(`Invalid tool group "${c.group.name}": the name "${n}" is already used by group "${owner}"`);
+      if (owner)
+        throw new ToolRegistrationError(
+          `Invalid tool group "${c.group.name}": the name "${n}" is already used by group "${owner}"`,
+        );
     }
   }
 
@@ -369,7 +472,9 @@ export class ToolState implements IDisposable {
   }
 
   /** Settings changed (collapse, expanded groups): re-check the list. */
-  refresh(): void { this.maybeFire(); }
+  refresh(): void {
+    this.maybeFire();
+  }
 
   private signature(): string {
     return JSON.stringify(this.list().map((l) => [l.name, l.description]));
@@ -382,5 +487,8 @@ export class ToolState implements IDisposable {
     this.changed.fire();
   }
 
-  dispose(): void { this.sub.dispose(); this.changed.dispose(); }
+  dispose(): void {
+    this.sub.dispose();
+    this.changed.dispose();
+  }
 }

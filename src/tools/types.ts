@@ -15,7 +15,10 @@ export type ToolContent =
   | { type: 'binary'; data: string; mimeType: string; filename?: string };
 
 /** A context item a handler adds to the agent's state (augmentation). */
-export interface ContextItem { key: string; value: string }
+export interface ContextItem {
+  key: string;
+  value: string;
+}
 
 /** Changes a handler asks for after its call; the agent's tool list follows (list_changed). */
 export interface Augmentation {
@@ -47,7 +50,10 @@ export interface ToolCallContext {
 }
 
 /** A string is a text result; a ToolResult is used as is. Throwing gives an error result. */
-export type ToolHandler = (args: Record<string, unknown>, ctx: ToolCallContext) => Promise<ToolResult | string> | ToolResult | string;
+export type ToolHandler = (
+  args: Record<string, unknown>,
+  ctx: ToolCallContext,
+) => Promise<ToolResult | string> | ToolResult | string;
 
 /** A tool as the agent sees it. */
 export interface ToolDefinition {
@@ -59,7 +65,9 @@ export interface ToolDefinition {
   requiresPermission?: boolean;
 }
 
-export interface Tool extends ToolDefinition { handler: ToolHandler }
+export interface Tool extends ToolDefinition {
+  handler: ToolHandler;
+}
 
 export interface SkillDefinition {
   /** Free text ("Complete Checkout"); its tool name is the name with other characters as `_`. */
@@ -114,7 +122,14 @@ export const DEFAULT_TOOLS_CONFIG: ToolsConfig = {
 export type ListedTool =
   | { kind: 'tool'; name: string; description: string; inputSchema: JsonSchema; group: string; tool: Tool }
   | { kind: 'container'; name: string; description: string; inputSchema: JsonSchema; group: string }
-  | { kind: 'skill'; name: string; description: string; inputSchema: JsonSchema; group: string; skill: SkillDefinition };
+  | {
+      kind: 'skill';
+      name: string;
+      description: string;
+      inputSchema: JsonSchema;
+      group: string;
+      skill: SkillDefinition;
+    };
 
 export const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 

@@ -35,25 +35,36 @@ export class AgentHands implements vscode.Disposable {
 
   constructor(private readonly deps: AgentHandsDeps) {
     this.permission = deps.permission ?? new ModalPermission(() => deps.current()?.agent.name ?? 'The agent');
-    const patches = (l: (p: readonly Patch[]) => void) => deps.onDidChange((m) => { if (m.type === 'patch') l(m.patches); });
+    const patches = (l: (p: readonly Patch[]) => void) =>
+      deps.onDidChange((m) => {
+        if (m.type === 'patch') l(m.patches);
+      });
     this.follow = new FollowAgent(patches);
     this.review = new ReviewChanges(this.tracker, vscodeEdits, () => deps.current()?.session?.sessionId);
     this.mirror = new TerminalMirror({
       get: (id) => deps.current()?.session?.state.terminals.get(id),
-      all: () => { const s = deps.current()?.session?.snapshot(); return s ? Object.values(s.terminals) : []; },
+      all: () => {
+        const s = deps.current()?.session?.snapshot();
+        return s ? Object.values(s.terminals) : [];
+      },
       onPatches: patches,
     });
     this.subs.push(this.follow, this.review, this.mirror, { dispose: () => this.tracker.dispose() });
   }
 
   /** Replaces the permission prompt (the permissions feature wires its inline prompt here). */
-  setPermissionPort(p: PermissionPort): void { this.permission = p; }
+  setPermissionPort(p: PermissionPort): void {
+    this.permission = p;
+  }
 
   /** The client features for one new agent connection. */
   features(): ClientFeature[] {
     return [
       new FileSystemFeature({
-        documents: vscodeDocuments, fs: vscodeFs, edits: vscodeEdits, workspace: vscodeWorkspace,
+        documents: vscodeDocuments,
+        fs: vscodeFs,
+        edits: vscodeEdits,
+        workspace: vscodeWorkspace,
         permission: { request: (...a) => this.permission.request(...a) },
         tracker: this.tracker,
         agentInfoName: () => this.deps.current()?.initializeResult?.agentInfo?.name,
@@ -62,5 +73,7 @@ export class AgentHands implements vscode.Disposable {
     ];
   }
 
-  dispose(): void { for (const s of this.subs) s.dispose(); }
+  dispose(): void {
+    for (const s of this.subs) s.dispose();
+  }
 }

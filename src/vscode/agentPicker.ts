@@ -5,7 +5,12 @@ import { DEMO_AGENT_NAME, type AgentConfig } from '../client/agentConfig';
 import { AGENT_PRESETS, findExecutable, type AgentPreset } from '../client/agentPresets';
 import { readSettings } from './settings';
 
-interface AgentItem extends vscode.QuickPickItem { agent: AgentConfig; preset?: AgentPreset; configured: boolean; found: boolean }
+interface AgentItem extends vscode.QuickPickItem {
+  agent: AgentConfig;
+  preset?: AgentPreset;
+  configured: boolean;
+  found: boolean;
+}
 
 export async function pickAgent(extensionUri: vscode.Uri, current?: string): Promise<string | undefined> {
   const settings = readSettings(extensionUri);
@@ -16,7 +21,9 @@ export async function pickAgent(extensionUri: vscode.Uri, current?: string): Pro
       label: `${a.name === current ? '$(check) ' : ''}${a.name}`,
       description: a.name === DEMO_AGENT_NAME ? 'built in, no API key' : [a.command, ...(a.args ?? [])].join(' '),
       detail: found ? undefined : '$(warning) not found on this machine',
-      agent: a, configured: true, found,
+      agent: a,
+      configured: true,
+      found,
     });
   }
   const presets = AGENT_PRESETS.filter((p) => !settings.agents.some((a) => a.name === p.name));
@@ -24,19 +31,34 @@ export async function pickAgent(extensionUri: vscode.Uri, current?: string): Pro
   for (const p of presets) {
     const path = findExecutable(p.command);
     items.push({
-      label: p.name, description: p.description,
+      label: p.name,
+      description: p.description,
       detail: path ? `$(pass) found: ${path}` : `$(cloud-download) not installed — ${p.install}`,
-      agent: p, preset: p, configured: false, found: !!path,
+      agent: p,
+      preset: p,
+      configured: false,
+      found: !!path,
     });
   }
-  const choice = await vscode.window.showQuickPick(items, { title: 'Tandem: Select Agent', placeHolder: 'Which ACP agent should Tandem run?', matchOnDescription: true });
+  const choice = await vscode.window.showQuickPick(items, {
+    title: 'Tandem: Select Agent',
+    placeHolder: 'Which ACP agent should Tandem run?',
+    matchOnDescription: true,
+  });
   if (!choice) return undefined;
   if (!choice.found && choice.preset) {
     const copy = 'Copy Install Command';
     const anyway = 'Use It Anyway';
     const r = await vscode.window.showWarningMessage(
-      `${choice.preset.name} is not installed on this machine. Install it with: ${choice.preset.install}`, { modal: true }, copy, anyway);
-    if (r === copy) { await vscode.env.clipboard.writeText(choice.preset.install); return undefined; }
+      `${choice.preset.name} is not installed on this machine. Install it with: ${choice.preset.install}`,
+      { modal: true },
+      copy,
+      anyway,
+    );
+    if (r === copy) {
+      await vscode.env.clipboard.writeText(choice.preset.install);
+      return undefined;
+    }
     if (r !== anyway) return undefined;
   }
   const cfg = vscode.workspace.getConfiguration('tandem');

@@ -11,9 +11,11 @@ const signInKey = (agent: string) => `tandem.agentSignInEnv.${agent}`;
 
 async function signInNames(agent: string, secrets: vscode.SecretStorage): Promise<string[]> {
   try {
-    const v: unknown = JSON.parse(await secrets.get(signInKey(agent)) ?? '[]');
+    const v: unknown = JSON.parse((await secrets.get(signInKey(agent))) ?? '[]');
     return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
-  } catch { return []; }
+  } catch {
+    return [];
+  }
 }
 
 /** The agent with its `secretEnv` variables filled in (asked when missing) and the variables it
@@ -26,7 +28,8 @@ export async function withSecrets(agent: AgentConfig, secrets: vscode.SecretStor
       value = await vscode.window.showInputBox({
         title: `${agent.name} needs ${name}`,
         prompt: `Tandem keeps it in VS Code's secret storage and passes it to ${agent.name} only.`,
-        password: true, ignoreFocusOut: true,
+        password: true,
+        ignoreFocusOut: true,
       });
       if (!value) return undefined;
       await secrets.store(key(agent.name, name), value);
@@ -42,13 +45,18 @@ export async function withSecrets(agent: AgentConfig, secrets: vscode.SecretStor
 
 /** Asks for the variables an env-var sign-in method reads and keeps them for the agent's next
  *  starts; false when the user dismissed a prompt. */
-export async function askSignInEnv(agent: AgentConfig, names: readonly string[], secrets: vscode.SecretStorage): Promise<boolean> {
+export async function askSignInEnv(
+  agent: AgentConfig,
+  names: readonly string[],
+  secrets: vscode.SecretStorage,
+): Promise<boolean> {
   const known = await signInNames(agent.name, secrets);
   for (const name of names) {
     const value = await vscode.window.showInputBox({
       title: `Sign in to ${agent.name}: ${name}`,
       prompt: `${agent.name} reads ${name} from its environment. Tandem keeps it in VS Code's secret storage, passes it to ${agent.name} only, and restarts ${agent.name} with it.`,
-      password: true, ignoreFocusOut: true,
+      password: true,
+      ignoreFocusOut: true,
     });
     if (!value) return false;
     await secrets.store(key(agent.name, name), value);
@@ -60,8 +68,11 @@ export async function askSignInEnv(agent: AgentConfig, names: readonly string[],
 
 export async function forgetSecrets(agent: AgentConfig, secrets: vscode.SecretStorage): Promise<number> {
   let n = 0;
-  for (const name of new Set([...agent.secretEnv ?? [], ...await signInNames(agent.name, secrets)])) {
-    if (await secrets.get(key(agent.name, name))) { await secrets.delete(key(agent.name, name)); n++; }
+  for (const name of new Set([...(agent.secretEnv ?? []), ...(await signInNames(agent.name, secrets))])) {
+    if (await secrets.get(key(agent.name, name))) {
+      await secrets.delete(key(agent.name, name));
+      n++;
+    }
   }
   await secrets.delete(signInKey(agent.name));
   return n;

@@ -11,7 +11,13 @@ import { ToolRegistry } from '../tools/registry';
 import { DEFAULT_TOOLS_CONFIG, type GroupDefinition, type ToolHandler, type ToolsConfig } from '../tools/types';
 import { ideToolGroup } from './ideTools';
 
-export interface CommandToolSetting { name: string; command: string; description: string; args?: unknown[]; requiresPermission?: boolean }
+export interface CommandToolSetting {
+  name: string;
+  command: string;
+  description: string;
+  args?: unknown[];
+  requiresPermission?: boolean;
+}
 
 export function readToolsConfig(): ToolsConfig {
   const c = vscode.workspace.getConfiguration('tandem.clientTools');
@@ -20,8 +26,10 @@ export function readToolsConfig(): ToolsConfig {
   return {
     collapse: c.get<boolean>('collapse', true) !== false,
     expandedGroups: (c.get<unknown[]>('expandedGroups', []) ?? []).filter((x): x is string => typeof x === 'string'),
-    timeoutMs: Number.isFinite(timeout) && timeout > 0 ? Math.min(timeout, 3600) * 1000 : DEFAULT_TOOLS_CONFIG.timeoutMs,
-    disconnectedMessage: typeof template === 'string' && template.trim() ? template : DEFAULT_TOOLS_CONFIG.disconnectedMessage,
+    timeoutMs:
+      Number.isFinite(timeout) && timeout > 0 ? Math.min(timeout, 3600) * 1000 : DEFAULT_TOOLS_CONFIG.timeoutMs,
+    disconnectedMessage:
+      typeof template === 'string' && template.trim() ? template : DEFAULT_TOOLS_CONFIG.disconnectedMessage,
   };
 }
 
@@ -29,17 +37,33 @@ export function readToolsConfig(): ToolsConfig {
 export function readUserMcpServers(logger: Logger): McpServer[] {
   const raw = vscode.workspace.getConfiguration('tandem').get<unknown[]>('mcpServers', []) ?? [];
   const out: McpServer[] = [];
-  const pairs = (o: unknown): Array<{ name: string; value: string }> => (o && typeof o === 'object' && !Array.isArray(o) ? Object.entries(o as Record<string, unknown>).map(([name, v]) => ({ name, value: String(v) })) : []);
+  const pairs = (o: unknown): Array<{ name: string; value: string }> =>
+    o && typeof o === 'object' && !Array.isArray(o)
+      ? Object.entries(o as Record<string, unknown>).map(([name, v]) => ({ name, value: String(v) }))
+      : [];
   for (const e of Array.isArray(raw) ? raw : []) {
     const s = e as Record<string, unknown>;
-    if (!s || typeof s.name !== 'string' || !s.name) { logger.warn('tandem.mcpServers: an entry without a name was skipped.'); continue; }
-    if (s.name === 'tandem') { logger.warn('tandem.mcpServers: the name "tandem" is Tandem\'s own server; entry skipped.'); continue; }
+    if (!s || typeof s.name !== 'string' || !s.name) {
+      logger.warn('tandem.mcpServers: an entry without a name was skipped.');
+      continue;
+    }
+    if (s.name === 'tandem') {
+      logger.warn('tandem.mcpServers: the name "tandem" is Tandem\'s own server; entry skipped.');
+      continue;
+    }
     if ((s.type === 'http' || s.type === 'sse') && typeof s.url === 'string') {
       out.push({ type: s.type, name: s.name, url: s.url, headers: pairs(s.headers) });
     } else if (typeof s.command === 'string') {
-      out.push({ name: s.name, command: s.command, args: Array.isArray(s.args) ? s.args.map(String) : [], env: pairs(s.env) });
+      out.push({
+        name: s.name,
+        command: s.command,
+        args: Array.isArray(s.args) ? s.args.map(String) : [],
+        env: pairs(s.env),
+      });
     } else {
-      logger.warn(`tandem.mcpServers: "${s.name}" needs "command" (stdio) or "type": "http"|"sse" with "url"; skipped.`);
+      logger.warn(
+        `tandem.mcpServers: "${s.name}" needs "command" (stdio) or "type": "http"|"sse" with "url"; skipped.`,
+      );
     }
   }
   return out;
@@ -47,7 +71,12 @@ export function readUserMcpServers(logger: Logger): McpServer[] {
 
 function readCommandTools(): CommandToolSetting[] {
   const raw = vscode.workspace.getConfiguration('tandem.clientTools').get<unknown[]>('commandTools', []) ?? [];
-  return (Array.isArray(raw) ? raw : []).filter((x): x is CommandToolSetting => !!x && typeof (x as CommandToolSetting).name === 'string' && typeof (x as CommandToolSetting).command === 'string');
+  return (Array.isArray(raw) ? raw : []).filter(
+    (x): x is CommandToolSetting =>
+      !!x &&
+      typeof (x as CommandToolSetting).name === 'string' &&
+      typeof (x as CommandToolSetting).command === 'string',
+  );
 }
 
 export interface ClientToolsApi {
@@ -60,15 +89,26 @@ export interface ClientTools extends vscode.Disposable, ClientToolsApi {
   readonly feature: ClientToolsFeature;
 }
 
-export function createClientTools(context: vscode.ExtensionContext, logger: Logger, permission: () => PermissionPort | undefined): ClientTools {
+export function createClientTools(
+  context: vscode.ExtensionContext,
+  logger: Logger,
+  permission: () => PermissionPort | undefined,
+): ClientTools {
   const registry = new ToolRegistry();
   let config = readToolsConfig();
   const feature = new ClientToolsFeature({
-    registry, logger, permission, config: () => config,
+    registry,
+    logger,
+    permission,
+    config: () => config,
     version: String(context.extension.packageJSON.version),
     userServers: () => readUserMcpServers(logger),
     // The extension host's executable runs the bundled bridge as plain Node.
-    bridge: { command: process.execPath, args: [path.join(context.extensionPath, 'dist', 'mcp-bridge.js')], env: [{ name: 'ELECTRON_RUN_AS_NODE', value: '1' }] },
+    bridge: {
+      command: process.execPath,
+      args: [path.join(context.extensionPath, 'dist', 'mcp-bridge.js')],
+      env: [{ name: 'ELECTRON_RUN_AS_NODE', value: '1' }],
+    },
   });
   const subs: vscode.Disposable[] = [];
   const reg = (d: { dispose(): void }) => new vscode.Disposable(() => d.dispose());
@@ -86,13 +126,18 @@ export function createClientTools(context: vscode.ExtensionContext, logger: Logg
         name: 'Commands',
         description: 'VS Code commands the user exposed as tools (tandem.clientTools.commandTools)',
         tools: tools.map((t) => ({
-          name: t.name, description: t.description || `Runs the VS Code command ${t.command}.`,
+          name: t.name,
+          description: t.description || `Runs the VS Code command ${t.command}.`,
           parametersSchema: { type: 'object', properties: {}, additionalProperties: false },
           requiresPermission: t.requiresPermission !== false,
           handler: async () => {
             const r: unknown = await vscode.commands.executeCommand(t.command, ...(t.args ?? []));
             if (r === undefined) return `Ran ${t.command}.`;
-            try { return { content: [{ type: 'json' as const, json: JSON.parse(JSON.stringify(r)) as unknown }] }; } catch { return `Ran ${t.command}; its result is not JSON.`; }
+            try {
+              return { content: [{ type: 'json' as const, json: JSON.parse(JSON.stringify(r)) as unknown }] };
+            } catch {
+              return `Ran ${t.command}; its result is not JSON.`;
+            }
           },
         })),
       });
@@ -117,11 +162,16 @@ export function createClientTools(context: vscode.ExtensionContext, logger: Logg
   );
 
   return {
-    registry, feature,
+    registry,
+    feature,
     registerToolGroup(group, handlers) {
       const tools = (group?.tools ?? []).map((t) => ({ ...t, handler: handlers?.[t.name] }));
       return reg(registry.register({ ...group, tools } as Parameters<ToolRegistry['register']>[0]));
     },
-    dispose() { commandGroup?.dispose(); for (const s of subs) s.dispose(); registry.dispose(); },
+    dispose() {
+      commandGroup?.dispose();
+      for (const s of subs) s.dispose();
+      registry.dispose();
+    },
   };
 }

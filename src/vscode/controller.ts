@@ -30,7 +30,13 @@ export interface ControllerDeps {
   /** Answers to permission prompts from the view (accepted only for a pending request and an offered option). */
   permissions?: { answer(requestId: string, optionId: string): boolean };
   /** Answers to elicitation forms from the view (accepted only for a pending form and, for accept, valid content). */
-  elicitation?: { answer(requestId: string, action: 'accept' | 'decline' | 'cancel', content?: Record<string, string | number | boolean | string[]>): boolean };
+  elicitation?: {
+    answer(
+      requestId: string,
+      action: 'accept' | 'decline' | 'cancel',
+      content?: Record<string, string | number | boolean | string[]>,
+    ): boolean;
+  };
   /** Past sessions of this workspace, and the one to reopen after a reload. */
   history?: SessionHistory;
   /** A new connection is about to start (traffic recording). */
@@ -65,23 +71,35 @@ export class Controller extends Disposable {
     });
     this.diffs = diffs.provider;
     this._register(toDisposable(diffs.disposable));
-    this._register(toDisposable(vscode.workspace.onDidGrantWorkspaceTrust(() => {
-      if (this.agentView.state === 'untrusted') void this.start();
-    })));
+    this._register(
+      toDisposable(
+        vscode.workspace.onDidGrantWorkspaceTrust(() => {
+          if (this.agentView.state === 'untrusted') void this.start();
+        }),
+      ),
+    );
   }
 
-  get agent(): AgentView { return this.agentView; }
-  get current(): AgentClient | undefined { return this.client; }
+  get agent(): AgentView {
+    return this.agentView;
+  }
+  get current(): AgentClient | undefined {
+    return this.client;
+  }
 
   snapshot(): Extract<HostMessage, { type: 'snapshot' }> {
     return {
-      type: 'snapshot', agent: this.agentView, session: this.client?.session?.snapshot() ?? null,
+      type: 'snapshot',
+      agent: this.agentView,
+      session: this.client?.session?.snapshot() ?? null,
       workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
       sessions: this.sessionTabs(),
     };
   }
 
-  sessionTabs(): SessionTab[] { return this.client?.sessions() ?? []; }
+  sessionTabs(): SessionTab[] {
+    return this.client?.sessions() ?? [];
+  }
 
   /** Starts the configured agent unless one is running or starting. */
   async ensureStarted(): Promise<void> {
@@ -105,7 +123,11 @@ export class Controller extends Disposable {
       this.setAgent({ state: 'error', name: agentName ?? this.agentView.name, message });
     });
     this.starting = run;
-    try { await run; } finally { if (this.starting === run) this.starting = undefined; }
+    try {
+      await run;
+    } finally {
+      if (this.starting === run) this.starting = undefined;
+    }
     // Superseded: resolve when the start that replaced this one is done.
     if (gen !== this.startGen) await this.starting;
   }
@@ -114,7 +136,11 @@ export class Controller extends Disposable {
     await this.stop();
     if (gen !== this.startGen) return;
     if (!vscode.workspace.isTrusted) {
-      this.setAgent({ state: 'untrusted', message: 'Tandem does not start an agent in a restricted workspace: agents run commands and edit files. Trust this workspace to use Tandem.' });
+      this.setAgent({
+        state: 'untrusted',
+        message:
+          'Tandem does not start an agent in a restricted workspace: agents run commands and edit files. Trust this workspace to use Tandem.',
+      });
       return;
     }
     const settings = readSettings(this.deps.context.extensionUri);
@@ -122,7 +148,11 @@ export class Controller extends Disposable {
     const name = adHoc?.name ?? agentName ?? settings.defaultAgent;
     const configured = adHoc ?? settings.agents.find((a) => a.name === name);
     if (!configured) {
-      this.setAgent({ state: 'error', name, message: `No agent named "${name}" in tandem.agents. Known agents: ${settings.agents.map((a) => a.name).join(', ')}. Run "Tandem: Select Agent" to pick one.` });
+      this.setAgent({
+        state: 'error',
+        name,
+        message: `No agent named "${name}" in tandem.agents. Known agents: ${settings.agents.map((a) => a.name).join(', ')}. Run "Tandem: Select Agent" to pick one.`,
+      });
       return;
     }
     if (!findExecutable(configured.command, { ...process.env, ...configured.env }, configured.cwd)) {
@@ -132,7 +162,11 @@ export class Controller extends Disposable {
     const agent = await withSecrets(configured, this.deps.context.secrets);
     if (gen !== this.startGen) return;
     if (!agent) {
-      this.setAgent({ state: 'error', name, message: `${name} needs ${configured.secretEnv!.join(', ')} to start. Restart the agent to enter it.` });
+      this.setAgent({
+        state: 'error',
+        name,
+        message: `${name} needs ${configured.secretEnv!.join(', ')} to start. Restart the agent to enter it.`,
+      });
       return;
     }
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
@@ -140,26 +174,57 @@ export class Controller extends Disposable {
     await this.deps.onWillConnect?.(agent.name);
     if (gen !== this.startGen) return;
     this.restored = true;
-    this.launch(agent, folders[0] ?? this.deps.context.globalStorageUri.fsPath, folders.slice(1), settings.maxMessageBytes, resumeSessionId);
+    this.launch(
+      agent,
+      folders[0] ?? this.deps.context.globalStorageUri.fsPath,
+      folders.slice(1),
+      settings.maxMessageBytes,
+      resumeSessionId,
+    );
     await this.client!.start();
   }
 
-  private launch(agent: AgentConfig, cwd: string, additionalDirectories: string[], maxLineBytes: number, resumeSessionId?: string): void {
-    const scope = this.scope = new DisposableStore();
+  private launch(
+    agent: AgentConfig,
+    cwd: string,
+    additionalDirectories: string[],
+    maxLineBytes: number,
+    resumeSessionId?: string,
+  ): void {
+    const scope = (this.scope = new DisposableStore());
     this.agentConfig = agent;
-    const client = this.client = scope.add(new AgentClient({
-      agent, cwd, additionalDirectories, resumeSessionId, logger: this.deps.logger, traffic: this.deps.traffic, maxLineBytes,
-      features: this.deps.features?.(),
-      clientInfo: { name: 'tandem', title: 'Tandem', version: String(this.deps.context.extension.packageJSON.version) },
-    }));
+    const client = (this.client = scope.add(
+      new AgentClient({
+        agent,
+        cwd,
+        additionalDirectories,
+        resumeSessionId,
+        logger: this.deps.logger,
+        traffic: this.deps.traffic,
+        maxLineBytes,
+        features: this.deps.features?.(),
+        clientInfo: {
+          name: 'tandem',
+          title: 'Tandem',
+          version: String(this.deps.context.extension.packageJSON.version),
+        },
+      }),
+    ));
     scope.add(client.onDidChangeAgent((a) => this.setAgent(a)));
     // Only the shown session's patches cross to the view; others are in their stores.
-    scope.add(client.onDidChangeSession((c) => { if (c.sessionId === client.session?.sessionId) this.changed.fire({ type: 'patch', sessionId: c.sessionId, patches: c.patches }); }));
+    scope.add(
+      client.onDidChangeSession((c) => {
+        if (c.sessionId === client.session?.sessionId)
+          this.changed.fire({ type: 'patch', sessionId: c.sessionId, patches: c.patches });
+      }),
+    );
     scope.add(client.onDidReplaceSession(() => this.replaced.fire()));
-    scope.add(client.onDidChangeSessions(() => {
-      this.changed.fire({ type: 'sessions', sessions: client.sessions(), activeId: client.session?.sessionId });
-      this.remember(client, agent.name, cwd);
-    }));
+    scope.add(
+      client.onDidChangeSessions(() => {
+        this.changed.fire({ type: 'sessions', sessions: client.sessions(), activeId: client.session?.sessionId });
+        this.remember(client, agent.name, cwd);
+      }),
+    );
   }
 
   /** Keeps the local session index and the session to reopen after a reload. */
@@ -169,7 +234,15 @@ export class Controller extends Disposable {
     const now = Date.now();
     for (const s of client.sessions()) {
       if (s.turns === 0) continue; // an untouched session is not history
-      history.record({ sessionId: s.sessionId, agentName, cwd, title: s.title, turns: s.turns, updatedAt: now, createdAt: now });
+      history.record({
+        sessionId: s.sessionId,
+        agentName,
+        cwd,
+        title: s.title,
+        turns: s.turns,
+        updatedAt: now,
+        createdAt: now,
+      });
     }
     history.setLastSession(agentName, client.canReopen() ? client.session?.sessionId : undefined);
   }
@@ -184,7 +257,13 @@ export class Controller extends Disposable {
   }
 
   async restart(): Promise<void> {
-    await this.start(this.agentView.name, this.agentConfig && !readSettings(this.deps.context.extensionUri).agents.some((a) => a.name === this.agentConfig!.name) ? this.agentConfig : undefined);
+    await this.start(
+      this.agentView.name,
+      this.agentConfig &&
+        !readSettings(this.deps.context.extensionUri).agents.some((a) => a.name === this.agentConfig!.name)
+        ? this.agentConfig
+        : undefined,
+    );
     this.replaced.fire();
   }
 
@@ -193,61 +272,106 @@ export class Controller extends Disposable {
       case 'prompt': {
         await this.ensureStarted();
         const caps = this.client?.initializeResult?.agentCapabilities?.promptCapabilities ?? undefined;
-        await this.client?.prompt(intent.attachments?.length ? await buildPrompt(intent.text, intent.attachments, caps) : intent.text);
+        await this.client?.prompt(
+          intent.attachments?.length ? await buildPrompt(intent.text, intent.attachments, caps) : intent.text,
+        );
         break;
       }
       case 'openDiff':
-        if (!await this.diffs.open(intent.toolCallId, intent.index)) void vscode.window.showWarningMessage('Tandem: that diff is no longer in the session.');
+        if (!(await this.diffs.open(intent.toolCallId, intent.index)))
+          void vscode.window.showWarningMessage('Tandem: that diff is no longer in the session.');
         break;
       case 'searchFiles':
         this.changed.fire({ type: 'fileResults', requestId: intent.requestId, files: await searchFiles(intent.query) });
         break;
       case 'attachSelection': {
         const sel = currentSelection();
-        this.changed.fire(sel ? { type: 'attachment', attachment: sel.attachment, preview: sel.preview } : { type: 'attachment' });
+        this.changed.fire(
+          sel ? { type: 'attachment', attachment: sel.attachment, preview: sel.preview } : { type: 'attachment' },
+        );
         if (!sel) void vscode.window.showInformationMessage('Tandem: select some text in an editor to attach it.');
         break;
       }
-      case 'setMode': await this.client?.setMode(intent.modeId); break;
-      case 'setConfigOption': await this.client?.setConfigOption(intent.configId, intent.value); break;
-      case 'copyText': await vscode.env.clipboard.writeText(intent.text); break;
-      case 'openExternal': await vscode.env.openExternal(vscode.Uri.parse(intent.url, true)); break;
-      case 'cancel': this.client?.cancel(); break;
-      case 'newSession': await this.newSession(); break;
-      case 'restartAgent': await this.restart(); break;
-      case 'selectAgent': await vscode.commands.executeCommand('workbench.action.openSettings', 'tandem.agents'); break;
-      case 'showLog': this.deps.showLog(); break;
+      case 'setMode':
+        await this.client?.setMode(intent.modeId);
+        break;
+      case 'setConfigOption':
+        await this.client?.setConfigOption(intent.configId, intent.value);
+        break;
+      case 'copyText':
+        await vscode.env.clipboard.writeText(intent.text);
+        break;
+      case 'openExternal':
+        await vscode.env.openExternal(vscode.Uri.parse(intent.url, true));
+        break;
+      case 'cancel':
+        this.client?.cancel();
+        break;
+      case 'newSession':
+        await this.newSession();
+        break;
+      case 'restartAgent':
+        await this.restart();
+        break;
+      case 'selectAgent':
+        await vscode.commands.executeCommand('workbench.action.openSettings', 'tandem.agents');
+        break;
+      case 'showLog':
+        this.deps.showLog();
+        break;
       case 'openLocation': {
         const uri = vscode.Uri.file(intent.path);
         const line = Math.max(0, (intent.line ?? 1) - 1);
-        await vscode.window.showTextDocument(uri, { selection: new vscode.Range(line, 0, line, 0), preview: true, preserveFocus: true });
+        await vscode.window.showTextDocument(uri, {
+          selection: new vscode.Range(line, 0, line, 0),
+          preview: true,
+          preserveFocus: true,
+        });
         break;
       }
       case 'permissionAnswer': {
         // Only a prompt the view shows (the active session's queue) can be answered from it: ids
         // are guessable, and a prompt of a session in the background was never shown.
         if (!this.client?.session?.state.permissions.some((p) => p.requestId === intent.requestId)) {
-          this.deps.logger.warn(`Ignored a permission answer for ${intent.requestId}: that prompt is not shown in the view.`);
+          this.deps.logger.warn(
+            `Ignored a permission answer for ${intent.requestId}: that prompt is not shown in the view.`,
+          );
           break;
         }
         this.deps.permissions?.answer(intent.requestId, intent.optionId);
         break;
       }
-      case 'elicitationAnswer': this.deps.elicitation?.answer(intent.requestId, intent.action, intent.content); break;
-      case 'switchSession': this.client?.switchTo(intent.sessionId); break;
-      case 'closeSession': await this.client?.closeSession(intent.sessionId); break;
-      case 'openSession': await this.openPastSession(); break;
-      case 'signIn': await this.signIn(); break;
-      case 'ready': break;
+      case 'elicitationAnswer':
+        this.deps.elicitation?.answer(intent.requestId, intent.action, intent.content);
+        break;
+      case 'switchSession':
+        this.client?.switchTo(intent.sessionId);
+        break;
+      case 'closeSession':
+        await this.client?.closeSession(intent.sessionId);
+        break;
+      case 'openSession':
+        await this.openPastSession();
+        break;
+      case 'signIn':
+        await this.signIn();
+        break;
+      case 'ready':
+        break;
     }
   }
 
   async newSession(): Promise<void> {
-    if (!this.client || this.agentView.state !== 'ready') { await this.start(this.agentView.name); return; }
+    if (!this.client || this.agentView.state !== 'ready') {
+      await this.start(this.agentView.name);
+      return;
+    }
     try {
       await this.client.newSession();
     } catch (err) {
-      void vscode.window.showErrorMessage(`Tandem: could not open a new session: ${err instanceof Error ? err.message : err}`);
+      void vscode.window.showErrorMessage(
+        `Tandem: could not open a new session: ${err instanceof Error ? err.message : err}`,
+      );
     }
   }
 
@@ -260,37 +384,71 @@ export class Controller extends Disposable {
     const id = await this.deps.history.pick(client, name);
     if (!id) return;
     if (!client.canReopen() && !client.getSession(id)) {
-      void vscode.window.showWarningMessage(`Tandem: ${name} cannot reopen past sessions (it supports neither session/load nor session/resume).`);
+      void vscode.window.showWarningMessage(
+        `Tandem: ${name} cannot reopen past sessions (it supports neither session/load nor session/resume).`,
+      );
       return;
     }
-    await vscode.window.withProgress({ location: { viewId: 'tandem.sessionView' }, title: 'Opening session…' }, async () => {
-      try { await client.loadSession(id); } catch (err) {
-        void vscode.window.showErrorMessage(`Tandem: could not reopen that session: ${err instanceof Error ? err.message : err}`);
-      }
-    });
+    await vscode.window.withProgress(
+      { location: { viewId: 'tandem.sessionView' }, title: 'Opening session…' },
+      async () => {
+        try {
+          await client.loadSession(id);
+        } catch (err) {
+          void vscode.window.showErrorMessage(
+            `Tandem: could not reopen that session: ${err instanceof Error ? err.message : err}`,
+          );
+        }
+      },
+    );
   }
 
   async signIn(methodId?: string): Promise<void> {
-    if (this.client && this.agentConfig) await signIn(this.client, this.agentConfig, this.deps.context.secrets, async () => { await this.restart(); return this.client; }, methodId);
+    if (this.client && this.agentConfig)
+      await signIn(
+        this.client,
+        this.agentConfig,
+        this.deps.context.secrets,
+        async () => {
+          await this.restart();
+          return this.client;
+        },
+        methodId,
+      );
   }
 
   /** "Tandem: Export Session as Markdown". Returns the file written. */
   async exportSession(target?: vscode.Uri): Promise<vscode.Uri | undefined> {
     const session = this.client?.session;
-    if (!session) { void vscode.window.showInformationMessage('Tandem: there is no session to export.'); return undefined; }
+    if (!session) {
+      void vscode.window.showInformationMessage('Tandem: there is no session to export.');
+      return undefined;
+    }
     const snap = session.snapshot();
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const name = `${(snap.meta.title || 'tandem-session').replace(/[^\w.-]+/g, '-').slice(0, 60)}.md`;
-    const uri = target ?? await vscode.window.showSaveDialog({ defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined, filters: { Markdown: ['md'] } });
+    const uri =
+      target ??
+      (await vscode.window.showSaveDialog({
+        defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
+        filters: { Markdown: ['md'] },
+      }));
     if (!uri) return undefined;
-    const md = sessionToMarkdown(snap, { agentName: this.agentView.info?.title ?? this.agentView.name, exportedAt: new Date() });
+    const md = sessionToMarkdown(snap, {
+      agentName: this.agentView.info?.title ?? this.agentView.name,
+      exportedAt: new Date(),
+    });
     await vscode.workspace.fs.writeFile(uri, Buffer.from(md, 'utf8'));
     return uri;
   }
 
   private setAgent(a: AgentView): void {
     const caps = this.client?.initializeResult?.agentCapabilities?.promptCapabilities;
-    if (caps && !a.promptCapabilities) a = { ...a, promptCapabilities: { image: !!caps.image, audio: !!caps.audio, embeddedContext: !!caps.embeddedContext } };
+    if (caps && !a.promptCapabilities)
+      a = {
+        ...a,
+        promptCapabilities: { image: !!caps.image, audio: !!caps.audio, embeddedContext: !!caps.embeddedContext },
+      };
     this.agentView = a;
     this.changed.fire({ type: 'agent', agent: a });
   }
@@ -301,4 +459,6 @@ export class Controller extends Disposable {
   }
 }
 
-function toDisposable(d: vscode.Disposable) { return { dispose: () => d.dispose() }; }
+function toDisposable(d: vscode.Disposable) {
+  return { dispose: () => d.dispose() };
+}

@@ -11,7 +11,8 @@ export class VsCodeUrlPort implements UrlPort {
     const pick = await vscode.window.showWarningMessage(
       `${agentName} wants you to open a page on ${host}`,
       { modal: true, detail: `${message}\n\n${url}` },
-      'Open', 'Decline',
+      'Open',
+      'Decline',
     );
     return pick === 'Open';
   }

@@ -28,13 +28,21 @@ export class EditorReveal implements RevealPort, vscode.Disposable {
     const uri = vscode.Uri.file(path);
     const l = Math.max(0, (line ?? 1) - 1);
     const editor = await vscode.window.showTextDocument(uri, {
-      preview: true, preserveFocus: true, selection: new vscode.Range(l, 0, l, 0),
+      preview: true,
+      preserveFocus: true,
+      selection: new vscode.Range(l, 0, l, 0),
     });
     const range = editor.document.validateRange(new vscode.Range(l, 0, l, 0));
     editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     editor.setDecorations(this.decoration, [range]);
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => { try { editor.setDecorations(this.decoration, []); } catch { /* editor gone */ } }, HIGHLIGHT_MS);
+    this.timer = setTimeout(() => {
+      try {
+        editor.setDecorations(this.decoration, []);
+      } catch {
+        /* editor gone */
+      }
+    }, HIGHLIGHT_MS);
   }
 
   dispose(): void {
@@ -67,7 +75,9 @@ export class FollowAgent implements vscode.Disposable {
     this.subs.push(
       { dispose: () => sub.dispose() },
       vscode.commands.registerCommand('tandem.toggleFollowAgent', () => this.toggle()),
-      vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration(FOLLOW_SETTING)) this.updateStatus(); }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(FOLLOW_SETTING)) this.updateStatus();
+      }),
     );
     if (port instanceof EditorReveal) this.subs.push(port);
   }
@@ -75,21 +85,26 @@ export class FollowAgent implements vscode.Disposable {
   /** Read once per configuration change: onPatches runs for every session change and must stay cheap. */
   private on = vscode.workspace.getConfiguration().get<boolean>(FOLLOW_SETTING, false);
 
-  get enabled(): boolean { return this.on; }
+  get enabled(): boolean {
+    return this.on;
+  }
 
   async toggle(): Promise<void> {
     const cfg = vscode.workspace.getConfiguration();
     const inspect = cfg.inspect<boolean>(FOLLOW_SETTING);
     // Flip it where it is set (workspace wins over global), globally otherwise.
-    const target = inspect?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+    const target =
+      inspect?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
     await cfg.update(FOLLOW_SETTING, !this.enabled, target);
     this.updateStatus();
   }
 
   private updateStatus(): void {
-    const on = this.on = vscode.workspace.getConfiguration().get<boolean>(FOLLOW_SETTING, false);
+    const on = (this.on = vscode.workspace.getConfiguration().get<boolean>(FOLLOW_SETTING, false));
     this.status.text = on ? '$(eye) Follow' : '$(eye-closed) Follow';
-    this.status.tooltip = on ? 'Tandem follows the agent: files it touches open beside you. Click to stop.' : 'Tandem: click to follow the agent (open the files it touches).';
+    this.status.tooltip = on
+      ? 'Tandem follows the agent: files it touches open beside you. Click to stop.'
+      : 'Tandem: click to follow the agent (open the files it touches).';
   }
 
   private onPatches(patches: readonly Patch[]): void {
@@ -108,7 +123,10 @@ export class FollowAgent implements vscode.Disposable {
   private schedule(target: { path: string; line?: number }): void {
     this.pending = target;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => { this.timer = undefined; void this.flush(); }, this.debounceMs);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, this.debounceMs);
   }
 
   private async flush(): Promise<void> {
@@ -123,7 +141,9 @@ export class FollowAgent implements vscode.Disposable {
       if (!(st.type & vscode.FileType.File)) return;
       await this.port.reveal(t.path, t.line);
       this.revealed.fire(t);
-    } catch { /* gone or unreadable: nothing to follow */ }
+    } catch {
+      /* gone or unreadable: nothing to follow */
+    }
   }
 
   dispose(): void {

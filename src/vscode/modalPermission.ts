@@ -7,7 +7,11 @@ import type { PermissionPort } from '../client/permissionPort';
 export class ModalPermission implements PermissionPort {
   constructor(private readonly agentName: () => string = () => 'The agent') {}
 
-  async request(_sessionId: string, toolCall: ToolCallUpdate, options: PermissionOption[]): Promise<RequestPermissionOutcome> {
+  async request(
+    _sessionId: string,
+    toolCall: ToolCallUpdate,
+    options: PermissionOption[],
+  ): Promise<RequestPermissionOutcome> {
     const items = options.map((o) => ({ title: o.name, optionId: o.optionId, isCloseAffordance: false }));
     const where = (toolCall.locations ?? []).map((l) => l.path).join('\n');
     const pick = await vscode.window.showWarningMessage(

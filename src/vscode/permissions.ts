@@ -27,7 +27,11 @@ export class TandemPermissions implements vscode.Disposable {
   private readonly notified = new Set<string>();
   private readonly subs: vscode.Disposable[] = [];
 
-  constructor(private readonly context: vscode.ExtensionContext, private readonly logger: Logger, private readonly view: PermissionViewPort) {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly logger: Logger,
+    private readonly view: PermissionViewPort,
+  ) {
     const memento: MementoPort = {
       get: () => context.workspaceState.get<RememberedDecision[]>(MEMENTO_KEY, []),
       set: (list) => context.workspaceState.update(MEMENTO_KEY, list),
@@ -41,23 +45,32 @@ export class TandemPermissions implements vscode.Disposable {
     });
     this.reload();
     this.subs.push(
-      vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration(`${SECTION}.${KEY}`)) this.reload(); }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(`${SECTION}.${KEY}`)) this.reload();
+      }),
       vscode.window.onDidChangeWindowState(() => this.notifyHidden()),
-      new vscode.Disposable(this.broker.onDidChange((c) => {
-        if (c.type === 'added') this.maybeNotify(c.pending);
-        else this.notified.delete(c.requestId);
-        this.updateBadge();
-      }).dispose),
+      new vscode.Disposable(
+        this.broker.onDidChange((c) => {
+          if (c.type === 'added') this.maybeNotify(c.pending);
+          else this.notified.delete(c.requestId);
+          this.updateBadge();
+        }).dispose,
+      ),
     );
   }
 
   /** For each new agent connection. */
-  feature(): PermissionsFeature { return new PermissionsFeature(this.broker); }
+  feature(): PermissionsFeature {
+    return new PermissionsFeature(this.broker);
+  }
 
   /** A permissionAnswer from the webview; false (and logged) when forged or late. */
   answer(requestId: string, optionId: string): boolean {
     const ok = this.broker.answer(requestId, optionId);
-    if (!ok) this.logger.warn(`Ignored a permission answer for ${requestId} / ${optionId}: not pending or not an offered option.`);
+    if (!ok)
+      this.logger.warn(
+        `Ignored a permission answer for ${requestId} / ${optionId}: not pending or not an offered option.`,
+      );
     return ok;
   }
 
@@ -77,17 +90,24 @@ export class TandemPermissions implements vscode.Disposable {
     for (const w of warnings) this.logger.warn(w);
     const key = warnings.join('\n');
     if (key && key !== this.lastWarnings) {
-      void vscode.window.showWarningMessage(
-        `Tandem: ${warnings.length} permission rule${warnings.length === 1 ? ' was' : 's were'} skipped. ${warnings[0]}`, 'Open Settings', 'Show Log',
-      ).then((pick) => {
-        if (pick === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.${KEY}`);
-        if (pick === 'Show Log') void vscode.commands.executeCommand('tandem.showLog');
-      });
+      void vscode.window
+        .showWarningMessage(
+          `Tandem: ${warnings.length} permission rule${warnings.length === 1 ? ' was' : 's were'} skipped. ${warnings[0]}`,
+          'Open Settings',
+          'Show Log',
+        )
+        .then((pick) => {
+          if (pick === 'Open Settings')
+            void vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.${KEY}`);
+          if (pick === 'Show Log') void vscode.commands.executeCommand('tandem.showLog');
+        });
     }
     this.lastWarnings = key;
   }
 
-  private get viewAttended(): boolean { return this.view.isVisible && vscode.window.state.focused; }
+  private get viewAttended(): boolean {
+    return this.view.isVisible && vscode.window.state.focused;
+  }
 
   private notifyHidden(): void {
     if (this.viewAttended) return;
@@ -99,16 +119,27 @@ export class TandemPermissions implements vscode.Disposable {
     this.notified.add(p.requestId);
     const t = p.view.toolCall;
     // Plain text: notifications render neither Markdown nor code spans (backticks would show).
-    const what = p.facts.command !== undefined ? `run: ${p.facts.command}` : `${(t.title ?? p.facts.title) || p.view.toolCallId}`.replace(/`/g, '');
-    const where = p.facts.command === undefined && p.facts.paths.length ? ` (${p.facts.paths.map((x) => vscode.workspace.asRelativePath(x)).join(', ')})` : '';
+    const what =
+      p.facts.command !== undefined
+        ? `run: ${p.facts.command}`
+        : `${(t.title ?? p.facts.title) || p.view.toolCallId}`.replace(/`/g, '');
+    const where =
+      p.facts.command === undefined && p.facts.paths.length
+        ? ` (${p.facts.paths.map((x) => vscode.workspace.asRelativePath(x)).join(', ')})`
+        : '';
     const items = p.view.options.map((o) => ({ title: `${o.name}`, optionId: o.optionId }));
     const show = { title: 'Show in Tandem', optionId: '' };
-    void vscode.window.showInformationMessage(`${p.agentName} asks permission to ${what}${where}`, ...items, show).then((pick) => {
-      if (!pick) return;
-      if (!pick.optionId) { this.view.show(); return; }
-      // Already answered in the view (or cancelled): the late click changes nothing.
-      this.answer(p.requestId, pick.optionId);
-    });
+    void vscode.window
+      .showInformationMessage(`${p.agentName} asks permission to ${what}${where}`, ...items, show)
+      .then((pick) => {
+        if (!pick) return;
+        if (!pick.optionId) {
+          this.view.show();
+          return;
+        }
+        // Already answered in the view (or cancelled): the late click changes nothing.
+        this.answer(p.requestId, pick.optionId);
+      });
   }
 
   private updateBadge(): void {
@@ -142,22 +173,36 @@ export class TandemPermissions implements vscode.Disposable {
         await item.remove();
         this.logger.info(`Manage Permissions: removed ${item.label}`);
       } catch (e) {
-        void vscode.window.showErrorMessage(`Tandem: could not remove the entry: ${e instanceof Error ? e.message : String(e)}`);
+        void vscode.window.showErrorMessage(
+          `Tandem: could not remove the entry: ${e instanceof Error ? e.message : String(e)}`,
+        );
       } finally {
         qp.busy = false;
         refresh();
       }
     };
-    const openSettings = () => { qp.hide(); void vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.${KEY}`); };
+    const openSettings = () => {
+      qp.hide();
+      void vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.${KEY}`);
+    };
     const subs = [
       qp.onDidTriggerItemButton((e) => void remove(e.item)),
       qp.onDidTriggerButton(openSettings),
-      qp.onDidAccept(() => { const item = qp.activeItems[0]; if (item?.openSettings) openSettings(); else if (item) void remove(item); }),
+      qp.onDidAccept(() => {
+        const item = qp.activeItems[0];
+        if (item?.openSettings) openSettings();
+        else if (item) void remove(item);
+      }),
       // Settings edited elsewhere while the list is open.
-      vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration(`${SECTION}.${KEY}`)) refresh(); }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(`${SECTION}.${KEY}`)) refresh();
+      }),
     ];
     qp.items = this.manageItems();
-    await new Promise<void>((resolve) => { subs.push(qp.onDidHide(() => resolve())); qp.show(); });
+    await new Promise<void>((resolve) => {
+      subs.push(qp.onDidHide(() => resolve()));
+      qp.show();
+    });
     for (const d of subs) d.dispose();
     qp.dispose();
   }
@@ -167,7 +212,11 @@ export class TandemPermissions implements vscode.Disposable {
     const items: ManageItem[] = [];
     const remembered = this.remembered.list();
     items.push({ label: 'Remembered in this workspace', kind: vscode.QuickPickItemKind.Separator });
-    if (!remembered.length) items.push({ label: '$(info) No remembered decisions', description: 'choose an "always" option in a prompt to add one' });
+    if (!remembered.length)
+      items.push({
+        label: '$(info) No remembered decisions',
+        description: 'choose an "always" option in a prompt to add one',
+      });
     for (const d of remembered) {
       items.push({
         label: `${d.decision === 'allow' ? '$(check-all)' : '$(circle-slash)'} ${d.id}`,
@@ -190,7 +239,12 @@ export class TandemPermissions implements vscode.Disposable {
           buttons: trash,
           remove: async () => {
             const cur = vscode.workspace.getConfiguration(SECTION).inspect<unknown[]>(KEY);
-            const value = target === vscode.ConfigurationTarget.Global ? cur?.globalValue : target === vscode.ConfigurationTarget.Workspace ? cur?.workspaceValue : cur?.workspaceFolderValue;
+            const value =
+              target === vscode.ConfigurationTarget.Global
+                ? cur?.globalValue
+                : target === vscode.ConfigurationTarget.Workspace
+                  ? cur?.workspaceValue
+                  : cur?.workspaceFolderValue;
             if (!Array.isArray(value)) return;
             const next = value.filter((x) => JSON.stringify(x) !== JSON.stringify(raw));
             await vscode.workspace.getConfiguration(SECTION).update(KEY, next.length ? next : undefined, target);
@@ -199,9 +253,14 @@ export class TandemPermissions implements vscode.Disposable {
       });
     };
     addRules('Rules in user settings', info?.globalValue, vscode.ConfigurationTarget.Global);
-    addRules('Rules in workspace settings (can only tighten)', info?.workspaceValue, vscode.ConfigurationTarget.Workspace);
+    addRules(
+      'Rules in workspace settings (can only tighten)',
+      info?.workspaceValue,
+      vscode.ConfigurationTarget.Workspace,
+    );
     items.push({ label: 'Built-in (always apply, after your rules)', kind: vscode.QuickPickItemKind.Separator });
-    for (const r of DEFAULT_RULES) items.push({ label: `${actionIcon(r.spec.action)} ${r.label}`, description: 'built-in' });
+    for (const r of DEFAULT_RULES)
+      items.push({ label: `${actionIcon(r.spec.action)} ${r.label}`, description: 'built-in' });
     items.push({ label: '$(circle-large-outline) everything else asks', description: 'built-in' });
     items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
     items.push({ label: '$(gear) Edit rules in settings…', openSettings: true });
@@ -215,7 +274,10 @@ export class TandemPermissions implements vscode.Disposable {
 }
 
 /** A row of Manage Permissions: removable (trash button), the settings link, or for reference. */
-type ManageItem = vscode.QuickPickItem & { remove?: () => Thenable<unknown> | Promise<unknown>; openSettings?: boolean };
+type ManageItem = vscode.QuickPickItem & {
+  remove?: () => Thenable<unknown> | Promise<unknown>;
+  openSettings?: boolean;
+};
 
 function actionIcon(a: string): string {
   return a === 'allow' ? '$(check)' : a === 'reject' ? '$(close)' : '$(question)';

@@ -8,7 +8,11 @@ import type { Attachment, PromptCaps } from '../shared/protocol';
 /** Longest selection embedded as a resource; longer ones go as a link with the range. */
 const MAX_EMBED_CHARS = 200_000;
 
-export async function buildPrompt(text: string, attachments: readonly Attachment[], caps: PromptCaps | undefined): Promise<ContentBlock[]> {
+export async function buildPrompt(
+  text: string,
+  attachments: readonly Attachment[],
+  caps: PromptCaps | undefined,
+): Promise<ContentBlock[]> {
   const blocks: ContentBlock[] = [];
   if (text.trim()) blocks.push({ type: 'text', text });
   const seen = new Set<string>();
@@ -32,13 +36,17 @@ export async function buildPrompt(text: string, attachments: readonly Attachment
             const end = Math.min(a.endLine, doc.lineCount);
             selText = doc.getText(new vscode.Range(a.startLine - 1, 0, end - 1, doc.lineAt(end - 1).text.length));
             if (selText.length > MAX_EMBED_CHARS) selText = undefined;
-          } catch { selText = undefined; }
+          } catch {
+            selText = undefined;
+          }
         }
         if (selText !== undefined) {
           blocks.push({ type: 'resource', resource: { uri: ranged, text: selText, mimeType: 'text/plain' } });
         } else {
           blocks.push({
-            type: 'resource_link', uri: ranged, name: `${basename(a.path)}:${a.startLine}-${a.endLine}`,
+            type: 'resource_link',
+            uri: ranged,
+            name: `${basename(a.path)}:${a.startLine}-${a.endLine}`,
             description: `Lines ${a.startLine}–${a.endLine} of ${a.path}`,
           });
         }
@@ -58,7 +66,8 @@ function basename(p: string): string {
 }
 
 /** The active editor's selection as an attachment, or undefined when nothing is selected. */
-export function currentSelection(): { attachment: Extract<Attachment, { kind: 'selection' }>; preview: string } | undefined {
+export function currentSelection():
+  { attachment: Extract<Attachment, { kind: 'selection' }>; preview: string } | undefined {
   const ed = vscode.window.activeTextEditor;
   if (!ed || ed.document.uri.scheme !== 'file') return undefined;
   const sel = ed.selection;

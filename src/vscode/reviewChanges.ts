@@ -11,7 +11,11 @@ import type { EditPort } from '../client/ports';
 export const SNAPSHOT_SCHEME = 'tandem-snapshot';
 
 export function snapshotUri(c: Pick<FileChange, 'sessionId' | 'turn' | 'path'>): vscode.Uri {
-  return vscode.Uri.from({ scheme: SNAPSHOT_SCHEME, path: vscode.Uri.file(c.path).path, query: JSON.stringify({ s: c.sessionId, t: c.turn }) });
+  return vscode.Uri.from({
+    scheme: SNAPSHOT_SCHEME,
+    path: vscode.Uri.file(c.path).path,
+    query: JSON.stringify({ s: c.sessionId, t: c.turn }),
+  });
 }
 
 class SnapshotProvider implements vscode.TextDocumentContentProvider {
@@ -20,18 +24,31 @@ class SnapshotProvider implements vscode.TextDocumentContentProvider {
   constructor(private readonly tracker: ChangeTracker) {}
   provideTextDocumentContent(uri: vscode.Uri): string {
     let q: { s: string; t: number };
-    try { q = JSON.parse(uri.query); } catch { return ''; }
+    try {
+      q = JSON.parse(uri.query);
+    } catch {
+      return '';
+    }
     const c = this.tracker.get(q.s, q.t, vscode.Uri.from({ scheme: 'file', path: uri.path }).fsPath);
     return c?.before ? new TextDecoder().decode(c.before) : '';
   }
-  dispose(): void { this.changed.dispose(); }
+  dispose(): void {
+    this.changed.dispose();
+  }
 }
 
-interface FileItem extends vscode.QuickPickItem { change: FileChange }
-interface ActionItem extends vscode.QuickPickItem { action: 'keepAll' | 'revertAll' | 'otherTurn' }
+interface FileItem extends vscode.QuickPickItem {
+  change: FileChange;
+}
+interface ActionItem extends vscode.QuickPickItem {
+  action: 'keepAll' | 'revertAll' | 'otherTurn';
+}
 
 const KEEP: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('check'), tooltip: 'Keep this change' };
-const REVERT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('discard'), tooltip: 'Revert this file to before the turn' };
+const REVERT: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('discard'),
+  tooltip: 'Revert this file to before the turn',
+};
 
 export class ReviewChanges implements vscode.Disposable {
   private readonly subs: vscode.Disposable[] = [];
@@ -45,7 +62,9 @@ export class ReviewChanges implements vscode.Disposable {
     this.subs.push(
       provider,
       vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, provider),
-      vscode.commands.registerCommand('tandem.reviewChanges', (arg?: { sessionId?: string; turn?: number }) => this.show(arg)),
+      vscode.commands.registerCommand('tandem.reviewChanges', (arg?: { sessionId?: string; turn?: number }) =>
+        this.show(arg),
+      ),
     );
   }
 
@@ -58,8 +77,14 @@ export class ReviewChanges implements vscode.Disposable {
 
   async show(arg?: { sessionId?: string; turn?: number }): Promise<void> {
     const turns = this.turns();
-    if (!turns.length) { void vscode.window.showInformationMessage('Tandem: the agent has not changed any files yet.'); return; }
-    const t = (arg?.turn !== undefined ? turns.find((x) => x.turn === arg.turn && (!arg.sessionId || x.sessionId === arg.sessionId)) : undefined) ?? turns[0];
+    if (!turns.length) {
+      void vscode.window.showInformationMessage('Tandem: the agent has not changed any files yet.');
+      return;
+    }
+    const t =
+      (arg?.turn !== undefined
+        ? turns.find((x) => x.turn === arg.turn && (!arg.sessionId || x.sessionId === arg.sessionId))
+        : undefined) ?? turns[0];
     await this.pick(t.sessionId, t.turn, turns.length > 1);
   }
 
@@ -78,12 +103,17 @@ export class ReviewChanges implements vscode.Disposable {
         change: c,
       }));
       items.push({ label: '', kind: vscode.QuickPickItemKind.Separator } as ActionItem);
-      items.push({ label: '$(check-all) Keep all', action: 'keepAll' }, { label: '$(discard) Revert all', action: 'revertAll' });
+      items.push(
+        { label: '$(check-all) Keep all', action: 'keepAll' },
+        { label: '$(discard) Revert all', action: 'revertAll' },
+      );
       if (more) items.push({ label: '$(history) Another turn…', action: 'otherTurn' });
       qp.items = items;
     };
     refresh();
-    const sub = this.tracker.onDidChange((e) => { if (e.sessionId === sessionId && e.turn === turn) refresh(); });
+    const sub = this.tracker.onDidChange((e) => {
+      if (e.sessionId === sessionId && e.turn === turn) refresh();
+    });
     qp.onDidTriggerItemButton(async (e) => {
       const c = (e.item as FileItem).change;
       if (e.button === KEEP) this.keep(c);
@@ -92,20 +122,38 @@ export class ReviewChanges implements vscode.Disposable {
     qp.onDidAccept(async () => {
       const item = qp.selectedItems[0];
       if (!item) return;
-      if ('change' in item) { await this.openDiff(item.change); return; }
-      if (item.action === 'keepAll') { for (const c of this.tracker.changes(sessionId, turn)) this.keep(c); qp.hide(); }
-      else if (item.action === 'revertAll') { qp.hide(); await this.revertWithMessage(this.tracker.changes(sessionId, turn).filter((c) => c.state !== 'reverted')); }
-      else { qp.hide(); await this.pickTurn(); }
+      if ('change' in item) {
+        await this.openDiff(item.change);
+        return;
+      }
+      if (item.action === 'keepAll') {
+        for (const c of this.tracker.changes(sessionId, turn)) this.keep(c);
+        qp.hide();
+      } else if (item.action === 'revertAll') {
+        qp.hide();
+        await this.revertWithMessage(this.tracker.changes(sessionId, turn).filter((c) => c.state !== 'reverted'));
+      } else {
+        qp.hide();
+        await this.pickTurn();
+      }
     });
-    qp.onDidHide(() => { sub.dispose(); qp.dispose(); });
+    qp.onDidHide(() => {
+      sub.dispose();
+      qp.dispose();
+    });
     qp.show();
   }
 
   private async pickTurn(): Promise<void> {
     const turns = this.turns();
-    const pick = await vscode.window.showQuickPick(turns.map((t) => ({
-      label: `Turn ${t.turn + 1}`, description: `${t.files.length} file${t.files.length === 1 ? '' : 's'}`, t,
-    })), { title: 'Tandem: review changes of turn…' });
+    const pick = await vscode.window.showQuickPick(
+      turns.map((t) => ({
+        label: `Turn ${t.turn + 1}`,
+        description: `${t.files.length} file${t.files.length === 1 ? '' : 's'}`,
+        t,
+      })),
+      { title: 'Tandem: review changes of turn…' },
+    );
     if (pick) await this.pick(pick.t.sessionId, pick.t.turn, turns.length > 1);
   }
 
@@ -114,9 +162,19 @@ export class ReviewChanges implements vscode.Disposable {
     const name = nodePath.basename(c.path);
     const right = vscode.Uri.file(c.path);
     let exists = true;
-    try { await vscode.workspace.fs.stat(right); } catch { exists = false; }
+    try {
+      await vscode.workspace.fs.stat(right);
+    } catch {
+      exists = false;
+    }
     const title = `${name} (before turn ${c.turn + 1} ↔ ${exists ? 'now' : 'deleted'})`;
-    await vscode.commands.executeCommand('vscode.diff', snapshotUri(c), exists ? right : snapshotUri({ ...c, turn: -1 }), title, { preview: true, preserveFocus: false });
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      snapshotUri(c),
+      exists ? right : snapshotUri({ ...c, turn: -1 }),
+      title,
+      { preview: true, preserveFocus: false },
+    );
   }
 
   keep(c: FileChange): void {
@@ -137,20 +195,35 @@ export class ReviewChanges implements vscode.Disposable {
   private async revertWithMessage(changes: FileChange[]): Promise<void> {
     const failed: string[] = [];
     for (const c of changes) {
-      try { await this.revert(c); } catch (err) { failed.push(`${nodePath.basename(c.path)}: ${err instanceof Error ? err.message : err}`); }
+      try {
+        await this.revert(c);
+      } catch (err) {
+        failed.push(`${nodePath.basename(c.path)}: ${err instanceof Error ? err.message : err}`);
+      }
     }
     if (failed.length) void vscode.window.showErrorMessage(`Tandem: could not revert ${failed.join('; ')}`);
     else if (changes.length) {
       const inexact = changes.filter((c) => !c.exact).length;
-      void vscode.window.setStatusBarMessage(`Tandem: reverted ${changes.length} file${changes.length === 1 ? '' : 's'}${inexact ? ` (${inexact} from the agent's diff, not a snapshot)` : ''} — Undo restores the agent's version`, 5000);
+      void vscode.window.setStatusBarMessage(
+        `Tandem: reverted ${changes.length} file${changes.length === 1 ? '' : 's'}${inexact ? ` (${inexact} from the agent's diff, not a snapshot)` : ''} — Undo restores the agent's version`,
+        5000,
+      );
     }
   }
 
-  dispose(): void { for (const s of this.subs) s.dispose(); }
+  dispose(): void {
+    for (const s of this.subs) s.dispose();
+  }
 }
 
 function stateIcon(c: FileChange): string {
-  return c.state === 'kept' ? '$(check)' : c.state === 'reverted' ? '$(discard)' : c.before === null ? '$(diff-added)' : '$(diff-modified)';
+  return c.state === 'kept'
+    ? '$(check)'
+    : c.state === 'reverted'
+      ? '$(discard)'
+      : c.before === null
+        ? '$(diff-added)'
+        : '$(diff-modified)';
 }
 
 function describe(c: FileChange): string {

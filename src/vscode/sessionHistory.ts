@@ -2,7 +2,13 @@
 // session/list in "Tandem: Open Session…", and the session to reopen after a window reload.
 import * as vscode from 'vscode';
 import type { AgentClient } from '../client/agentClient';
-import { mergeWithAgentList, parseIndex, removeSession, upsertSession, type SessionIndexEntry } from '../session/sessionIndex';
+import {
+  mergeWithAgentList,
+  parseIndex,
+  removeSession,
+  upsertSession,
+  type SessionIndexEntry,
+} from '../session/sessionIndex';
 
 const INDEX_KEY = 'tandem.sessionIndex';
 const LAST_KEY = 'tandem.lastSession';
@@ -10,7 +16,9 @@ const LAST_KEY = 'tandem.lastSession';
 export class SessionHistory {
   constructor(private readonly state: vscode.Memento) {}
 
-  entries(): SessionIndexEntry[] { return parseIndex(this.state.get(INDEX_KEY)); }
+  entries(): SessionIndexEntry[] {
+    return parseIndex(this.state.get(INDEX_KEY));
+  }
 
   record(entry: Partial<SessionIndexEntry> & Pick<SessionIndexEntry, 'sessionId'>): void {
     void this.state.update(INDEX_KEY, upsertSession(this.entries(), entry));
@@ -33,7 +41,9 @@ export class SessionHistory {
   /** QuickPick of past sessions; returns the chosen id. */
   async pick(client: AgentClient, agentName: string): Promise<string | undefined> {
     const remote = await client.listSessions().catch((err) => {
-      void vscode.window.showWarningMessage(`Tandem: ${agentName} could not list its sessions: ${err instanceof Error ? err.message : err}`);
+      void vscode.window.showWarningMessage(
+        `Tandem: ${agentName} could not list its sessions: ${err instanceof Error ? err.message : err}`,
+      );
       return [];
     });
     // Open sessions are in the view's switcher already; this lists the ones to reopen.
@@ -50,7 +60,11 @@ export class SessionHistory {
       detail: `${e.turns ? `${e.turns} turn${e.turns === 1 ? '' : 's'} · ` : ''}${e.source === 'agent' ? 'from the agent' : 'local history'}${!canReopen ? ' · this agent cannot reopen sessions' : ''}`,
       sessionId: e.sessionId,
     }));
-    const choice = await vscode.window.showQuickPick(items, { title: `Tandem: Open Session (${agentName})`, matchOnDescription: true, matchOnDetail: true });
+    const choice = await vscode.window.showQuickPick(items, {
+      title: `Tandem: Open Session (${agentName})`,
+      matchOnDescription: true,
+      matchOnDetail: true,
+    });
     return choice?.sessionId;
   }
 }

@@ -37,9 +37,13 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
     private readonly extensionUri: vscode.Uri,
     private readonly logger: Logger,
     private readonly source: ViewSource,
-  ) { super(); }
+  ) {
+    super();
+  }
 
-  get isVisible(): boolean { return !!this.view?.visible; }
+  get isVisible(): boolean {
+    return !!this.view?.visible;
+  }
 
   private badge: vscode.ViewBadge | undefined;
   private readonly visibility = this._register(new Emitter<boolean>());
@@ -56,13 +60,20 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
     this.view = view;
     this.ready = false;
     const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
-    view.webview.options = { enableScripts: true, localResourceRoots: [dist, vscode.Uri.joinPath(this.extensionUri, 'media')] };
+    view.webview.options = {
+      enableScripts: true,
+      localResourceRoots: [dist, vscode.Uri.joinPath(this.extensionUri, 'media')],
+    };
     view.webview.html = this.html(view.webview);
     const subs = [
       view.webview.onDidReceiveMessage((raw) => this.receive(raw)),
       view.onDidChangeVisibility(() => this.visibility.fire(view.visible)),
       view.onDidDispose(() => {
-        if (this.view === view) { this.view = undefined; this.ready = false; this.visibility.fire(false); }
+        if (this.view === view) {
+          this.view = undefined;
+          this.ready = false;
+          this.visibility.fire(false);
+        }
         subs.forEach((s) => s.dispose());
       }),
     ];
@@ -94,7 +105,10 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
   }
 
   postMessage(msg: HostMessage): void {
-    if (this.ready) { this.flush(); this.post(msg); }
+    if (this.ready) {
+      this.flush();
+      this.post(msg);
+    }
   }
 
   show(): void {
@@ -102,10 +116,14 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
   }
 
   private flush(): void {
-    if (this.timer) { clearTimeout(this.timer); this.timer = undefined; }
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
     const p = this.pending;
     this.pending = undefined;
-    if (p && p.patches.length && this.ready) this.post({ type: 'patch', sessionId: p.sessionId, patches: coalescePatches(p.patches) });
+    if (p && p.patches.length && this.ready)
+      this.post({ type: 'patch', sessionId: p.sessionId, patches: coalescePatches(p.patches) });
   }
 
   private post(msg: HostMessage): void {

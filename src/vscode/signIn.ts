@@ -15,14 +15,22 @@ import { askSignInEnv } from './agentSecrets';
 export function signInEnvVars(m: AuthMethod): string[] | undefined {
   const e = m as { type?: unknown; vars?: unknown };
   if (e.type !== 'env_var' || !Array.isArray(e.vars)) return undefined;
-  return e.vars.map((v) => (v as { name?: unknown } | null)?.name).filter((n): n is string => typeof n === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(n));
+  return e.vars
+    .map((v) => (v as { name?: unknown } | null)?.name)
+    .filter((n): n is string => typeof n === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(n));
 }
 
 /**
  * Signs in with `methodId` when given (a keybinding, another extension), else asks which method.
  * `restart` starts the agent again and returns its new client.
  */
-export async function signIn(client: AgentClient, agent: AgentConfig, secrets: vscode.SecretStorage, restart: () => Promise<AgentClient | undefined>, methodId?: string): Promise<void> {
+export async function signIn(
+  client: AgentClient,
+  agent: AgentConfig,
+  secrets: vscode.SecretStorage,
+  restart: () => Promise<AgentClient | undefined>,
+  methodId?: string,
+): Promise<void> {
   const methods = client.authMethods;
   const chosen = methodId !== undefined ? methods.find((m) => m.id === methodId) : undefined;
   if (methodId !== undefined && !chosen) {
@@ -30,12 +38,19 @@ export async function signIn(client: AgentClient, agent: AgentConfig, secrets: v
     return;
   }
   if (!methods.length) {
-    void vscode.window.showWarningMessage(`${agent.name} offers no sign-in method. Sign in with its own tool, then run "Tandem: Restart Agent".`);
+    void vscode.window.showWarningMessage(
+      `${agent.name} offers no sign-in method. Sign in with its own tool, then run "Tandem: Restart Agent".`,
+    );
     return;
   }
-  const pick = chosen ? { method: chosen } : methods.length === 1 ? { method: methods[0] } : await vscode.window.showQuickPick(
-    methods.map((m) => ({ label: m.name, detail: m.description ?? undefined, method: m })),
-    { title: `Sign in to ${agent.name}`, placeHolder: 'How do you want to sign in?' });
+  const pick = chosen
+    ? { method: chosen }
+    : methods.length === 1
+      ? { method: methods[0] }
+      : await vscode.window.showQuickPick(
+          methods.map((m) => ({ label: m.name, detail: m.description ?? undefined, method: m })),
+          { title: `Sign in to ${agent.name}`, placeHolder: 'How do you want to sign in?' },
+        );
   if (!pick) return;
   const m = pick.method;
   if ('type' in m && m.type === 'terminal') {
@@ -49,24 +64,32 @@ export async function signIn(client: AgentClient, agent: AgentConfig, secrets: v
     });
     term.show();
     await new Promise<void>((resolve) => {
-      const sub = vscode.window.onDidCloseTerminal((t) => { if (t === term) { sub.dispose(); resolve(); } });
+      const sub = vscode.window.onDidCloseTerminal((t) => {
+        if (t === term) {
+          sub.dispose();
+          resolve();
+        }
+      });
     });
     await restart();
     return;
   }
   const missing = (signInEnvVars(m) ?? []).filter((v) => !agent.env?.[v] && !process.env[v]);
   if (missing.length) {
-    if (!await askSignInEnv(agent, missing, secrets)) return;
+    if (!(await askSignInEnv(agent, missing, secrets))) return;
     const next = await restart();
     // Started with the variable and needs nothing more, or did not start (its view says why).
     if (next?.agent.state !== 'auth') return;
     client = next;
   }
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Signing in to ${agent.name}…` }, async () => {
-    try {
-      await client.authenticate(m.id);
-    } catch (err) {
-      void vscode.window.showErrorMessage(`Tandem: signing in to ${agent.name} failed: ${errorDetail(err)}`);
-    }
-  });
+  await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Signing in to ${agent.name}…` },
+    async () => {
+      try {
+        await client.authenticate(m.id);
+      } catch (err) {
+        void vscode.window.showErrorMessage(`Tandem: signing in to ${agent.name} failed: ${errorDetail(err)}`);
+      }
+    },
+  );
 }

@@ -19,14 +19,34 @@ export class AgentStatusBar implements vscode.Disposable {
     if (key === this.last) return;
     this.last = key;
     const name = agent.info?.title ?? agent.name ?? 'Tandem';
-    const [icon, state] = agent.state === 'ready'
-      ? (waitingForPermission ? ['$(shield)', 'waiting for permission'] : working ? ['$(loading~spin)', 'working'] : ['$(hubot)', 'idle'])
-      : ({ none: ['$(hubot)', 'not started'], untrusted: ['$(shield)', 'restricted'], starting: ['$(loading~spin)', 'starting'], auth: ['$(account)', 'sign-in needed'], error: ['$(error)', 'error'], exited: ['$(debug-disconnect)', 'stopped'] } as const)[agent.state];
+    const [icon, state] =
+      agent.state === 'ready'
+        ? waitingForPermission
+          ? ['$(shield)', 'waiting for permission']
+          : working
+            ? ['$(loading~spin)', 'working']
+            : ['$(hubot)', 'idle']
+        : (
+            {
+              none: ['$(hubot)', 'not started'],
+              untrusted: ['$(shield)', 'restricted'],
+              starting: ['$(loading~spin)', 'starting'],
+              auth: ['$(account)', 'sign-in needed'],
+              error: ['$(error)', 'error'],
+              exited: ['$(debug-disconnect)', 'stopped'],
+            } as const
+          )[agent.state];
     this.item.text = `${icon} ${name}${waitingForPermission ? ' — waiting for you' : ''}`;
     this.item.tooltip = `Tandem: ${name} — ${state}${agent.message && agent.state !== 'ready' ? `\n${agent.message}` : ''}`;
-    this.item.backgroundColor = agent.state === 'error' || agent.state === 'exited' ? new vscode.ThemeColor('statusBarItem.errorBackground')
-      : waitingForPermission ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.backgroundColor =
+      agent.state === 'error' || agent.state === 'exited'
+        ? new vscode.ThemeColor('statusBarItem.errorBackground')
+        : waitingForPermission
+          ? new vscode.ThemeColor('statusBarItem.warningBackground')
+          : undefined;
   }
 
-  dispose(): void { this.item.dispose(); }
+  dispose(): void {
+    this.item.dispose();
+  }
 }

@@ -19,26 +19,50 @@ export class TerminalMirror implements vscode.Disposable {
   constructor(private readonly source: TerminalSource) {
     this.subs.push(
       vscode.commands.registerCommand('tandem.openTerminal', (arg?: string | { terminalId?: string }) =>
-        this.show(typeof arg === 'string' ? arg : arg?.terminalId)),
-      vscode.window.onDidCloseTerminal((t) => { for (const [id, x] of this.open) if (x === t) this.open.delete(id); }),
+        this.show(typeof arg === 'string' ? arg : arg?.terminalId),
+      ),
+      vscode.window.onDidCloseTerminal((t) => {
+        for (const [id, x] of this.open) if (x === t) this.open.delete(id);
+      }),
     );
   }
 
   async show(terminalId?: string): Promise<vscode.Terminal | undefined> {
     if (!terminalId) {
       const all = this.source.all();
-      if (!all.length) { void vscode.window.showInformationMessage('Tandem: no agent commands in this session.'); return undefined; }
-      const pick = await vscode.window.showQuickPick(all.slice().reverse().map((t) => ({
-        label: t.command ?? t.terminalId, description: t.exited ? exitText(t) : 'running', id: t.terminalId,
-      })), { title: 'Tandem: open an agent command in a terminal' });
+      if (!all.length) {
+        void vscode.window.showInformationMessage('Tandem: no agent commands in this session.');
+        return undefined;
+      }
+      const pick = await vscode.window.showQuickPick(
+        all
+          .slice()
+          .reverse()
+          .map((t) => ({
+            label: t.command ?? t.terminalId,
+            description: t.exited ? exitText(t) : 'running',
+            id: t.terminalId,
+          })),
+        { title: 'Tandem: open an agent command in a terminal' },
+      );
       if (!pick) return undefined;
       terminalId = pick.id;
     }
     const existing = this.open.get(terminalId);
-    if (existing) { existing.show(true); return existing; }
+    if (existing) {
+      existing.show(true);
+      return existing;
+    }
     const view = this.source.get(terminalId);
-    if (!view) { void vscode.window.showWarningMessage(`Tandem: terminal ${terminalId} is not in this session.`); return undefined; }
-    const term = vscode.window.createTerminal({ name: `Tandem: ${truncate(view.command ?? terminalId, 40)}`, pty: this.pty(terminalId), iconPath: new vscode.ThemeIcon('hubot') });
+    if (!view) {
+      void vscode.window.showWarningMessage(`Tandem: terminal ${terminalId} is not in this session.`);
+      return undefined;
+    }
+    const term = vscode.window.createTerminal({
+      name: `Tandem: ${truncate(view.command ?? terminalId, 40)}`,
+      pty: this.pty(terminalId),
+      iconPath: new vscode.ThemeIcon('hubot'),
+    });
     this.open.set(terminalId, term);
     term.show(true);
     return term;
@@ -51,7 +75,9 @@ export class TerminalMirror implements vscode.Disposable {
     const end = (t: TerminalView) => {
       if (ended) return;
       ended = true;
-      write.fire(`\r\n\x1b[2m[${t.released && t.exitCode === null && !t.signal ? 'released' : exitText(t)}]\x1b[0m\r\n`);
+      write.fire(
+        `\r\n\x1b[2m[${t.released && t.exitCode === null && !t.signal ? 'released' : exitText(t)}]\x1b[0m\r\n`,
+      );
     };
     return {
       onDidWrite: write.event,
@@ -61,7 +87,10 @@ export class TerminalMirror implements vscode.Disposable {
         write.fire(`\x1b[2m$ ${toCrlf(t.command ?? '')}${t.cwd ? `   (in ${t.cwd})` : ''}\x1b[0m\r\n`);
         if (t.truncated) write.fire('\x1b[2m[… earlier output dropped]\x1b[0m\r\n');
         write.fire(toCrlf(t.output));
-        if (t.exited) { end(t); return; }
+        if (t.exited) {
+          end(t);
+          return;
+        }
         sub = this.source.onPatches((patches) => {
           for (const p of patches) {
             if (p.op === 'terminalOutput' && p.terminalId === id) write.fire(toCrlf(p.data));
@@ -73,12 +102,19 @@ export class TerminalMirror implements vscode.Disposable {
           }
         });
       },
-      close: () => { sub?.dispose(); write.dispose(); },
-      handleInput: () => { /* read-only mirror */ },
+      close: () => {
+        sub?.dispose();
+        write.dispose();
+      },
+      handleInput: () => {
+        /* read-only mirror */
+      },
     };
   }
 
-  dispose(): void { for (const s of this.subs) s.dispose(); }
+  dispose(): void {
+    for (const s of this.subs) s.dispose();
+  }
 }
 
 function exitText(t: TerminalView): string {
@@ -87,4 +123,6 @@ function exitText(t: TerminalView): string {
   return `exit code ${t.exitCode}`;
 }
 
-function truncate(s: string, n: number): string { return s.length > n ? s.slice(0, n - 1) + '…' : s; }
+function truncate(s: string, n: number): string {
+  return s.length > n ? s.slice(0, n - 1) + '…' : s;
+}

@@ -14,7 +14,11 @@ export class Traffic implements vscode.Disposable {
   private recorder?: TrafficRecorder;
   private readonly t0 = Date.now();
 
-  constructor(private readonly channel: vscode.LogOutputChannel, private readonly logger: Logger, private readonly storage: vscode.Uri) {}
+  constructor(
+    private readonly channel: vscode.LogOutputChannel,
+    private readonly logger: Logger,
+    private readonly storage: vscode.Uri,
+  ) {}
 
   /** For AcpConnectionOptions.traffic. */
   readonly onMessage = (dir: 'in' | 'out', msg: unknown): void => {
@@ -22,7 +26,8 @@ export class Traffic implements vscode.Disposable {
     this.ring.push({ ms: Date.now() - this.t0, dir, msg });
     if (this.ring.length > RING * 2) this.ring.splice(0, this.ring.length - RING);
     this.recorder?.record(dir, msg);
-    if (this.channel.logLevel === vscode.LogLevel.Trace) this.channel.trace(`${dir === 'in' ? '◀ agent' : '▶ agent'} ${JSON.stringify(redactSecrets(msg))}`);
+    if (this.channel.logLevel === vscode.LogLevel.Trace)
+      this.channel.trace(`${dir === 'in' ? '◀ agent' : '▶ agent'} ${JSON.stringify(redactSecrets(msg))}`);
   };
 
   /** A new connection starts: a new recording when recording is on. */
@@ -32,11 +37,15 @@ export class Traffic implements vscode.Disposable {
     if (!vscode.workspace.getConfiguration('tandem').get<boolean>('recordTraffic', false)) return;
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const file = join(this.storage.fsPath, 'recordings', `${agentName.replace(/[^\w.-]+/g, '_')}-${stamp}.jsonl`);
-    this.recorder = new TrafficRecorder(file, (err) => this.logger.error(`Recording traffic to ${file} failed: ${err.message}`));
+    this.recorder = new TrafficRecorder(file, (err) =>
+      this.logger.error(`Recording traffic to ${file} failed: ${err.message}`),
+    );
     this.logger.info(`Recording ${agentName}'s traffic to ${file}`);
   }
 
-  get recordingFile(): string | undefined { return this.recorder?.file; }
+  get recordingFile(): string | undefined {
+    return this.recorder?.file;
+  }
 
   async show(): Promise<void> {
     const lines = this.ring.slice(-RING).map((r) => {
@@ -47,5 +56,7 @@ export class Traffic implements vscode.Disposable {
     await vscode.window.showTextDocument(doc, { preview: true });
   }
 
-  dispose(): void { void this.recorder?.close(); }
+  dispose(): void {
+    void this.recorder?.close();
+  }
 }

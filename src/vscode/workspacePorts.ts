@@ -33,7 +33,8 @@ export const vscodeFs: FsPort = {
 };
 
 export const vscodeWorkspace: WorkspacePort = {
-  folders: () => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
+  folders: () =>
+    (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
 };
 
 const META: vscode.WorkspaceEditEntryMetadata = { needsConfirmation: false, label: 'Tandem agent edit' };
@@ -59,7 +60,11 @@ function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
 /** Text the editor can hold byte-exactly: UTF-8 without BOM, one kind of line ending. */
 function representable(bytes: Uint8Array): { text: string; eol?: vscode.EndOfLine } | undefined {
   let text: string;
-  try { text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes); } catch { return undefined; }
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
   if (text.charCodeAt(0) === 0xfeff) return undefined;
   const crlf = (text.match(/\r\n/g) ?? []).length;
   const lf = (text.match(/\n/g) ?? []).length;
@@ -89,14 +94,22 @@ export const vscodeEdits: EditPort = {
 
   async deleteFile(path) {
     const edit = new vscode.WorkspaceEdit();
-    edit.deleteFile(vscode.Uri.file(path), { ignoreIfNotExists: true }, { ...META, label: 'Tandem: revert agent change' });
+    edit.deleteFile(
+      vscode.Uri.file(path),
+      { ignoreIfNotExists: true },
+      { ...META, label: 'Tandem: revert agent change' },
+    );
     await apply(edit, `delete ${path}`);
   },
 
   async restoreBytes(path, bytes) {
     const uri = vscode.Uri.file(path);
     let exists = true;
-    try { await vscode.workspace.fs.stat(uri); } catch { exists = false; }
+    try {
+      await vscode.workspace.fs.stat(uri);
+    } catch {
+      exists = false;
+    }
     if (!exists) {
       const edit = new vscode.WorkspaceEdit();
       await vscode.workspace.fs.createDirectory(vscode.Uri.file(nodePath.dirname(path)));
@@ -111,7 +124,13 @@ export const vscodeEdits: EditPort = {
       const edits = [vscode.TextEdit.replace(fullRange(doc), rep.text)];
       if (rep.eol !== undefined && rep.eol !== doc.eol) edits.push(vscode.TextEdit.setEndOfLine(rep.eol));
       const edit = new vscode.WorkspaceEdit();
-      edit.set(uri, edits.map((e): [vscode.TextEdit, vscode.WorkspaceEditEntryMetadata] => [e, { ...META, label: 'Tandem: revert agent change' }]));
+      edit.set(
+        uri,
+        edits.map((e): [vscode.TextEdit, vscode.WorkspaceEditEntryMetadata] => [
+          e,
+          { ...META, label: 'Tandem: revert agent change' },
+        ]),
+      );
       await apply(edit, `restore ${path}`);
       await save(doc);
     }

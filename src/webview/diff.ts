@@ -33,13 +33,24 @@ export function diffLines(oldText: string | null | undefined, newText: string): 
   const bm = b.slice(head, b.length - tail);
   const ops = myers(am, bm) ?? [...am.map(() => '-' as const), ...bm.map(() => '+' as const)];
   const lines: DiffLine[] = [];
-  let o = 0, n = 0, added = 0, removed = 0;
+  let o = 0,
+    n = 0,
+    added = 0,
+    removed = 0;
   for (let i = 0; i < head; i++) lines.push({ t: ' ', text: a[i], oldNo: ++o, newNo: ++n });
-  let ai = 0, bi = 0;
+  let ai = 0,
+    bi = 0;
   for (const op of ops) {
-    if (op === ' ') { lines.push({ t: ' ', text: am[ai++], oldNo: ++o, newNo: ++n }); bi++; }
-    else if (op === '-') { lines.push({ t: '-', text: am[ai++], oldNo: ++o }); removed++; }
-    else { lines.push({ t: '+', text: bm[bi++], newNo: ++n }); added++; }
+    if (op === ' ') {
+      lines.push({ t: ' ', text: am[ai++], oldNo: ++o, newNo: ++n });
+      bi++;
+    } else if (op === '-') {
+      lines.push({ t: '-', text: am[ai++], oldNo: ++o });
+      removed++;
+    } else {
+      lines.push({ t: '+', text: bm[bi++], newNo: ++n });
+      added++;
+    }
   }
   for (let i = a.length - tail; i < a.length; i++) lines.push({ t: ' ', text: a[i], oldNo: ++o, newNo: ++n });
   return { lines, added, removed, isNew };
@@ -47,7 +58,8 @@ export function diffLines(oldText: string | null | undefined, newText: string): 
 
 /** Edit script (' ', '-', '+') or undefined when the distance exceeds MAX_D. */
 function myers(a: string[], b: string[]): (' ' | '-' | '+')[] | undefined {
-  const N = a.length, M = b.length;
+  const N = a.length,
+    M = b.length;
   if (N === 0) return b.map(() => '+' as const);
   if (M === 0) return a.map(() => '-' as const);
   const max = Math.min(N + M, MAX_D);
@@ -59,7 +71,10 @@ function myers(a: string[], b: string[]): (' ' | '-' | '+')[] | undefined {
     for (let k = -d; k <= d; k += 2) {
       let x = k === -d || (k !== d && v[off + k - 1] < v[off + k + 1]) ? v[off + k + 1] : v[off + k - 1] + 1;
       let y = x - k;
-      while (x < N && y < M && a[x] === b[y]) { x++; y++; }
+      while (x < N && y < M && a[x] === b[y]) {
+        x++;
+        y++;
+      }
       v[off + k] = x;
       if (x >= N && y >= M) return backtrack(trace, a, b, off, d);
     }
@@ -69,17 +84,32 @@ function myers(a: string[], b: string[]): (' ' | '-' | '+')[] | undefined {
 
 function backtrack(trace: Int32Array[], a: string[], b: string[], off: number, dEnd: number): (' ' | '-' | '+')[] {
   const out: (' ' | '-' | '+')[] = [];
-  let x = a.length, y = b.length;
+  let x = a.length,
+    y = b.length;
   for (let d = dEnd; d > 0; d--) {
     const v = trace[d];
     const k = x - y;
     const prevK = k === -d || (k !== d && v[off + k - 1] < v[off + k + 1]) ? k + 1 : k - 1;
     const prevX = v[off + prevK];
     const prevY = prevX - prevK;
-    while (x > prevX && y > prevY) { out.push(' '); x--; y--; }
-    if (x === prevX) { out.push('+'); y--; } else { out.push('-'); x--; }
+    while (x > prevX && y > prevY) {
+      out.push(' ');
+      x--;
+      y--;
+    }
+    if (x === prevX) {
+      out.push('+');
+      y--;
+    } else {
+      out.push('-');
+      x--;
+    }
   }
-  while (x > 0 && y > 0) { out.push(' '); x--; y--; }
+  while (x > 0 && y > 0) {
+    out.push(' ');
+    x--;
+    y--;
+  }
   return out.reverse();
 }
 
@@ -93,7 +123,13 @@ export function hunks(lines: DiffLine[], context = 3): (DiffLine | null)[] {
   const out: (DiffLine | null)[] = [];
   let gap = false;
   for (let i = 0; i < lines.length; i++) {
-    if (keep[i]) { out.push(lines[i]); gap = false; } else if (!gap) { out.push(null); gap = true; }
+    if (keep[i]) {
+      out.push(lines[i]);
+      gap = false;
+    } else if (!gap) {
+      out.push(null);
+      gap = true;
+    }
   }
   return out;
 }

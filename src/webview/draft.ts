@@ -5,13 +5,25 @@
 import type { Attachment } from '../shared/protocol';
 import { viewState } from './vscodeApi';
 
-export interface DraftChip { id: number; att: Attachment; label: string; title?: string; mention?: string }
-export interface Draft { text: string; chips: DraftChip[] }
+export interface DraftChip {
+  id: number;
+  att: Attachment;
+  label: string;
+  title?: string;
+  mention?: string;
+}
+export interface Draft {
+  text: string;
+  chips: DraftChip[];
+}
 
 export function loadDraft(): Draft {
   const d = (viewState.get() as { draft?: Partial<Draft> } | undefined)?.draft;
   if (!d || typeof d.text !== 'string' || !Array.isArray(d.chips)) return { text: '', chips: [] };
-  return { text: d.text, chips: d.chips.filter((c) => c && typeof c.id === 'number' && c.att && typeof c.label === 'string') };
+  return {
+    text: d.text,
+    chips: d.chips.filter((c) => c && typeof c.id === 'number' && c.att && typeof c.label === 'string'),
+  };
 }
 
 export function saveDraft(d: Draft): void {

@@ -39,8 +39,17 @@ let lastAnnounce = 0;
 let queued: string | undefined;
 mirror.onAnnounce((text) => {
   const now = Date.now();
-  if (now - lastAnnounce > 1000) { live.textContent = text; lastAnnounce = now; return; }
-  if (!queued) setTimeout(() => { live.textContent = queued ?? ''; queued = undefined; lastAnnounce = Date.now(); }, 1000);
+  if (now - lastAnnounce > 1000) {
+    live.textContent = text;
+    lastAnnounce = now;
+    return;
+  }
+  if (!queued)
+    setTimeout(() => {
+      live.textContent = queued ?? '';
+      queued = undefined;
+      lastAnnounce = Date.now();
+    }, 1000);
   queued = text;
 });
 
@@ -70,7 +79,10 @@ document.addEventListener('click', (e) => {
 render(<Root />, document.getElementById('root')!);
 // Preload the expanded tool-call view once the first paint is done (the terminal renderer
 // stays lazy until a terminal shows).
-const idle = (cb: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(cb, { timeout: 3000 }) : setTimeout(cb, 1500));
-idle(() => { void loadToolDetails(); });
+const idle = (cb: () => void) =>
+  typeof requestIdleCallback === 'function' ? requestIdleCallback(cb, { timeout: 3000 }) : setTimeout(cb, 1500);
+idle(() => {
+  void loadToolDetails();
+});
 // Handshake: the host queues everything until it hears this, then sends a snapshot.
 post({ type: 'ready' });

@@ -24,12 +24,16 @@ const marked = new Marked({
   async: false,
   renderer: {
     // Raw HTML from the agent is text, not markup.
-    html({ text }: Tokens.HTML | Tokens.Tag) { return escapeHtml(text); },
+    html({ text }: Tokens.HTML | Tokens.Tag) {
+      return escapeHtml(text);
+    },
     code({ text, lang }: Tokens.Code) {
       const language = (lang ?? '').match(/^\S*/)?.[0] ?? '';
-      return `<div class="code-block"><div class="code-toolbar"><span class="code-lang">${escapeHtml(language)}</span>`
-        + `<button type="button" class="icon-button code-copy" data-copy aria-label="Copy code" title="Copy code"><i class="codicon codicon-copy" aria-hidden="true"></i></button></div>`
-        + `<pre><code${language ? ` class="language-${escapeHtml(language)}"` : ''}>${escapeHtml(text.replace(/\n$/, ''))}</code></pre></div>\n`;
+      return (
+        `<div class="code-block"><div class="code-toolbar"><span class="code-lang">${escapeHtml(language)}</span>` +
+        `<button type="button" class="icon-button code-copy" data-copy aria-label="Copy code" title="Copy code"><i class="codicon codicon-copy" aria-hidden="true"></i></button></div>` +
+        `<pre><code${language ? ` class="language-${escapeHtml(language)}"` : ''}>${escapeHtml(text.replace(/\n$/, ''))}</code></pre></div>\n`
+      );
     },
     link({ href, title, tokens }: Tokens.Link) {
       const inner = this.parser.parseInline(tokens);
@@ -37,10 +41,13 @@ const marked = new Marked({
       return `<a href="${escapeHtml(href)}"${title ? ` title="${escapeHtml(title)}"` : ''}>${inner}</a>`;
     },
     image({ href, title, text }: Tokens.Image) {
-      if (SAFE_IMG.test(href)) return `<img src="${escapeHtml(href)}" alt="${escapeHtml(text)}"${title ? ` title="${escapeHtml(title)}"` : ''}>`;
+      if (SAFE_IMG.test(href))
+        return `<img src="${escapeHtml(href)}" alt="${escapeHtml(text)}"${title ? ` title="${escapeHtml(title)}"` : ''}>`;
       // Remote images are not loaded: they could track the reader.
       const label = `<i class="codicon codicon-file-media" aria-hidden="true"></i> ${escapeHtml(text || 'image')}`;
-      return isSafeHref(href) ? `<a class="image-link" href="${escapeHtml(href)}" title="Remote image (not loaded)">${label}</a>` : `<span class="image-link">${label}</span>`;
+      return isSafeHref(href)
+        ? `<a class="image-link" href="${escapeHtml(href)}" title="Remote image (not loaded)">${label}</a>`
+        : `<span class="image-link">${label}</span>`;
     },
   },
 });
@@ -55,7 +62,8 @@ export function setPurifyWindow(win: unknown): void {
 function configure(p: DOMPurify): DOMPurify {
   p.addHook('uponSanitizeAttribute', (node, data) => {
     if (data.attrName === 'href' && !isSafeHref(data.attrValue)) data.keepAttr = false;
-    if (data.attrName === 'src' && (node as Element).nodeName === 'IMG' && !SAFE_IMG.test(data.attrValue)) data.keepAttr = false;
+    if (data.attrName === 'src' && (node as Element).nodeName === 'IMG' && !SAFE_IMG.test(data.attrValue))
+      data.keepAttr = false;
     if (data.attrName === 'style') data.keepAttr = false;
   });
   p.addHook('afterSanitizeElements', (node) => {
@@ -71,7 +79,22 @@ function getPurifier(): DOMPurify {
 
 export function sanitize(html: string): string {
   return getPurifier().sanitize(html, {
-    FORBID_TAGS: ['style', 'script', 'iframe', 'object', 'embed', 'form', 'input', 'textarea', 'select', 'link', 'meta', 'base', 'svg', 'math'],
+    FORBID_TAGS: [
+      'style',
+      'script',
+      'iframe',
+      'object',
+      'embed',
+      'form',
+      'input',
+      'textarea',
+      'select',
+      'link',
+      'meta',
+      'base',
+      'svg',
+      'math',
+    ],
     FORBID_ATTR: ['style', 'srcset', 'action', 'formaction'],
     ALLOW_DATA_ATTR: true,
   }) as string;

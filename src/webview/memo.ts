@@ -2,12 +2,17 @@
 // the component re-renders only when a prop changed (shallow, or `equal` says so).
 import { Component, h, type FunctionComponent } from 'preact';
 
-export function memo<P extends object>(render: FunctionComponent<P>, equal?: (prev: P, next: P) => boolean): FunctionComponent<P> {
+export function memo<P extends object>(
+  render: FunctionComponent<P>,
+  equal?: (prev: P, next: P) => boolean,
+): FunctionComponent<P> {
   class Memo extends Component<P> {
     override shouldComponentUpdate(next: P): boolean {
       return equal ? !equal(this.props, next) : shallowDiffers(this.props, next);
     }
-    override render(props: P) { return h(render, props); }
+    override render(props: P) {
+      return h(render, props);
+    }
   }
   (Memo as { displayName?: string }).displayName = `Memo(${render.displayName ?? render.name})`;
   return Memo as unknown as FunctionComponent<P>;

@@ -20,7 +20,14 @@ type Announcer = (text: string) => void;
 type Raw = (msg: HostMessage) => void;
 
 export class Mirror {
-  private vm: ViewModel = { agent: { state: 'none' }, session: null, version: 0, toolsVersion: 0, workspaceRoots: [], sessions: [] };
+  private vm: ViewModel = {
+    agent: { state: 'none' },
+    session: null,
+    version: 0,
+    toolsVersion: 0,
+    workspaceRoots: [],
+    sessions: [],
+  };
   private pending: Patch[] = [];
   private frame = 0;
   private listeners: Listener[] = [];
@@ -29,23 +36,31 @@ export class Mirror {
   /** Scheduler for flushes; tests replace it. */
   schedule: (cb: () => void) => number = (cb) => requestAnimationFrame(cb);
 
-  get current(): ViewModel { return this.vm; }
+  get current(): ViewModel {
+    return this.vm;
+  }
 
   subscribe(l: Listener): () => void {
     this.listeners.push(l);
-    return () => { this.listeners = this.listeners.filter((x) => x !== l); };
+    return () => {
+      this.listeners = this.listeners.filter((x) => x !== l);
+    };
   }
 
   /** Short texts for the polite live region (tool calls finishing, turns ending). */
   onAnnounce(a: Announcer): () => void {
     this.announcers.push(a);
-    return () => { this.announcers = this.announcers.filter((x) => x !== a); };
+    return () => {
+      this.announcers = this.announcers.filter((x) => x !== a);
+    };
   }
 
   /** Host messages that are answers, not state (file search results, the editor selection). */
   onMessage(r: Raw): () => void {
     this.raws.push(r);
-    return () => { this.raws = this.raws.filter((x) => x !== r); };
+    return () => {
+      this.raws = this.raws.filter((x) => x !== r);
+    };
   }
 
   receive(msg: HostMessage): void {
@@ -53,8 +68,13 @@ export class Mirror {
       case 'snapshot':
         this.pending = [];
         this.vm = {
-          ...this.vm, agent: msg.agent, session: msg.session, version: this.vm.version + 1, toolsVersion: this.vm.toolsVersion + 1,
-          workspaceRoots: msg.workspaceRoots ?? this.vm.workspaceRoots, sessions: msg.sessions ?? [],
+          ...this.vm,
+          agent: msg.agent,
+          session: msg.session,
+          version: this.vm.version + 1,
+          toolsVersion: this.vm.toolsVersion + 1,
+          workspaceRoots: msg.workspaceRoots ?? this.vm.workspaceRoots,
+          sessions: msg.sessions ?? [],
         };
         this.emit();
         break;
@@ -84,17 +104,29 @@ export class Mirror {
     if (!s || !this.pending.length) return;
     const patches = this.pending;
     this.pending = [];
-    let done = 0, failed = 0, lastTitle = '';
+    let done = 0,
+      failed = 0,
+      lastTitle = '';
     let ended: string | undefined;
     for (const p of patches) {
       if (p.op === 'tool') {
         const was = s.toolCalls[p.call.toolCallId]?.status;
         if (was !== p.call.status && (p.call.status === 'completed' || p.call.status === 'failed')) {
-          if (p.call.status === 'completed') done++; else failed++;
+          if (p.call.status === 'completed') done++;
+          else failed++;
           lastTitle = p.call.title;
         }
-      } else if (p.op === 'turn' && (p.turn.stopReason || p.turn.error) && !s.turns[p.turn.index]?.stopReason && !s.turns[p.turn.index]?.error) {
-        ended = p.turn.error ? 'The turn failed.' : p.turn.stopReason === 'end_turn' ? 'The agent finished.' : `The turn stopped: ${p.turn.stopReason}.`;
+      } else if (
+        p.op === 'turn' &&
+        (p.turn.stopReason || p.turn.error) &&
+        !s.turns[p.turn.index]?.stopReason &&
+        !s.turns[p.turn.index]?.error
+      ) {
+        ended = p.turn.error
+          ? 'The turn failed.'
+          : p.turn.stopReason === 'end_turn'
+            ? 'The agent finished.'
+            : `The turn stopped: ${p.turn.stopReason}.`;
       }
     }
     const changed = applyPatches(s, patches);
@@ -106,7 +138,12 @@ export class Mirror {
     if (changed.permissions) session.permissions = s.permissions.slice();
     if (changed.elicitations) session.elicitations = s.elicitations.slice();
     if (changed.notices) session.notices = s.notices.slice();
-    this.vm = { ...this.vm, session, version: this.vm.version + 1, toolsVersion: this.vm.toolsVersion + (changed.tools.size ? 1 : 0) };
+    this.vm = {
+      ...this.vm,
+      session,
+      version: this.vm.version + 1,
+      toolsVersion: this.vm.toolsVersion + (changed.tools.size ? 1 : 0),
+    };
     this.emit();
     const parts: string[] = [];
     if (done + failed === 1) parts.push(`${lastTitle || 'Tool call'} ${failed ? 'failed' : 'completed'}.`);
@@ -115,5 +152,7 @@ export class Mirror {
     if (parts.length) for (const a of this.announcers) a(parts.join(' '));
   }
 
-  private emit(): void { for (const l of this.listeners) l(this.vm); }
+  private emit(): void {
+    for (const l of this.listeners) l(this.vm);
+  }
 }

@@ -2,7 +2,14 @@
 // message, tool call, notice and turn footer. Rows of a turn are cached on the turn's
 // identity (the mirror gives a changed turn a new identity), so a chunk costs O(rows of that
 // turn), not a rebuild of the whole session.
-import type { ItemView, NoticeView, SessionSnapshot, ToolCallView, TurnOutline, TurnView } from '../shared/sessionModel';
+import type {
+  ItemView,
+  NoticeView,
+  SessionSnapshot,
+  ToolCallView,
+  TurnOutline,
+  TurnView,
+} from '../shared/sessionModel';
 import { outlineOf } from '../shared/turnOutline';
 
 export type Row =
@@ -15,9 +22,14 @@ export type Row =
   | { type: 'loading'; key: string; turn: number }
   | { type: 'notice'; key: string; notice: NoticeView; n: number };
 
-export interface Filter { kinds: Set<string>; statuses: Set<string> }
+export interface Filter {
+  kinds: Set<string>;
+  statuses: Set<string>;
+}
 
-export function filterActive(f: Filter): boolean { return f.kinds.size > 0 || f.statuses.size > 0; }
+export function filterActive(f: Filter): boolean {
+  return f.kinds.size > 0 || f.statuses.size > 0;
+}
 
 export function matches(call: ToolCallView | undefined, f: Filter): boolean {
   if (!call) return false;
@@ -25,14 +37,24 @@ export function matches(call: ToolCallView | undefined, f: Filter): boolean {
 }
 
 /** Whether a turn shows folded: the user's choice, else folded unless it is the last turn. */
-export function isCollapsed(turn: number, last: number, fold: Map<number, boolean>, foldAll: boolean | undefined): boolean {
+export function isCollapsed(
+  turn: number,
+  last: number,
+  fold: Map<number, boolean>,
+  foldAll: boolean | undefined,
+): boolean {
   const v = fold.get(turn);
   if (v !== undefined) return v;
   if (foldAll !== undefined) return foldAll;
   return turn !== last;
 }
 
-interface TurnCache { turn: TurnView; collapsed: boolean; filterKey: string; rows: Row[] }
+interface TurnCache {
+  turn: TurnView;
+  collapsed: boolean;
+  filterKey: string;
+  rows: Row[];
+}
 const cache = new WeakMap<TurnView, TurnCache>();
 
 export function turnCounts(turn: TurnView, calls: Record<string, ToolCallView>): TurnOutline {
@@ -46,7 +68,11 @@ export function outlinedOpen(s: SessionSnapshot, fold: Map<number, boolean>, fol
 }
 
 export function buildRows(
-  s: SessionSnapshot, fold: Map<number, boolean>, foldAll: boolean | undefined, filter: Filter, filterKey: string,
+  s: SessionSnapshot,
+  fold: Map<number, boolean>,
+  foldAll: boolean | undefined,
+  filter: Filter,
+  filterKey: string,
 ): Row[] {
   const rows: Row[] = [];
   const last = s.turns.length - 1;
@@ -55,7 +81,11 @@ export function buildRows(
   const noticesByTurn = new Map<number, { notice: NoticeView; n: number }[]>();
   s.notices.forEach((notice, n) => {
     let t = -1;
-    for (let i = s.turns.length - 1; i >= 0; i--) if (s.turns[i] && s.turns[i].startedAt <= notice.at) { t = i; break; }
+    for (let i = s.turns.length - 1; i >= 0; i--)
+      if (s.turns[i] && s.turns[i].startedAt <= notice.at) {
+        t = i;
+        break;
+      }
     const list = noticesByTurn.get(t) ?? [];
     list.push({ notice, n });
     noticesByTurn.set(t, list);
@@ -80,7 +110,8 @@ export function buildRows(
         const pushTool = (id: string, index: number, depth: number) => {
           if (seen.has(id)) return;
           seen.add(id);
-          if (!active || matches(s.toolCalls[id], filter)) own.push({ type: 'tool', key: `c${id}`, turn: t, index, toolCallId: id, depth });
+          if (!active || matches(s.toolCalls[id], filter))
+            own.push({ type: 'tool', key: `c${id}`, turn: t, index, toolCallId: id, depth });
           for (const k of nest.children.get(id) ?? []) pushTool(k.id, k.index, depth + 1);
         };
         turn.items.forEach((item, index) => {
@@ -91,7 +122,8 @@ export function buildRows(
             own.push({ type: 'item', key: `i${t}.${index}`, turn: t, index, item });
           }
         });
-        if ((turn.stopReason && turn.stopReason !== 'end_turn') || turn.error) own.push({ type: 'end', key: `e${t}`, turn });
+        if ((turn.stopReason && turn.stopReason !== 'end_turn') || turn.error)
+          own.push({ type: 'end', key: `e${t}`, turn });
       }
       cache.set(turn, { turn, collapsed, filterKey, rows: own });
       for (const r of own) rows.push(r);

@@ -35,7 +35,10 @@ export function advanceBlocks(st: BlockState, text: string): BlockState {
   const finish = (end: number) => {
     const src = text.slice(blockStart, end);
     if (src.trim()) {
-      if (!copied) { blocks = blocks.slice(); copied = true; }
+      if (!copied) {
+        blocks = blocks.slice();
+        copied = true;
+      }
       blocks.push(src);
     }
     blockStart = end;

@@ -5,14 +5,21 @@
 import { clientToolTitle, type ClientCallFacts } from '../shared/clientToolTitle';
 import type { ToolCallView } from '../shared/sessionModel';
 
-export interface NiceTitle { verb: string; subject: string; detail?: string }
+export interface NiceTitle {
+  verb: string;
+  subject: string;
+  detail?: string;
+}
 
 let roots: string[] = [];
 /** Workspace folders, so paths show relative to them. */
-export function setWorkspaceRoots(r: string[]): void { roots = r.map((p) => p.replace(/[\\/]+$/, '')); }
+export function setWorkspaceRoots(r: string[]): void {
+  roots = r.map((p) => p.replace(/[\\/]+$/, ''));
+}
 
 export function relPath(p: string): string {
-  for (const r of roots) if (r && (p === r || p.startsWith(r + '/') || p.startsWith(r + '\\'))) return p.slice(r.length + 1) || p;
+  for (const r of roots)
+    if (r && (p === r || p.startsWith(r + '/') || p.startsWith(r + '\\'))) return p.slice(r.length + 1) || p;
   return p;
 }
 
@@ -38,42 +45,74 @@ export function niceTitle(call: ToolCallView): NiceTitle {
       if (rel) return { verb: 'Read', subject: rel + range };
       break;
     }
-    case 'Edit': case 'MultiEdit': if (rel) return { verb: 'Edit', subject: rel }; break;
-    case 'Write': if (rel) return { verb: 'Write', subject: rel }; break;
-    case 'NotebookEdit': if (rel) return { verb: 'Edit notebook', subject: rel }; break;
-    case 'Bash': case 'BashOutput': {
+    case 'Edit':
+    case 'MultiEdit':
+      if (rel) return { verb: 'Edit', subject: rel };
+      break;
+    case 'Write':
+      if (rel) return { verb: 'Write', subject: rel };
+      break;
+    case 'NotebookEdit':
+      if (rel) return { verb: 'Edit notebook', subject: rel };
+      break;
+    case 'Bash':
+    case 'BashOutput': {
       const cmd = str(input.command);
       const desc = str(input.description);
       if (desc) return { verb: '', subject: desc, detail: cmd };
       if (cmd) return { verb: 'Run', subject: short(cmd, 120) };
       break;
     }
-    case 'KillShell': case 'KillBash': return { verb: 'Stop', subject: 'background command' };
+    case 'KillShell':
+    case 'KillBash':
+      return { verb: 'Stop', subject: 'background command' };
     case 'Glob': {
       const pat = str(input.pattern);
-      if (pat) return { verb: 'Find files', subject: pat + (str(input.path) ? ` in ${relPath(str(input.path)!)}` : '') };
+      if (pat)
+        return { verb: 'Find files', subject: pat + (str(input.path) ? ` in ${relPath(str(input.path)!)}` : '') };
       break;
     }
     case 'Grep': {
       const pat = str(input.pattern);
-      if (pat) return { verb: 'Search', subject: `"${short(pat, 60)}"` + (str(input.path) ? ` in ${relPath(str(input.path)!)}` : '') + (str(input.glob) ? ` (${input.glob})` : '') };
+      if (pat)
+        return {
+          verb: 'Search',
+          subject:
+            `"${short(pat, 60)}"` +
+            (str(input.path) ? ` in ${relPath(str(input.path)!)}` : '') +
+            (str(input.glob) ? ` (${input.glob})` : ''),
+        };
       break;
     }
-    case 'LS': if (rel) return { verb: 'List', subject: rel }; break;
-    case 'WebFetch': { const u = str(input.url); if (u) return { verb: 'Fetch', subject: u }; break; }
-    case 'WebSearch': { const q = str(input.query); if (q) return { verb: 'Web search', subject: `"${q}"` }; break; }
-    case 'Task': case 'Agent': {
+    case 'LS':
+      if (rel) return { verb: 'List', subject: rel };
+      break;
+    case 'WebFetch': {
+      const u = str(input.url);
+      if (u) return { verb: 'Fetch', subject: u };
+      break;
+    }
+    case 'WebSearch': {
+      const q = str(input.query);
+      if (q) return { verb: 'Web search', subject: `"${q}"` };
+      break;
+    }
+    case 'Task':
+    case 'Agent': {
       const d = str(input.description);
       const t = str(input.subagent_type);
       if (d) return { verb: t ? `Agent (${t})` : 'Agent', subject: d };
       break;
     }
-    case 'TodoWrite': return { verb: 'Update', subject: 'plan' };
-    case 'ExitPlanMode': return { verb: 'Ready to code', subject: '' };
+    case 'TodoWrite':
+      return { verb: 'Update', subject: 'plan' };
+    case 'ExitPlanMode':
+      return { verb: 'Ready to code', subject: '' };
   }
   // codex-acp titles a command with the command itself ({command: [shell, "-lc", line]}).
   const argv = Array.isArray(input.command) ? input.command : undefined;
-  if (call.kind === 'execute' && call.title && argv?.[argv.length - 1] === call.title) return { verb: 'Run', subject: short(call.title, 120) };
+  if (call.kind === 'execute' && call.title && argv?.[argv.length - 1] === call.title)
+    return { verb: 'Run', subject: short(call.title, 120) };
   return { verb: '', subject: cleanTitle(call.title || name || 'Tool call') };
 }
 
@@ -81,7 +120,10 @@ export function niceTitle(call: ToolCallView): NiceTitle {
 function clientToolMeta(t: unknown): NiceTitle | undefined {
   const m = t as Partial<ClientCallFacts> | undefined;
   if (typeof m?.group !== 'string' || typeof m.tool !== 'string') return undefined;
-  return clientToolTitle({ group: m.group, tool: m.tool, kind: m.kind, args: m.args && typeof m.args === 'object' ? m.args : undefined }, relPath);
+  return clientToolTitle(
+    { group: m.group, tool: m.tool, kind: m.kind, args: m.args && typeof m.args === 'object' ? m.args : undefined },
+    relPath,
+  );
 }
 
 /** Backticks around paths dropped, absolute workspace paths made relative. */

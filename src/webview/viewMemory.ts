@@ -6,7 +6,10 @@ import type { Filter } from './rows';
 import { viewState } from './vscodeApi';
 
 /** Where the reader is: a row and how far its top is above the viewport's top (px). Absent: at the end. */
-export interface ScrollAnchor { key: string; offset: number }
+export interface ScrollAnchor {
+  key: string;
+  offset: number;
+}
 
 export interface ViewMemory {
   fold: Map<number, boolean>;
@@ -27,7 +30,9 @@ interface Saved {
 }
 
 const pairs = <K>(v: unknown, key: (k: unknown) => k is K): [K, boolean][] =>
-  Array.isArray(v) ? v.filter((p): p is [K, boolean] => Array.isArray(p) && key(p[0]) && typeof p[1] === 'boolean') : [];
+  Array.isArray(v)
+    ? v.filter((p): p is [K, boolean] => Array.isArray(p) && key(p[0]) && typeof p[1] === 'boolean')
+    : [];
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
 export function loadViewMemory(sessionId: string): ViewMemory | undefined {
@@ -39,14 +44,20 @@ export function loadViewMemory(sessionId: string): ViewMemory | undefined {
     foldAll: typeof s.foldAll === 'boolean' ? s.foldAll : undefined,
     expanded: new Map(pairs(s.expanded, (k): k is string => typeof k === 'string')),
     filter: { kinds: new Set(strings(s.kinds)), statuses: new Set(strings(s.statuses)) },
-    anchor: a && typeof a.key === 'string' && typeof a.offset === 'number' ? { key: a.key, offset: a.offset } : undefined,
+    anchor:
+      a && typeof a.key === 'string' && typeof a.offset === 'number' ? { key: a.key, offset: a.offset } : undefined,
   };
 }
 
 export function saveViewMemory(sessionId: string, m: ViewMemory): void {
   const saved: Saved = {
-    sessionId, fold: [...m.fold], expanded: [...m.expanded], kinds: [...m.filter.kinds], statuses: [...m.filter.statuses],
-    ...(m.foldAll !== undefined ? { foldAll: m.foldAll } : {}), ...(m.anchor ? { anchor: m.anchor } : {}),
+    sessionId,
+    fold: [...m.fold],
+    expanded: [...m.expanded],
+    kinds: [...m.filter.kinds],
+    statuses: [...m.filter.statuses],
+    ...(m.foldAll !== undefined ? { foldAll: m.foldAll } : {}),
+    ...(m.anchor ? { anchor: m.anchor } : {}),
   };
   viewState.merge({ transcript: saved });
 }

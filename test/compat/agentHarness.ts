@@ -15,11 +15,24 @@ import { MemoryLogger } from '../../src/common/logger';
 import type { PermissionPort } from '../../src/client/permissionPort';
 import { FakeDocs, FakeEdits, FakePermission, fakeWorkspace, nodeFs } from '../unit/client/fakePorts';
 
-export { AGENT_NODE, CACHE, CLAUDE_AGENT_ACP, CLAUDE_CODE_ACP, claudeAgentEnv, CODEX_ACP, GEMINI_CLI, codexArgs, codexEnv, codexHome } from './agentPaths';
+export {
+  AGENT_NODE,
+  CACHE,
+  CLAUDE_AGENT_ACP,
+  CLAUDE_CODE_ACP,
+  claudeAgentEnv,
+  CODEX_ACP,
+  GEMINI_CLI,
+  codexArgs,
+  codexEnv,
+  codexHome,
+} from './agentPaths';
 
 /** Answers session/request_permission with the first allow_once option (issue 5 owns the real prompt). */
 export const autoAllow: ClientFeature = {
-  capabilities() { /* nothing to advertise */ },
+  capabilities() {
+    /* nothing to advertise */
+  },
   attach(ctx) {
     return ctx.connection.onRequest(CLIENT_METHODS.session_request_permission, (p: RequestPermissionRequest) => {
       const o = p.options.find((x) => x.kind === 'allow_once') ?? p.options.find((x) => x.kind.startsWith('allow'))!;
@@ -37,20 +50,33 @@ export function workspace(): { ws: string; home: string } {
   return { ws, home };
 }
 
-export function client(name: string, command: string, args: string[], env: Record<string, string>, ws: string,
-  perms?: (logger: MemoryLogger) => { feature: ClientFeature; broker: PermissionPort }) {
+export function client(
+  name: string,
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  ws: string,
+  perms?: (logger: MemoryLogger) => { feature: ClientFeature; broker: PermissionPort },
+) {
   const logger = new MemoryLogger();
   const tracker = new ChangeTracker();
   const docs = new FakeDocs();
   const traffic: { dir: 'in' | 'out'; msg: { method?: string; params?: unknown } }[] = [];
   const p = perms?.(logger);
   const fsFeature = new FileSystemFeature({
-    documents: docs, fs: nodeFs, edits: new FakeEdits(docs), workspace: fakeWorkspace(ws), permission: p?.broker ?? new FakePermission('reject_once'),
-    tracker, agentInfoName: () => c.initializeResult?.agentInfo?.name,
+    documents: docs,
+    fs: nodeFs,
+    edits: new FakeEdits(docs),
+    workspace: fakeWorkspace(ws),
+    permission: p?.broker ?? new FakePermission('reject_once'),
+    tracker,
+    agentInfoName: () => c.initializeResult?.agentInfo?.name,
   });
   // fsFeature's agentInfoName reads c later, once the connection is up.
   const c: AgentClient = new AgentClient({
-    agent: { name, command, args, env, cwd: ws }, cwd: ws, logger,
+    agent: { name, command, args, env, cwd: ws },
+    cwd: ws,
+    logger,
     features: [fsFeature, new TerminalsFeature(), p?.feature ?? autoAllow],
     traffic: (dir, msg) => traffic.push({ dir, msg: msg as { method?: string } }),
     clientInfo: { name: 'tandem-compat', version: '0' },
@@ -63,7 +89,10 @@ export function methods(traffic: { dir: string; msg: { method?: string } }[]): s
 }
 
 export function logTail(logger: MemoryLogger): string {
-  return logger.records.slice(-40).map((r) => `${r.level}: ${r.message}`).join('\n');
+  return logger.records
+    .slice(-40)
+    .map((r) => `${r.level}: ${r.message}`)
+    .join('\n');
 }
 
 /** Sends a prompt and returns the session once the turn ended normally (else fails with the log). */
@@ -79,5 +108,8 @@ export async function endedTurn(c: AgentClient, logger: MemoryLogger, text: stri
 /** Agents that write the disk and run commands themselves never call the client's fs or terminals. */
 export function assertRunsToolsItself(traffic: { dir: string; msg: { method?: string } }[]): void {
   const m = methods(traffic);
-  assert.ok(!m.includes('fs/write_text_file') && !m.includes('terminal/create'), `it runs its tools itself (saw ${[...new Set(m)].join(', ')})`);
+  assert.ok(
+    !m.includes('fs/write_text_file') && !m.includes('terminal/create'),
+    `it runs its tools itself (saw ${[...new Set(m)].join(', ')})`,
+  );
 }

@@ -10,7 +10,17 @@ import { join } from 'node:path';
 import type { Patch } from '../../src/shared/sessionModel';
 import { fakeResponses } from './fakeModels';
 import { userPermissions } from './userPermissions';
-import { CODEX_ACP, assertRunsToolsItself, client, codexArgs, codexEnv, codexHome, endedTurn, logTail, workspace } from './agentHarness';
+import {
+  CODEX_ACP,
+  assertRunsToolsItself,
+  client,
+  codexArgs,
+  codexEnv,
+  codexHome,
+  endedTurn,
+  logTail,
+  workspace,
+} from './agentHarness';
 import { codexSandboxProblem } from './agentPaths';
 
 const skip = !existsSync(CODEX_ACP) && 'codex-acp not installed (run test/harness/run-compat.mjs)';
@@ -28,7 +38,11 @@ test('codex-acp 0.16.0: run a command with live output, apply a patch', { skip, 
   const model = await fakeResponses([
     // codex-acp 0.16.0 drops output written before it has announced the command: start quiet.
     { tool: 'exec_command', input: { cmd: 'sleep 0.5; echo live-1; sleep 1.5; echo live-2', yield_time_ms: 10000 } },
-    { customTool: 'apply_patch', input: '*** Begin Patch\n*** Update File: hello.txt\n@@\n-hello world\n+hello ACP\n second line\n*** Add File: sub/new-file.txt\n+brand new\n*** End Patch\n' },
+    {
+      customTool: 'apply_patch',
+      input:
+        '*** Begin Patch\n*** Update File: hello.txt\n@@\n-hello world\n+hello ACP\n second line\n*** Add File: sub/new-file.txt\n+brand new\n*** End Patch\n',
+    },
     { text: 'All done.' },
   ]);
   const { c, logger, traffic, tracker } = client('Codex', process.execPath, codexArgs(model), codexEnv(home), ws);
@@ -60,7 +74,11 @@ test('codex-acp 0.16.0: run a command with live output, apply a patch', { skip, 
     // The patch shows as diffs (in no fixed order): an update and a new file (no oldText).
     assert.equal(edit.kind, 'edit');
     assert.equal(edit.status, 'completed');
-    const diffs = edit.content.filter((x) => x.type === 'diff') as { path: string; oldText?: string | null; newText: string }[];
+    const diffs = edit.content.filter((x) => x.type === 'diff') as {
+      path: string;
+      oldText?: string | null;
+      newText: string;
+    }[];
     assert.deepEqual(diffs.map((d) => [d.path, d.oldText ?? null, d.newText]).sort(), [
       [join(ws, 'hello.txt'), 'hello world\nsecond line\n', 'hello ACP\nsecond line\n'],
       [join(ws, 'sub', 'new-file.txt'), null, 'brand new\n'],
@@ -70,10 +88,13 @@ test('codex-acp 0.16.0: run a command with live output, apply a patch', { skip, 
     assert.match(JSON.stringify(model.requests[1]), /live-1\\nlive-2/, 'the command output went back to the model');
     // Review Changes: Codex wrote the disk itself, so the changes come from its diffs.
     const changes = tracker.changes(snap.meta.sessionId, 0);
-    assert.deepEqual(changes.map((x) => [x.path, x.source, x.before && Buffer.from(x.before).toString(), x.applied]).sort(), [
-      [join(ws, 'hello.txt'), 'diff', 'hello world\nsecond line\n', true],
-      [join(ws, 'sub', 'new-file.txt'), 'diff', null, true],
-    ]);
+    assert.deepEqual(
+      changes.map((x) => [x.path, x.source, x.before && Buffer.from(x.before).toString(), x.applied]).sort(),
+      [
+        [join(ws, 'hello.txt'), 'diff', 'hello world\nsecond line\n', true],
+        [join(ws, 'sub', 'new-file.txt'), 'diff', null, true],
+      ],
+    );
   } finally {
     await c.shutdown();
     await model.close();
@@ -81,38 +102,53 @@ test('codex-acp 0.16.0: run a command with live output, apply a patch', { skip, 
   }
 });
 
-test('codex-acp 0.16.0 + Tandem permissions (Read Only mode): a rejected patch leaves the file untouched', { skip, timeout: 120_000 }, async () => {
-  needBwrap();
-  const { ws } = workspace();
-  const home = codexHome();
-  const file = join(ws, 'keep.txt');
-  writeFileSync(file, 'original line\nsecond line\n');
-  const model = await fakeResponses([
-    { customTool: 'apply_patch', input: '*** Begin Patch\n*** Update File: keep.txt\n@@\n-original line\n+CHANGED\n second line\n*** End Patch\n' },
-    { text: 'Could not edit.' },
-  ]);
-  let perms!: ReturnType<typeof userPermissions>;
-  const { c, logger } = client('Codex', process.execPath, codexArgs(model), codexEnv(home), ws,
-    (l) => (perms = userPermissions(ws, l, (kinds) => (kinds.includes('reject_once') ? 'reject_once' : 'reject_always'))));
-  try {
-    await c.start();
-    assert.equal(c.agent.state, 'ready', `${c.agent.message}\n${logTail(logger)}`);
-    assert.equal(c.session!.snapshot().meta.currentModeId, 'read-only', 'a new Codex session starts read-only');
-    await c.prompt('Change the first line of keep.txt');
-    const snap = c.session!.snapshot();
-    assert.equal(snap.turns[0].error, undefined, `turn failed: ${snap.turns[0].error}\n${logTail(logger)}`);
-    assert.equal(perms.asked.length, 1, `prompts: ${JSON.stringify(perms.asked)}\n${logTail(logger)}`);
-    assert.equal(readFileSync(file, 'utf8'), 'original line\nsecond line\n', 'the file is untouched');
-    const calls = Object.values(snap.toolCalls);
-    assert.equal(calls.length, 1, JSON.stringify(calls.map((x) => x.title)));
-    assert.equal(calls[0].kind, 'edit');
-    assert.notEqual(calls[0].status, 'completed', `tool call status: ${calls[0].status}`);
-    assert.equal(calls[0].permission?.by, 'user');
-    assert.match(calls[0].permission?.optionKind ?? '', /^reject/);
-    assert.equal(snap.permissions.length, 0, 'nothing left pending');
-  } finally {
-    await c.shutdown();
-    await model.close();
-    rmSync(home, { recursive: true, force: true });
-  }
-});
+test(
+  'codex-acp 0.16.0 + Tandem permissions (Read Only mode): a rejected patch leaves the file untouched',
+  { skip, timeout: 120_000 },
+  async () => {
+    needBwrap();
+    const { ws } = workspace();
+    const home = codexHome();
+    const file = join(ws, 'keep.txt');
+    writeFileSync(file, 'original line\nsecond line\n');
+    const model = await fakeResponses([
+      {
+        customTool: 'apply_patch',
+        input:
+          '*** Begin Patch\n*** Update File: keep.txt\n@@\n-original line\n+CHANGED\n second line\n*** End Patch\n',
+      },
+      { text: 'Could not edit.' },
+    ]);
+    let perms!: ReturnType<typeof userPermissions>;
+    const { c, logger } = client(
+      'Codex',
+      process.execPath,
+      codexArgs(model),
+      codexEnv(home),
+      ws,
+      (l) =>
+        (perms = userPermissions(ws, l, (kinds) => (kinds.includes('reject_once') ? 'reject_once' : 'reject_always'))),
+    );
+    try {
+      await c.start();
+      assert.equal(c.agent.state, 'ready', `${c.agent.message}\n${logTail(logger)}`);
+      assert.equal(c.session!.snapshot().meta.currentModeId, 'read-only', 'a new Codex session starts read-only');
+      await c.prompt('Change the first line of keep.txt');
+      const snap = c.session!.snapshot();
+      assert.equal(snap.turns[0].error, undefined, `turn failed: ${snap.turns[0].error}\n${logTail(logger)}`);
+      assert.equal(perms.asked.length, 1, `prompts: ${JSON.stringify(perms.asked)}\n${logTail(logger)}`);
+      assert.equal(readFileSync(file, 'utf8'), 'original line\nsecond line\n', 'the file is untouched');
+      const calls = Object.values(snap.toolCalls);
+      assert.equal(calls.length, 1, JSON.stringify(calls.map((x) => x.title)));
+      assert.equal(calls[0].kind, 'edit');
+      assert.notEqual(calls[0].status, 'completed', `tool call status: ${calls[0].status}`);
+      assert.equal(calls[0].permission?.by, 'user');
+      assert.match(calls[0].permission?.optionKind ?? '', /^reject/);
+      assert.equal(snap.permissions.length, 0, 'nothing left pending');
+    } finally {
+      await c.shutdown();
+      await model.close();
+      rmSync(home, { recursive: true, force: true });
+    }
+  },
+);

@@ -31,7 +31,11 @@ async function listen(server: Server): Promise<string> {
 }
 
 function closer(server: Server): () => Promise<void> {
-  return () => new Promise((r) => { server.closeAllConnections?.(); server.close(() => r()); });
+  return () =>
+    new Promise((r) => {
+      server.closeAllConnections?.();
+      server.close(() => r());
+    });
 }
 
 // ---- Anthropic (claude-code-acp) ------------------------------------------------------------
@@ -47,18 +51,65 @@ let toolSeq = 0;
 function anthropicEvents(step: Step): [string, unknown][] {
   const usage = { input_tokens: 10, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   const ev: [string, unknown][] = [
-    ['message_start', { type: 'message_start', message: { id: `msg_${++toolSeq}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, stop_sequence: null, usage } }],
+    [
+      'message_start',
+      {
+        type: 'message_start',
+        message: {
+          id: `msg_${++toolSeq}`,
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-sonnet-4-5',
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage,
+        },
+      },
+    ],
     ['ping', { type: 'ping' }],
   ];
   if ('text' in step) {
-    ev.push(['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }]);
-    ev.push(['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: step.text } }]);
+    ev.push([
+      'content_block_start',
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+    ]);
+    ev.push([
+      'content_block_delta',
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: step.text } },
+    ]);
   } else {
-    ev.push(['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: `toolu_${String(++toolSeq).padStart(6, '0')}`, name: step.tool, input: {} } }]);
-    ev.push(['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(step.input) } }]);
+    ev.push([
+      'content_block_start',
+      {
+        type: 'content_block_start',
+        index: 0,
+        content_block: {
+          type: 'tool_use',
+          id: `toolu_${String(++toolSeq).padStart(6, '0')}`,
+          name: step.tool,
+          input: {},
+        },
+      },
+    ]);
+    ev.push([
+      'content_block_delta',
+      {
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(step.input) },
+      },
+    ]);
   }
   ev.push(['content_block_stop', { type: 'content_block_stop', index: 0 }]);
-  ev.push(['message_delta', { type: 'message_delta', delta: { stop_reason: 'text' in step ? 'end_turn' : 'tool_use', stop_sequence: null }, usage: { output_tokens: 5 } }]);
+  ev.push([
+    'message_delta',
+    {
+      type: 'message_delta',
+      delta: { stop_reason: 'text' in step ? 'end_turn' : 'tool_use', stop_sequence: null },
+      usage: { output_tokens: 5 },
+    },
+  ]);
   ev.push(['message_stop', { type: 'message_stop' }]);
   return ev;
 }
@@ -67,7 +118,11 @@ function anthropicEvents(step: Step): [string, unknown][] {
  * A conversation of its own (a Claude Code subagent) inside one fake: requests whose first
  * message matches `when` follow `script`, and are kept in `requests` apart from the main loop's.
  */
-export interface Lane { when: RegExp; script: Step[]; requests: unknown[] }
+export interface Lane {
+  when: RegExp;
+  script: Step[];
+  requests: unknown[];
+}
 
 /** POST /v1/messages: the reply is picked by the number of assistant messages already sent. */
 export async function fakeAnthropic(script: Step[], lanes: Lane[] = []): Promise<FakeServer> {
@@ -82,8 +137,15 @@ export async function fakeAnthropic(script: Step[], lanes: Lane[] = []): Promise
     }
     if (req.method === 'POST' && path === '/v1/messages') {
       let json: { tools?: unknown[]; messages?: { role: string }[] } = {};
-      try { json = JSON.parse(body); } catch { /* keep empty */ }
-      if (!json.tools?.length) { sse(res, anthropicEvents({ text: 'Title' })); return; } // side call
+      try {
+        json = JSON.parse(body);
+      } catch {
+        /* keep empty */
+      }
+      if (!json.tools?.length) {
+        sse(res, anthropicEvents({ text: 'Title' }));
+        return;
+      } // side call
       const lane = lanes.find((l) => l.when.test(JSON.stringify(json.messages?.[0] ?? '')));
       (lane?.requests ?? requests).push(json);
       const n = (json.messages ?? []).filter((m) => m.role === 'assistant').length;
@@ -91,7 +153,9 @@ export async function fakeAnthropic(script: Step[], lanes: Lane[] = []): Promise
       return;
     }
     unknown.push(`${req.method} ${req.url}`);
-    res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'not here' } }));
+    res
+      .writeHead(404, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'not here' } }));
   });
   const url = await listen(server);
   return { url, requests, unknown, close: closer(server) };
@@ -107,25 +171,42 @@ export async function fakeGemini(script: Step[]): Promise<FakeServer> {
   const server = createServer(async (req, res) => {
     const body = await readBody(req);
     const url = req.url ?? '';
-    let json: { contents?: { role?: string }[]; generationConfig?: { responseSchema?: unknown; responseJsonSchema?: unknown } } = {};
-    try { json = JSON.parse(body); } catch { /* keep empty */ }
+    let json: {
+      contents?: { role?: string }[];
+      generationConfig?: { responseSchema?: unknown; responseJsonSchema?: unknown };
+    } = {};
+    try {
+      json = JSON.parse(body);
+    } catch {
+      /* keep empty */
+    }
     const usageMetadata = { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 };
     if (req.method === 'POST' && url.includes(':streamGenerateContent')) {
       requests.push(json);
       const n = (json.contents ?? []).filter((c) => c.role === 'model').length;
       const step = script[n] ?? { text: 'Done.' };
-      const part = 'text' in step ? { text: step.text } : { functionCall: { id: `call_${++toolSeq}`, name: step.tool, args: step.input } };
+      const part =
+        'text' in step
+          ? { text: step.text }
+          : { functionCall: { id: `call_${++toolSeq}`, name: step.tool, args: step.input } };
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(`data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }], usageMetadata, modelVersion: 'gemini-2.5-pro' })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }], usageMetadata, modelVersion: 'gemini-2.5-pro' })}\n\n`,
+      );
       res.end();
       return;
     }
     if (req.method === 'POST' && url.includes(':generateContent')) {
       const schema = json.generationConfig?.responseJsonSchema ?? json.generationConfig?.responseSchema;
       const obj = fillSchema(schema);
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
-        candidates: [{ content: { role: 'model', parts: [{ text: JSON.stringify(obj) }] }, finishReason: 'STOP', index: 0 }], usageMetadata,
-      }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          candidates: [
+            { content: { role: 'model', parts: [{ text: JSON.stringify(obj) }] }, finishReason: 'STOP', index: 0 },
+          ],
+          usageMetadata,
+        }),
+      );
       return;
     }
     if (req.method === 'POST' && url.includes(':countTokens')) {
@@ -133,7 +214,9 @@ export async function fakeGemini(script: Step[]): Promise<FakeServer> {
       return;
     }
     unknown.push(`${req.method} ${url}`);
-    res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 404, message: 'not here', status: 'NOT_FOUND' } }));
+    res
+      .writeHead(404, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ error: { code: 404, message: 'not here', status: 'NOT_FOUND' } }));
   });
   const url = await listen(server);
   return { url, requests, unknown, close: closer(server) };
@@ -142,7 +225,8 @@ export async function fakeGemini(script: Step[]): Promise<FakeServer> {
 // ---- OpenAI Responses (codex-acp) ----------------------------------------------------------
 
 /** A Responses step: text, a function call, or a freeform custom tool call (Codex's apply_patch). */
-export type ResponsesStep = Step | { customTool: string; input: string } | { tool: string; namespace: string; input: Record<string, unknown> };
+export type ResponsesStep =
+  Step | { customTool: string; input: string } | { tool: string; namespace: string; input: Record<string, unknown> };
 
 /** POST /v1/responses (always `stream: true`): the reply is picked by the number of tool outputs
  *  already in the request's input; SSE `event: <type>` + `data: {type, …}`. */
@@ -155,30 +239,77 @@ export async function fakeResponses(script: ResponsesStep[]): Promise<FakeServer
     const path = (req.url ?? '').split('?')[0];
     if (req.method !== 'POST' || path !== '/v1/responses') {
       unknown.push(`${req.method} ${req.url}`);
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not here', type: 'invalid_request_error' } }));
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: 'not here', type: 'invalid_request_error' } }));
       return;
     }
     let json: { input?: { type?: string }[] } = {};
-    try { json = JSON.parse(body); } catch { /* keep empty */ }
+    try {
+      json = JSON.parse(body);
+    } catch {
+      /* keep empty */
+    }
     requests.push(json);
-    const n = (json.input ?? []).filter((i) => i.type === 'function_call_output' || i.type === 'custom_tool_call_output').length;
+    const n = (json.input ?? []).filter(
+      (i) => i.type === 'function_call_output' || i.type === 'custom_tool_call_output',
+    ).length;
     const step = script[n] ?? { text: 'Done.' };
     const id = `resp_${++seq}`;
     const ev: { type: string; [k: string]: unknown }[] = [{ type: 'response.created', response: { id } }];
     let item: Record<string, unknown>;
     if ('text' in step) {
-      item = { type: 'message', role: 'assistant', id: `msg_${seq}`, status: 'completed', content: [{ type: 'output_text', text: step.text, annotations: [] }] };
+      item = {
+        type: 'message',
+        role: 'assistant',
+        id: `msg_${seq}`,
+        status: 'completed',
+        content: [{ type: 'output_text', text: step.text, annotations: [] }],
+      };
       ev.push({ type: 'response.output_item.added', output_index: 0, item: { ...item, content: [] } });
-      ev.push({ type: 'response.output_text.delta', item_id: item.id, output_index: 0, content_index: 0, delta: step.text });
+      ev.push({
+        type: 'response.output_text.delta',
+        item_id: item.id,
+        output_index: 0,
+        content_index: 0,
+        delta: step.text,
+      });
     } else if ('customTool' in step) {
-      item = { type: 'custom_tool_call', id: `ctc_${seq}`, call_id: `call_${seq}`, name: step.customTool, input: step.input, status: 'completed' };
+      item = {
+        type: 'custom_tool_call',
+        id: `ctc_${seq}`,
+        call_id: `call_${seq}`,
+        name: step.customTool,
+        input: step.input,
+        status: 'completed',
+      };
       ev.push({ type: 'response.output_item.added', output_index: 0, item });
     } else {
-      item = { type: 'function_call', id: `fc_${seq}`, call_id: `call_${seq}`, name: step.tool, ...('namespace' in step ? { namespace: step.namespace } : {}), arguments: JSON.stringify(step.input), status: 'completed' };
+      item = {
+        type: 'function_call',
+        id: `fc_${seq}`,
+        call_id: `call_${seq}`,
+        name: step.tool,
+        ...('namespace' in step ? { namespace: step.namespace } : {}),
+        arguments: JSON.stringify(step.input),
+        status: 'completed',
+      };
       ev.push({ type: 'response.output_item.added', output_index: 0, item });
     }
     ev.push({ type: 'response.output_item.done', output_index: 0, item });
-    ev.push({ type: 'response.completed', response: { id, usage: { input_tokens: 100, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 110 } } });
+    ev.push({
+      type: 'response.completed',
+      response: {
+        id,
+        usage: {
+          input_tokens: 100,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens: 10,
+          output_tokens_details: { reasoning_tokens: 0 },
+          total_tokens: 110,
+        },
+      },
+    });
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     for (const e of ev) res.write(`event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`);
     res.end();
@@ -189,8 +320,13 @@ export async function fakeResponses(script: ResponsesStep[]): Promise<FakeServer
 
 /** A value matching a (Gemini / JSON) schema; numbers ≥ 1 (the router wants complexity_score ≥ 1). */
 function fillSchema(schema: unknown): unknown {
-  const s = (schema ?? {}) as { type?: string | string[]; properties?: Record<string, unknown>; items?: unknown; enum?: unknown[] };
-  const type = (Array.isArray(s.type) ? s.type[0] : s.type ?? 'object').toString().toLowerCase();
+  const s = (schema ?? {}) as {
+    type?: string | string[];
+    properties?: Record<string, unknown>;
+    items?: unknown;
+    enum?: unknown[];
+  };
+  const type = (Array.isArray(s.type) ? s.type[0] : (s.type ?? 'object')).toString().toLowerCase();
   if (s.enum?.length) return s.enum[0];
   switch (type) {
     case 'object': {
@@ -198,10 +334,16 @@ function fillSchema(schema: unknown): unknown {
       for (const [k, v] of Object.entries(s.properties ?? {})) o[k] = fillSchema(v);
       return o;
     }
-    case 'array': return [];
-    case 'string': return 'simple';
-    case 'number': case 'integer': return 1;
-    case 'boolean': return false;
-    default: return null;
+    case 'array':
+      return [];
+    case 'string':
+      return 'simple';
+    case 'number':
+    case 'integer':
+      return 1;
+    case 'boolean':
+      return false;
+    default:
+      return null;
   }
 }

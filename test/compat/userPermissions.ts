@@ -13,8 +13,15 @@ import { RememberedDecisions, type RememberedDecision } from '../../src/client/p
 export function userPermissions(ws: string, logger: MemoryLogger, answer: (kinds: string[], title: string) => string) {
   let saved: readonly RememberedDecision[] = [];
   const broker = new PermissionBroker({
-    rules: () => ({ user: [], workspace: [] }), roots: () => [ws], logger,
-    remembered: new RememberedDecisions({ get: () => saved, set: (l) => { saved = l; } }),
+    rules: () => ({ user: [], workspace: [] }),
+    roots: () => [ws],
+    logger,
+    remembered: new RememberedDecisions({
+      get: () => saved,
+      set: (l) => {
+        saved = l;
+      },
+    }),
   });
   const asked: { title: string; kinds: string[]; kind: string }[] = [];
   broker.onDidChange((ch) => {

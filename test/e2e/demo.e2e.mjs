@@ -20,12 +20,16 @@ export default {
         await input.fill('Show me what you can do');
         await input.press('Enter');
         // The demo asks before editing: allow it once.
-        const allow = view.locator('[data-testid="permission-prompt"] [data-testid="permission-option"][data-kind="allow_once"]');
+        const allow = view.locator(
+          '[data-testid="permission-prompt"] [data-testid="permission-option"][data-kind="allow_once"]',
+        );
         await allow.first().waitFor({ timeout: 60_000 });
         await screenshot('demo-permission');
         await allow.first().click();
         await view.locator('[data-testid="cancel"]').waitFor({ state: 'detached', timeout: 60_000 });
-        const kinds = await view.locator('[data-testid="tool-call"]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-kind')}:${e.getAttribute('data-status')}`));
+        const kinds = await view
+          .locator('[data-testid="tool-call"]')
+          .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-kind')}:${e.getAttribute('data-status')}`));
         log(`tool calls: ${kinds.join(' ')}`);
         for (const k of ['read:completed', 'edit:completed', 'execute:completed']) {
           if (!kinds.includes(k)) throw new Error(`missing ${k} in ${kinds.join(' ')}`);
@@ -33,11 +37,14 @@ export default {
         // The command really ran: its live output is in the terminal under the execute call.
         await view.locator('[data-testid="tool-call"][data-kind="execute"]').first().click();
         const term = await view.locator('[data-testid="terminal"]').first().innerText({ timeout: 10_000 });
-        if (!/Hello from a real process/.test(term) || !/Done\./.test(term)) throw new Error(`terminal output: ${JSON.stringify(term)}`);
+        if (!/Hello from a real process/.test(term) || !/Done\./.test(term))
+          throw new Error(`terminal output: ${JSON.stringify(term)}`);
         const titles = await view.locator('[data-testid="tool-call"]').allInnerTexts();
-        if (!titles.some((t) => /OpenFile/.test(t))) throw new Error(`no client-tool call in ${JSON.stringify(titles)}`);
+        if (!titles.some((t) => /OpenFile/.test(t)))
+          throw new Error(`no client-tool call in ${JSON.stringify(titles)}`);
         const file = join(workspace, 'tandem-demo.md');
-        if (!existsSync(file) || !readFileSync(file, 'utf8').includes('Tandem demo was here')) throw new Error('the allowed edit did not reach tandem-demo.md');
+        if (!existsSync(file) || !readFileSync(file, 'utf8').includes('Tandem demo was here'))
+          throw new Error('the allowed edit did not reach tandem-demo.md');
         // The OpenFile client tool opened the demo file in an editor tab.
         await page.locator('.tab', { hasText: 'tandem-demo.md' }).first().waitFor({ timeout: 10_000 });
         log(`screenshot: ${await screenshot('demo-turn')}`);

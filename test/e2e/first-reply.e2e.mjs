@@ -7,11 +7,13 @@ const SCRIPT = 'test/fixtures/scripts/e2e-first-reply.json';
 
 export default {
   userSettings: ({ repo, node }) => ({
-    'tandem.agents': [{
-      name: 'Scripted',
-      command: node,
-      args: [join(repo, 'out/test/fixtures/agents/scripted-agent.js'), join(repo, SCRIPT)],
-    }],
+    'tandem.agents': [
+      {
+        name: 'Scripted',
+        command: node,
+        args: [join(repo, 'out/test/fixtures/agents/scripted-agent.js'), join(repo, SCRIPT)],
+      },
+    ],
     'tandem.defaultAgent': 'Scripted',
   }),
   tests: [
@@ -24,7 +26,7 @@ export default {
       },
     },
     {
-      name: 'a prompt gets the scripted agent\'s reply',
+      name: "a prompt gets the scripted agent's reply",
       timeoutMs: 45_000,
       async run({ view, screenshot, log }) {
         const input = view.locator('[data-testid="composer-input"]');
@@ -34,8 +36,12 @@ export default {
         await input.click();
         await input.fill('hello from the e2e test');
         await input.press('Enter');
-        await view.locator('[data-testid="message-user"]', { hasText: 'hello from the e2e test' }).waitFor({ timeout: 15_000 });
-        const reply = view.locator('[data-testid="message-agent"]', { hasText: 'Hello from the scripted agent! You asked: hello from the e2e test' });
+        await view
+          .locator('[data-testid="message-user"]', { hasText: 'hello from the e2e test' })
+          .waitFor({ timeout: 15_000 });
+        const reply = view.locator('[data-testid="message-agent"]', {
+          hasText: 'Hello from the scripted agent! You asked: hello from the e2e test',
+        });
         await reply.waitFor({ timeout: 20_000 });
         log(`reply: ${JSON.stringify(await reply.innerText())}`);
         log(`screenshot: ${await screenshot('e2e-first-reply')}`);

@@ -8,26 +8,33 @@ import { openTandemView, runCommand, sendPrompt } from '../harness/codeServer.mj
 
 const dir = mkdtempSync(join(tmpdir(), 'tandem-e2e-outline-'));
 const SCRIPT = join(dir, 'outline-agent.json');
-const call = (id, title, kind, status) => ({ update: { sessionUpdate: 'tool_call', toolCallId: id, title, kind, status } });
-writeFileSync(SCRIPT, JSON.stringify({
-  name: 'outline',
-  prompts: [
-    {
-      match: 'first',
-      steps: [
-        { stream: 'FIRST-TURN-REPLY reading three files.', chunk: 12, delayMs: 5 },
-        call('a1', 'Read alpha.ts', 'read', 'completed'),
-        call('a2', 'Read beta.ts', 'read', 'completed'),
-        call('a3', 'Run failing check', 'execute', 'failed'),
-      ],
-    },
-    { match: 'second', steps: [{ stream: 'SECOND-TURN-REPLY' }, call('b1', 'Read gamma.ts', 'read', 'completed')] },
-  ],
-}));
+const call = (id, title, kind, status) => ({
+  update: { sessionUpdate: 'tool_call', toolCallId: id, title, kind, status },
+});
+writeFileSync(
+  SCRIPT,
+  JSON.stringify({
+    name: 'outline',
+    prompts: [
+      {
+        match: 'first',
+        steps: [
+          { stream: 'FIRST-TURN-REPLY reading three files.', chunk: 12, delayMs: 5 },
+          call('a1', 'Read alpha.ts', 'read', 'completed'),
+          call('a2', 'Read beta.ts', 'read', 'completed'),
+          call('a3', 'Run failing check', 'execute', 'failed'),
+        ],
+      },
+      { match: 'second', steps: [{ stream: 'SECOND-TURN-REPLY' }, call('b1', 'Read gamma.ts', 'read', 'completed')] },
+    ],
+  }),
+);
 
 export default {
   userSettings: ({ repo, node }) => ({
-    'tandem.agents': [{ name: 'Outline', command: node, args: [join(repo, 'out/test/fixtures/agents/scripted-agent.js'), SCRIPT] }],
+    'tandem.agents': [
+      { name: 'Outline', command: node, args: [join(repo, 'out/test/fixtures/agents/scripted-agent.js'), SCRIPT] },
+    ],
     'tandem.defaultAgent': 'Outline',
   }),
   tests: [
@@ -49,14 +56,20 @@ export default {
         await first.waitFor({ timeout: 20_000 });
         await view.locator('[data-testid="tool-call"][data-id="b1"]').waitFor({ timeout: 20_000 });
         const head = await first.innerText();
-        if (!/first/.test(head) || !/3 tool calls/.test(head) || !/1 failed/.test(head)) throw new Error(`outline header: ${JSON.stringify(head)}`);
-        if (await first.getAttribute('data-collapsed') !== 'true') throw new Error('the older turn should be folded');
-        if (await view.locator('[data-testid="tool-call"][data-id="a1"]').count()) throw new Error('a folded turn\'s calls should not be in the DOM');
+        if (!/first/.test(head) || !/3 tool calls/.test(head) || !/1 failed/.test(head))
+          throw new Error(`outline header: ${JSON.stringify(head)}`);
+        if ((await first.getAttribute('data-collapsed')) !== 'true') throw new Error('the older turn should be folded');
+        if (await view.locator('[data-testid="tool-call"][data-id="a1"]').count())
+          throw new Error("a folded turn's calls should not be in the DOM");
 
         await first.locator('.turn-line').click();
-        for (const id of ['a1', 'a2', 'a3']) await view.locator(`[data-testid="tool-call"][data-id="${id}"]`).waitFor({ timeout: 10_000 });
-        await view.locator('[data-testid="message-agent"]', { hasText: 'FIRST-TURN-REPLY' }).waitFor({ timeout: 10_000 });
-        if (await view.locator('[data-testid="turn-loading"]').count()) throw new Error('Loading… stays after the content came');
+        for (const id of ['a1', 'a2', 'a3'])
+          await view.locator(`[data-testid="tool-call"][data-id="${id}"]`).waitFor({ timeout: 10_000 });
+        await view
+          .locator('[data-testid="message-agent"]', { hasText: 'FIRST-TURN-REPLY' })
+          .waitFor({ timeout: 10_000 });
+        if (await view.locator('[data-testid="turn-loading"]').count())
+          throw new Error('Loading… stays after the content came');
         const status = await view.locator('[data-testid="tool-call"][data-id="a3"]').getAttribute('data-status');
         if (status !== 'failed') throw new Error(`a3 status ${status}`);
         // Nothing doubled: one row per call, the second turn untouched.

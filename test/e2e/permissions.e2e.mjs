@@ -8,13 +8,20 @@ import { agentIdle, agentReply, notification, runCommand, sendPrompt } from '../
 
 const SCRIPT = 'test/fixtures/scripts/e2e-permissions.json';
 
-const prompt = (view, toolCallId) => view.locator(`[data-testid="tool-call"][data-id="${toolCallId}"] [data-testid="permission-prompt"]`);
+const prompt = (view, toolCallId) =>
+  view.locator(`[data-testid="tool-call"][data-id="${toolCallId}"] [data-testid="permission-prompt"]`);
 const reply = (view, text) => agentReply(view, text);
 const idle = (view) => agentIdle(view);
 
 export default {
   userSettings: ({ repo, node }) => ({
-    'tandem.agents': [{ name: 'Scripted', command: node, args: [join(repo, 'out/test/fixtures/agents/scripted-agent.js'), join(repo, SCRIPT)] }],
+    'tandem.agents': [
+      {
+        name: 'Scripted',
+        command: node,
+        args: [join(repo, 'out/test/fixtures/agents/scripted-agent.js'), join(repo, SCRIPT)],
+      },
+    ],
     'tandem.defaultAgent': 'Scripted',
   }),
   tests: [
@@ -27,9 +34,10 @@ export default {
         const p = prompt(view, 'c1');
         await p.waitFor({ timeout: 20_000 });
         const buttons = p.locator('[data-testid="permission-option"]');
-        if (await buttons.count() !== 3) throw new Error('expected one button per offered option');
+        if ((await buttons.count()) !== 3) throw new Error('expected one button per offered option');
         const focused = await p.evaluate(() => document.activeElement?.getAttribute('data-kind') ?? null);
-        if (focused !== 'allow_once') throw new Error(`focus should be on the prompt's allow-once button, is on ${focused}`);
+        if (focused !== 'allow_once')
+          throw new Error(`focus should be on the prompt's allow-once button, is on ${focused}`);
         log(`screenshot: ${await screenshot('e2e-permissions-inline')}`);
         await p.locator('[data-option-id="allow"]').click();
         await reply(view, 'click answer: allow');
@@ -46,7 +54,9 @@ export default {
         await p.waitFor({ timeout: 20_000 });
         // Focus moves into the prompt when it appears; press once it is there (a key pressed
         // before that lands in the workbench, not in the view).
-        await view.locator('[data-testid="permission-prompt"] [data-testid="permission-option"]:focus').waitFor({ timeout: 10_000 });
+        await view
+          .locator('[data-testid="permission-prompt"] [data-testid="permission-option"]:focus')
+          .waitFor({ timeout: 10_000 });
         await page.keyboard.press('Alt+3');
         await reply(view, 'keyboard answer: reject');
         await idle(view);
@@ -57,15 +67,19 @@ export default {
       timeoutMs: 45_000,
       async run({ view, screenshot, log }) {
         await sendPrompt(view, 'queue');
-        const a = prompt(view, 'q1'), b = prompt(view, 'q2');
+        const a = prompt(view, 'q1'),
+          b = prompt(view, 'q2');
         await a.waitFor({ timeout: 20_000 });
         await b.waitFor({ timeout: 20_000 });
-        if (await a.getAttribute('data-active') !== 'true' || await b.getAttribute('data-active') !== 'false') throw new Error('the first prompt must be the active one');
+        if ((await a.getAttribute('data-active')) !== 'true' || (await b.getAttribute('data-active')) !== 'false')
+          throw new Error('the first prompt must be the active one');
         const q = await a.locator('[data-testid="permission-queue"]').innerText();
         if (!/1 of 2/.test(q)) throw new Error(`queue position: ${q}`);
         log(`screenshot: ${await screenshot('e2e-permissions-queue')}`);
         await a.locator('[data-option-id="allow"]').click();
-        await view.locator('[data-testid="tool-call"][data-id="q2"] [data-testid="permission-prompt"][data-active="true"]').waitFor({ timeout: 5_000 });
+        await view
+          .locator('[data-testid="tool-call"][data-id="q2"] [data-testid="permission-prompt"][data-active="true"]')
+          .waitFor({ timeout: 5_000 });
         await b.locator('[data-option-id="reject"]').click();
         await reply(view, 'queue answers: allow then reject');
         await idle(view);
@@ -103,7 +117,8 @@ export default {
           // In the notification center: the harness's smoke-test driver suppresses every toast.
           const item = await notification(page, 'asks permission to run: ls -la');
           const buttons = await item.locator('.monaco-button').allInnerTexts();
-          if (buttons.join('|') !== 'Always Allow|Allow|Reject|Show in Tandem') throw new Error(`notification buttons: ${buttons.join('|')}`);
+          if (buttons.join('|') !== 'Always Allow|Allow|Reject|Show in Tandem')
+            throw new Error(`notification buttons: ${buttons.join('|')}`);
           log(`screenshot: ${await screenshot('e2e-permissions-notification')}`);
           await item.locator('.monaco-button', { hasText: /^Allow$/ }).click();
         } finally {
@@ -137,7 +152,8 @@ export default {
         const item = rows.filter({ hasText: 'Always allow Bash: git status' });
         await item.waitFor({ timeout: 10_000 });
         // No checkboxes: only removable rows have a (trash) button; built-in rules are for reference.
-        if (await page.locator('.quick-input-list .monaco-checkbox').count()) throw new Error('the list shows checkboxes');
+        if (await page.locator('.quick-input-list .monaco-checkbox').count())
+          throw new Error('the list shows checkboxes');
         const builtIn = rows.filter({ hasText: 'everything else asks' });
         await builtIn.hover();
         if (await builtIn.locator('.codicon-trash').count()) throw new Error('a built-in rule offers to be removed');
@@ -177,8 +193,9 @@ export default {
         await reply(view, 'card answer: proceed_once');
         await row.and(view.locator('[data-status="completed"]')).waitFor({ timeout: 10_000 });
         log(`screenshot: ${await screenshot('e2e-permissions-card-row')}`);
-        if (await row.count() !== 1) throw new Error(`expected one row for the call, got ${await row.count()}`);
-        if (await view.locator('[data-testid="permission-cards"]').count()) throw new Error('the card stayed after the answer');
+        if ((await row.count()) !== 1) throw new Error(`expected one row for the call, got ${await row.count()}`);
+        if (await view.locator('[data-testid="permission-cards"]').count())
+          throw new Error('the card stayed after the answer');
       },
     },
   ],

@@ -10,7 +10,11 @@ import { join } from 'node:path';
 import { sendPrompt } from '../harness/codeServer.mjs';
 
 const hits = [];
-const server = createServer((req, res) => { hits.push(req.url); res.writeHead(200, { 'Content-Type': 'image/png' }); res.end(); });
+const server = createServer((req, res) => {
+  hits.push(req.url);
+  res.writeHead(200, { 'Content-Type': 'image/png' });
+  res.end();
+});
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 server.unref();
 const PORT = server.address().port;
@@ -33,16 +37,21 @@ const INJECTION = [
 
 const dir = mkdtempSync(join(tmpdir(), 'tandem-e2e-security-'));
 const SCRIPT = join(dir, 'security.json');
-writeFileSync(SCRIPT, JSON.stringify({
-  name: 'injector',
-  prompts: [{ match: 'inject', steps: [{ stream: INJECTION, chunk: 40 }] }],
-}));
+writeFileSync(
+  SCRIPT,
+  JSON.stringify({
+    name: 'injector',
+    prompts: [{ match: 'inject', steps: [{ stream: INJECTION, chunk: 40 }] }],
+  }),
+);
 
 const pwned = (view) => view.locator('body').evaluate(() => window.__pwned ?? null);
 
 export default {
   userSettings: ({ repo, node }) => ({
-    'tandem.agents': [{ name: 'Injector', command: node, args: [join(repo, 'out/test/fixtures/agents/scripted-agent.js'), SCRIPT] }],
+    'tandem.agents': [
+      { name: 'Injector', command: node, args: [join(repo, 'out/test/fixtures/agents/scripted-agent.js'), SCRIPT] },
+    ],
     'tandem.defaultAgent': 'Injector',
   }),
   tests: [
@@ -51,7 +60,9 @@ export default {
       timeoutMs: 60_000,
       async run({ page, view, openTandemView, screenshot, log }) {
         const requests = [];
-        page.context().on('request', (r) => { if (r.url().includes(`:${PORT}`)) requests.push(r.url()); });
+        page.context().on('request', (r) => {
+          if (r.url().includes(`:${PORT}`)) requests.push(r.url());
+        });
         await openTandemView();
         await sendPrompt(view, 'inject');
         const msg = view.locator('[data-testid="message-agent"]', { hasText: 'END-OF-INJECTION' });
@@ -59,20 +70,28 @@ export default {
         await page.waitForTimeout(1500);
         const dom = await msg.evaluate((el) => ({
           scripts: el.querySelectorAll('script').length,
-          handlers: [...el.querySelectorAll('*')].filter((n) => [...n.attributes].some((a) => /^on/i.test(a.name))).length,
+          handlers: [...el.querySelectorAll('*')].filter((n) => [...n.attributes].some((a) => /^on/i.test(a.name)))
+            .length,
           iframes: el.querySelectorAll('iframe').length,
-          remoteImgs: [...el.querySelectorAll('img')].filter((i) => /^https?:/i.test(i.getAttribute('src') ?? '')).length,
-          jsLinks: [...el.querySelectorAll('a')].filter((a) => /^\s*javascript:/i.test(a.getAttribute('href') ?? '')).length,
+          remoteImgs: [...el.querySelectorAll('img')].filter((i) => /^https?:/i.test(i.getAttribute('src') ?? ''))
+            .length,
+          jsLinks: [...el.querySelectorAll('a')].filter((a) => /^\s*javascript:/i.test(a.getAttribute('href') ?? ''))
+            .length,
         }));
         log(`injected message DOM: ${JSON.stringify(dom)}`);
         for (const [k, v] of Object.entries(dom)) if (v !== 0) throw new Error(`${k} in the rendered message: ${v}`);
         // Clicking what was a javascript: link does nothing either.
         const link = msg.locator('a', { hasText: 'click me' });
-        if (await link.count()) await link.first().click({ timeout: 2000 }).catch(() => {});
+        if (await link.count())
+          await link
+            .first()
+            .click({ timeout: 2000 })
+            .catch(() => {});
         await page.waitForTimeout(300);
         const flag = await pwned(view);
         if (flag !== null) throw new Error(`injected code ran: window.__pwned = ${flag}`);
-        if (hits.length || requests.length) throw new Error(`remote loads: server ${JSON.stringify(hits)}, page ${JSON.stringify(requests)}`);
+        if (hits.length || requests.length)
+          throw new Error(`remote loads: server ${JSON.stringify(hits)}, page ${JSON.stringify(requests)}`);
         log(`screenshot: ${await screenshot('e2e-security-injection')}`);
       },
     },
@@ -82,7 +101,11 @@ export default {
       async run({ page, view, openTandemView }) {
         await openTandemView();
         await view.locator('[data-testid="composer-input"]').waitFor({ timeout: 30_000 });
-        const csp = await view.locator('head').evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '');
+        const csp = await view
+          .locator('head')
+          .evaluate(
+            () => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '',
+          );
         if (!csp) throw new Error('no CSP meta in the webview document');
         if (/unsafe-inline|unsafe-eval/.test(csp)) throw new Error(`weak CSP: ${csp}`);
         if (!/script-src 'nonce-[^']+'/.test(csp)) throw new Error(`no script nonce: ${csp}`);
@@ -101,17 +124,31 @@ export default {
           // eval / new Function from a page event (not from the test's own evaluation, which
           // DevTools may exempt): a listener added here runs as page code when the event fires.
           window.addEventListener('tandem-probe', () => {
-            try { eval('window.__pwned = "eval"'); } catch (e) { window.__evalBlocked = String(e); }
-            try { new Function('window.__pwned = "function"')(); } catch (e) { window.__fnBlocked = String(e); }
+            try {
+              eval('window.__pwned = "eval"');
+            } catch (e) {
+              window.__evalBlocked = String(e);
+            }
+            try {
+              new Function('window.__pwned = "function"')();
+            } catch (e) {
+              window.__fnBlocked = String(e);
+            }
           });
         }, remote('direct.png'));
-        await view.locator('body').evaluate(() => { setTimeout(() => window.dispatchEvent(new Event('tandem-probe')), 0); });
+        await view.locator('body').evaluate(() => {
+          setTimeout(() => window.dispatchEvent(new Event('tandem-probe')), 0);
+        });
         await page.waitForTimeout(1000);
         const flag = await pwned(view);
-        const blocked = await view.locator('body').evaluate(() => [window.__evalBlocked ?? null, window.__fnBlocked ?? null]);
-        if (flag !== null) throw new Error(`CSP let code run: window.__pwned = ${flag} (eval: ${blocked[0]}, Function: ${blocked[1]})`);
+        const blocked = await view
+          .locator('body')
+          .evaluate(() => [window.__evalBlocked ?? null, window.__fnBlocked ?? null]);
+        if (flag !== null)
+          throw new Error(`CSP let code run: window.__pwned = ${flag} (eval: ${blocked[0]}, Function: ${blocked[1]})`);
         if (!blocked[0] || !blocked[1]) throw new Error(`eval / new Function not refused: ${JSON.stringify(blocked)}`);
-        if (hits.length !== before) throw new Error(`CSP let a remote image load: ${JSON.stringify(hits.slice(before))}`);
+        if (hits.length !== before)
+          throw new Error(`CSP let a remote image load: ${JSON.stringify(hits.slice(before))}`);
       },
     },
   ],

@@ -9,11 +9,20 @@ import { agentIdle, agentReply, sendPrompt } from '../harness/codeServer.mjs';
 const SCRIPT = 'test/fixtures/scripts/e2e-subagents.json';
 const row = (view, id) => view.locator(`[data-testid="tool-call"][data-id="${id}"]`);
 /** The tool rows in the DOM, in order: [id, aria-level]. */
-const rows = (view) => view.locator('[data-testid="tool-call"]').evaluateAll((els) => els.map((e) => [e.dataset.id, e.getAttribute('aria-level')]));
+const rows = (view) =>
+  view
+    .locator('[data-testid="tool-call"]')
+    .evaluateAll((els) => els.map((e) => [e.dataset.id, e.getAttribute('aria-level')]));
 
 export default {
   userSettings: ({ repo, node }) => ({
-    'tandem.agents': [{ name: 'Scripted', command: node, args: [join(repo, 'out/test/fixtures/agents/scripted-agent.js'), join(repo, SCRIPT)] }],
+    'tandem.agents': [
+      {
+        name: 'Scripted',
+        command: node,
+        args: [join(repo, 'out/test/fixtures/agents/scripted-agent.js'), join(repo, SCRIPT)],
+      },
+    ],
     'tandem.defaultAgent': 'Scripted',
   }),
   tests: [
@@ -26,15 +35,23 @@ export default {
         await agentReply(view, 'SURVEY-DONE');
         await agentIdle(view);
         const got = await rows(view);
-        const want = [['a', '2'], ['r1', '3'], ['g1', '3'], ['b', '2']];
-        if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`rows: ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
-        for (const id of ['r1', 'g1']) if (!/\bdepth-1\b/.test(await row(view, id).getAttribute('class'))) throw new Error(`${id} is not indented`);
+        const want = [
+          ['a', '2'],
+          ['r1', '3'],
+          ['g1', '3'],
+          ['b', '2'],
+        ];
+        if (JSON.stringify(got) !== JSON.stringify(want))
+          throw new Error(`rows: ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+        for (const id of ['r1', 'g1'])
+          if (!/\bdepth-1\b/.test(await row(view, id).getAttribute('class'))) throw new Error(`${id} is not indented`);
         const title = await row(view, 'a').locator('[data-testid="tool-title"]').innerText();
         if (!/Agent \(Explore\)/.test(title)) throw new Error(`Agent call title: ${JSON.stringify(title)}`);
         await row(view, 'g1').focus();
         await row(view, 'g1').press('ArrowLeft');
         const focused = await view.locator(':focus').getAttribute('data-id');
-        if (focused !== 'a') throw new Error(`ArrowLeft on a subagent's call should go to its Agent call, focus is on ${focused}`);
+        if (focused !== 'a')
+          throw new Error(`ArrowLeft on a subagent's call should go to its Agent call, focus is on ${focused}`);
         log(`screenshot: ${await screenshot('e2e-subagents')}`);
       },
     },
@@ -48,7 +65,7 @@ export default {
         await agentIdle(view);
         if (await row(view, 'r3').count()) throw new Error('the late subagent call shows in the current turn');
         const first = view.locator('[data-testid="turn"][data-turn="0"]');
-        if (await first.getAttribute('data-collapsed') !== 'true') throw new Error('the first turn should be folded');
+        if ((await first.getAttribute('data-collapsed')) !== 'true') throw new Error('the first turn should be folded');
         await first.locator('.turn-line').click();
         await row(view, 'r3').waitFor({ timeout: 10_000 });
         const got = (await rows(view)).map(([id, level]) => `${id}:${level}`).join(' ');

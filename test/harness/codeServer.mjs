@@ -10,7 +10,16 @@
 //   await screenshot(page, 'name');                                // → test-results/name.png
 //   await close(); await server.stop();
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, realpathSync } from 'node:fs';
+import {
+  createWriteStream,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  realpathSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -29,7 +38,10 @@ export function freePort() {
     const s = createServer();
     s.unref();
     s.on('error', rej);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => res(port)); });
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => res(port));
+    });
   });
 }
 
@@ -51,7 +63,10 @@ export const remoteUri = (absPath) => `vscode-remote://remote${absPath.split('/'
  * Workbench URL for `folder`, optionally with the test-electron style payload
  * (needs the server started with enable-smoke-test-driver, which startCodeServer does).
  */
-export function workbenchUrl(base, { folder, extensionDevelopmentPath, extensionTestsPath, extensionEnvironment } = {}) {
+export function workbenchUrl(
+  base,
+  { folder, extensionDevelopmentPath, extensionTestsPath, extensionEnvironment } = {},
+) {
   const u = new URL(base);
   if (folder) u.searchParams.set('folder', folder);
   const payload = [];
@@ -127,16 +142,24 @@ export async function startCodeServer(o) {
   }
   const config = join(runDir, 'config.yaml');
   writeFileSync(config, '');
-  const port = o.port ?? await freePort();
+  const port = o.port ?? (await freePort());
   const args = [
     paths.codeServerEntry,
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${port}`,
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
-    '--config', config,
-    '--user-data-dir', dirs.userData,
-    '--extensions-dir', dirs.extensions,
-    '--vscode-option', 'enable-smoke-test-driver',
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--config',
+    config,
+    '--user-data-dir',
+    dirs.userData,
+    '--extensions-dir',
+    dirs.extensions,
+    '--vscode-option',
+    'enable-smoke-test-driver',
     ...(o.extraArgs ?? []),
     workspace,
   ];
@@ -152,33 +175,58 @@ export async function startCodeServer(o) {
   const child = spawn(paths.node24, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const tail = [];
   let exited = null;
-  const exitPromise = new Promise((r) => child.on('exit', (code, signal) => { exited = { code, signal }; r(exited); }));
+  const exitPromise = new Promise((r) =>
+    child.on('exit', (code, signal) => {
+      exited = { code, signal };
+      r(exited);
+    }),
+  );
   const onChunk = (buf) => {
     log.write(buf);
     for (const line of buf.toString().split('\n')) {
       if (!line) continue;
-      tail.push(line); if (tail.length > 40) tail.shift();
+      tail.push(line);
+      if (tail.length > 40) tail.shift();
       o.onOutput?.(line);
     }
   };
   child.stdout.on('data', onChunk);
   child.stderr.on('data', onChunk);
   // If this process dies without calling stop(), do not leave the group behind.
-  const killOnExit = () => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } };
+  const killOnExit = () => {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  };
   process.on('exit', killOnExit);
 
   let stopped = false;
   const stop = async () => {
-    if (stopped) return; stopped = true;
+    if (stopped) return;
+    stopped = true;
     process.off('exit', killOnExit);
     if (!exited) {
-      try { process.kill(-child.pid, 'SIGTERM'); } catch { /* gone */ }
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        /* gone */
+      }
       const t = await Promise.race([exitPromise, sleep(5000).then(() => 'timeout')]);
       // The group may still hold children (extension host, ptys) even after the main process exits.
-      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
       if (t === 'timeout') await exitPromise;
     } else {
-      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
     }
     await new Promise((r) => log.end(r));
     if (!keep) rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
@@ -188,22 +236,44 @@ export async function startCodeServer(o) {
   const baseUrl = `http://127.0.0.1:${port}/`;
   const deadline = Date.now() + (o.startTimeoutMs ?? 60_000);
   for (;;) {
-    if (exited) { await stop(); throw new Error(`code-server exited early (${JSON.stringify(exited)}):\n${tail.join('\n')}`); }
+    if (exited) {
+      await stop();
+      throw new Error(`code-server exited early (${JSON.stringify(exited)}):\n${tail.join('\n')}`);
+    }
     try {
       const r = await fetch(`${baseUrl}healthz`, { signal: AbortSignal.timeout(1000) });
       if (r.ok) break;
-    } catch { /* not yet */ }
-    if (Date.now() > deadline) { await stop(); throw new Error(`code-server did not answer on ${baseUrl} within ${(o.startTimeoutMs ?? 60_000) / 1000} s:\n${tail.join('\n')}`); }
+    } catch {
+      /* not yet */
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(
+        `code-server did not answer on ${baseUrl} within ${(o.startTimeoutMs ?? 60_000) / 1000} s:\n${tail.join('\n')}`,
+      );
+    }
     await sleep(150);
   }
-  const urlFor = (extra = {}) => workbenchUrl(baseUrl, {
-    folder: workspace,
-    extensionDevelopmentPath: o.extensionDevelopmentPath && resolve(o.extensionDevelopmentPath),
-    extensionTestsPath: o.extensionTestsPath && resolve(o.extensionTestsPath),
-    extensionEnvironment: o.extensionEnvironment,
-    ...extra,
-  });
-  return { url: urlFor(), baseUrl, port, runDir, pid: child.pid, logFile, urlFor, stop, exited: exitPromise, tail: () => tail.join('\n') };
+  const urlFor = (extra = {}) =>
+    workbenchUrl(baseUrl, {
+      folder: workspace,
+      extensionDevelopmentPath: o.extensionDevelopmentPath && resolve(o.extensionDevelopmentPath),
+      extensionTestsPath: o.extensionTestsPath && resolve(o.extensionTestsPath),
+      extensionEnvironment: o.extensionEnvironment,
+      ...extra,
+    });
+  return {
+    url: urlFor(),
+    baseUrl,
+    port,
+    runDir,
+    pid: child.pid,
+    logFile,
+    urlFor,
+    stop,
+    exited: exitPromise,
+    tail: () => tail.join('\n'),
+  };
 }
 
 /** Setting keys an extension declares with scope machine or machine-overridable. */
@@ -212,10 +282,15 @@ function machineScopedKeys(extDirs) {
   for (const dir of extDirs) {
     if (!dir) continue;
     let pkg;
-    try { pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')); } catch { continue; }
+    try {
+      pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    } catch {
+      continue;
+    }
     const conf = pkg.contributes?.configuration;
     for (const c of Array.isArray(conf) ? conf : conf ? [conf] : []) {
-      for (const [k, v] of Object.entries(c.properties ?? {})) if (v?.scope === 'machine' || v?.scope === 'machine-overridable') keys.add(k);
+      for (const [k, v] of Object.entries(c.properties ?? {}))
+        if (v?.scope === 'machine' || v?.scope === 'machine-overridable') keys.add(k);
     }
   }
   return keys;
@@ -224,14 +299,24 @@ function machineScopedKeys(extDirs) {
 async function loadPlaywright() {
   // Prefer the repo's own playwright-core (devDependency), else the cached one from install.mjs.
   const req = createRequire(join(REPO, 'package.json'));
-  try { return req('playwright-core'); } catch { /* fall through */ }
+  try {
+    return req('playwright-core');
+  } catch {
+    /* fall through */
+  }
   const p = await ensureInstalled({ quiet: true });
   return createRequire(join(p.dir, 'package.json'))('playwright-core');
 }
 
 export const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run', '--no-default-browser-check',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--no-default-browser-check',
   '--disable-features=Translate,MediaRouter,OptimizationHints',
   // Every name but the loopback ones fails to resolve: tests never reach the internet.
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
@@ -256,17 +341,27 @@ export async function openWorkbench(url, o = {}) {
   });
   const context = await browser.newContext({ viewport: o.viewport ?? { width: 1400, height: 900 } });
   const page = await context.newPage();
-  const close = async () => { try { await browser.close(); } catch { /* already gone */ } };
+  const close = async () => {
+    try {
+      await browser.close();
+    } catch {
+      /* already gone */
+    }
+  };
   try {
     if (o.beforeGoto) await o.beforeGoto(page);
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
     if (o.waitForWorkbench ?? true) await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-  } catch (e) { await close(); throw e; }
+  } catch (e) {
+    await close();
+    throw e;
+  }
   return { browser, context, page, close };
 }
 
 // The workbench's own log lines (same console format as the extension host's): not test output.
-const WORKBENCH_NOISE = /^(Error: Timed out waiting for authentication provider|Creation of workbench contribution|Resolving connection token|Resolved connection token|Creating a socket|\[reconnection-grace-time\]|Ignoring fetching additional builtin extensions|Updating additional builtin extensions cache|\[Service Worker\]|\[AgentHost|\[AccountPolicyGate\]|Started local extension host|Extension host \(|Loading development extension|\[Extension Host\] )/;
+const WORKBENCH_NOISE =
+  /^(Error: Timed out waiting for authentication provider|Creation of workbench contribution|Resolving connection token|Resolved connection token|Creating a socket|\[reconnection-grace-time\]|Ignoring fetching additional builtin extensions|Updating additional builtin extensions cache|\[Service Worker\]|\[AgentHost|\[AccountPolicyGate\]|Started local extension host|Extension host \(|Loading development extension|\[Extension Host\] )/;
 
 /**
  * Turns page console messages back into extension-host output lines. With a tests payload the
@@ -278,17 +373,34 @@ const WORKBENCH_NOISE = /^(Error: Timed out waiting for authentication provider|
 export function onConsoleLines(page, onLine) {
   page.on('console', async (msg) => {
     let args;
-    try { args = await Promise.all(msg.args().map((a) => a.jsonValue().catch(() => String(a)))); } catch { args = [msg.text()]; }
+    try {
+      args = await Promise.all(msg.args().map((a) => a.jsonValue().catch(() => String(a))));
+    } catch {
+      args = [msg.text()];
+    }
     let fromExtensionHost = false;
-    if (args.length >= 2 && typeof args[0] === 'string' && /^%c\s*(INFO|WARN|ERR|DEBUG|TRACE)\s*$/.test(args[0]) && typeof args[1] === 'string' && args[1].startsWith('color')) {
+    if (
+      args.length >= 2 &&
+      typeof args[0] === 'string' &&
+      /^%c\s*(INFO|WARN|ERR|DEBUG|TRACE)\s*$/.test(args[0]) &&
+      typeof args[1] === 'string' &&
+      args[1].startsWith('color')
+    ) {
       args = args.slice(2);
       if (args.length === 0) args = [''];
       fromExtensionHost = true;
-    } else if (args.length === 0 || args.every((a) => a === undefined || (a && typeof a === 'object' && Object.keys(a).length === 0))) {
+    } else if (
+      args.length === 0 ||
+      args.every((a) => a === undefined || (a && typeof a === 'object' && Object.keys(a).length === 0))
+    ) {
       args = [msg.text()];
     }
     let text;
-    try { text = format(...args); } catch { text = msg.text(); }
+    try {
+      text = format(...args);
+    } catch {
+      text = msg.text();
+    }
     if (fromExtensionHost && WORKBENCH_NOISE.test(text)) fromExtensionHost = false;
     onLine(text, { type: msg.type(), fromExtensionHost });
   });
@@ -296,12 +408,21 @@ export function onConsoleLines(page, onLine) {
 
 /** The activity-bar entry of a view container (title "Tandem" by default). */
 export async function openTandemView(page, { title = 'Tandem', containerId = 'tandem', timeout = 20_000 } = {}) {
-  const item = page.locator(`.part.activitybar .action-item a[aria-label^="${title}"], .part.activitybar .action-item [aria-label^="${title}"]`).first();
+  const item = page
+    .locator(
+      `.part.activitybar .action-item a[aria-label^="${title}"], .part.activitybar .action-item [aria-label^="${title}"]`,
+    )
+    .first();
   try {
     await item.waitFor({ state: 'visible', timeout: Math.min(timeout, 10_000) });
     // Clicking an already open container toggles it closed: only click when not checked.
-    const checked = await item.evaluate((el) => el.closest('.action-item')?.classList.contains('checked') || el.getAttribute('aria-checked') === 'true' || el.getAttribute('aria-selected') === 'true')
-      && await page.locator('.part.sidebar').isVisible();
+    const checked =
+      (await item.evaluate(
+        (el) =>
+          el.closest('.action-item')?.classList.contains('checked') ||
+          el.getAttribute('aria-checked') === 'true' ||
+          el.getAttribute('aria-selected') === 'true',
+      )) && (await page.locator('.part.sidebar').isVisible());
     if (!checked) await item.click();
   } catch {
     await runCommand(page, `View: Show ${title}`);
@@ -359,9 +480,12 @@ export function webviewViewFrame(extensionId = TANDEM_ID) {
  */
 export async function notification(page, text, { timeout = 10_000 } = {}) {
   const item = page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
-  if (!await page.locator('.notifications-center.visible').isVisible()) {
+  if (!(await page.locator('.notifications-center.visible').isVisible())) {
     await runCommand(page, 'Notifications: Show Notifications');
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout }).catch(() => {});
+    await page
+      .locator('.quick-input-widget')
+      .waitFor({ state: 'hidden', timeout })
+      .catch(() => {});
   }
   await item.waitFor({ timeout });
   return item;
@@ -376,9 +500,16 @@ export async function notification(page, text, { timeout = 10_000 } = {}) {
 export async function runCommand(page, label) {
   const input = page.locator('.quick-input-widget input');
   // A row's aria-label is the command's label, plus ", <keybinding>" when it has one.
-  const row = page.locator(`.quick-input-list .monaco-list-row[aria-label="${label}"], .quick-input-list .monaco-list-row[aria-label^="${label},"]`).first();
+  const row = page
+    .locator(
+      `.quick-input-list .monaco-list-row[aria-label="${label}"], .quick-input-list .monaco-list-row[aria-label^="${label},"]`,
+    )
+    .first();
   for (let attempt = 1; ; attempt++) {
-    await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, force: true }).catch(() => {});
+    await page
+      .locator('.monaco-workbench')
+      .click({ position: { x: 5, y: 5 }, force: true })
+      .catch(() => {});
     await page.keyboard.press('F1');
     await input.waitFor({ state: 'visible', timeout: 10_000 });
     await input.fill(`>${label}`);
@@ -387,9 +518,21 @@ export async function runCommand(page, label) {
       await row.click();
       return;
     } catch (e) {
-      const offered = await page.locator('.quick-input-list .monaco-list-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label'))).catch(() => []);
+      const offered = await page
+        .locator('.quick-input-list .monaco-list-row')
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label')))
+        .catch(() => []);
       await page.keyboard.press('Escape');
-      if (attempt >= 2) throw new Error(`runCommand: "${label}" is not in the command palette (offered: ${offered.slice(0, 5).map((x) => JSON.stringify(x)).join(', ') || 'nothing'})`, { cause: e });
+      if (attempt >= 2)
+        throw new Error(
+          `runCommand: "${label}" is not in the command palette (offered: ${
+            offered
+              .slice(0, 5)
+              .map((x) => JSON.stringify(x))
+              .join(', ') || 'nothing'
+          })`,
+          { cause: e },
+        );
       await sleep(1000);
     }
   }
@@ -397,9 +540,7 @@ export async function runCommand(page, label) {
 
 /** FrameLocator of the Tandem sidebar webview's content (outer webview iframe → #active-frame). */
 export function tandemWebview(page, extensionId = TANDEM_ID) {
-  return page
-    .frameLocator(webviewViewFrame(extensionId))
-    .frameLocator('#active-frame');
+  return page.frameLocator(webviewViewFrame(extensionId)).frameLocator('#active-frame');
 }
 
 /** Saves a full-window screenshot to test-results/<name>.png and returns its path. */

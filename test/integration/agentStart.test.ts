@@ -11,7 +11,11 @@ function processesWith(marker: string): number[] {
   const pids: number[] = [];
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
-    try { if (readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(marker)) pids.push(Number(d)); } catch { /* gone */ }
+    try {
+      if (readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(marker)) pids.push(Number(d));
+    } catch {
+      /* gone */
+    }
   }
   return pids;
 }
@@ -25,10 +29,15 @@ suite('agent start', () => {
     const t = await activateTandem<{ controller: Controller }>();
     ctl = t.api.controller;
     // The script's path is unique to this suite: it marks this suite's agent processes.
-    script = await configureScriptedAgent(t.extensionPath, 'Starter', { name: 'start', defaultPrompt: { steps: [{ stream: 'ok' }] } });
+    script = await configureScriptedAgent(t.extensionPath, 'Starter', {
+      name: 'start',
+      defaultPrompt: { steps: [{ stream: 'ok' }] },
+    });
   });
 
-  suiteTeardown(async () => { await ctl?.stop(); });
+  suiteTeardown(async () => {
+    await ctl?.stop();
+  });
 
   test('overlapping starts leave one agent process; stop leaves none', async function () {
     this.timeout(30_000);

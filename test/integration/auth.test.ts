@@ -12,8 +12,6 @@ import type { Controller } from '../../src/vscode/controller';
 
 const ID = 'tandem-dev.tandem';
 
-
-
 suite('sign-in (auth methods)', () => {
   let ctl: Controller;
   const marker = join(mkdtempSync(join(tmpdir(), 'tandem-auth-')), 'marker');
@@ -23,15 +21,38 @@ suite('sign-in (auth methods)', () => {
     const ext = vscode.extensions.getExtension<{ controller: Controller }>(ID)!;
     ctl = (await ext.activate()).controller;
     const agentJs = join(ext.extensionPath, 'out', 'test', 'fixtures', 'agents', 'auth-agent.js');
-    await vscode.workspace.getConfiguration('tandem').update('agents', [{ name: 'Auth', command: process.execPath, args: [agentJs], env: { AUTH_MARKER: marker, ELECTRON_RUN_AS_NODE: '1' } }], vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('tandem')
+      .update(
+        'agents',
+        [
+          {
+            name: 'Auth',
+            command: process.execPath,
+            args: [agentJs],
+            env: { AUTH_MARKER: marker, ELECTRON_RUN_AS_NODE: '1' },
+          },
+        ],
+        vscode.ConfigurationTarget.Global,
+      );
   });
 
-  suiteTeardown(async () => { await ctl?.stop(); rmSync(marker, { force: true }); });
+  suiteTeardown(async () => {
+    await ctl?.stop();
+    rmSync(marker, { force: true });
+  });
 
-  test('authentication required: the sign-in state lists the agent\'s methods', async () => {
+  test("authentication required: the sign-in state lists the agent's methods", async () => {
     await ctl.start('Auth');
     assert.equal(ctl.agent.state, 'auth', ctl.agent.message);
-    assert.deepEqual(ctl.agent.authMethods?.map((m) => [m.id, m.terminal]), [['browser-login', false], ['terminal-login', true], ['api-key', false]]);
+    assert.deepEqual(
+      ctl.agent.authMethods?.map((m) => [m.id, m.terminal]),
+      [
+        ['browser-login', false],
+        ['terminal-login', true],
+        ['api-key', false],
+      ],
+    );
     assert.equal(ctl.current?.session, undefined);
   });
 

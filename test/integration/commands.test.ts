@@ -21,30 +21,73 @@ suite('commands, sessions, export (issue 7)', () => {
     ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
     const script = {
       name: 'cmds',
-      initialize: { agentCapabilities: { loadSession: true, sessionCapabilities: { list: {} } }, agentInfo: { name: 'cmds', title: 'Commands Agent', version: '1' } },
-      newSession: { modes: { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code' }] } },
+      initialize: {
+        agentCapabilities: { loadSession: true, sessionCapabilities: { list: {} } },
+        agentInfo: { name: 'cmds', title: 'Commands Agent', version: '1' },
+      },
+      newSession: {
+        modes: {
+          currentModeId: 'ask',
+          availableModes: [
+            { id: 'ask', name: 'Ask' },
+            { id: 'code', name: 'Code' },
+          ],
+        },
+      },
       handlers: {
-        'session/list': { result: { sessions: [{ sessionId: 'past-1', cwd: ws, title: 'Past work', updatedAt: '2026-11-20T10:00:00Z' }] } },
+        'session/list': {
+          result: {
+            sessions: [{ sessionId: 'past-1', cwd: ws, title: 'Past work', updatedAt: '2026-11-20T10:00:00Z' }],
+          },
+        },
         'session/load': {
           steps: [
-            { update: { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'earlier question' } }, sessionId: '${params.sessionId}' },
-            { update: { sessionUpdate: 'tool_call', toolCallId: 'old-read', title: 'Read src/hello.ts', kind: 'read', status: 'completed' }, sessionId: '${params.sessionId}' },
-            { update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'earlier answer' } }, sessionId: '${params.sessionId}' },
+            {
+              update: { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'earlier question' } },
+              sessionId: '${params.sessionId}',
+            },
+            {
+              update: {
+                sessionUpdate: 'tool_call',
+                toolCallId: 'old-read',
+                title: 'Read src/hello.ts',
+                kind: 'read',
+                status: 'completed',
+              },
+              sessionId: '${params.sessionId}',
+            },
+            {
+              update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'earlier answer' } },
+              sessionId: '${params.sessionId}',
+            },
           ],
           result: {},
         },
       },
-      prompts: [
-        { match: 'hang', steps: [{ stream: 'working…' }, { hang: true }] },
-      ],
-      defaultPrompt: { steps: [{ stream: 'Answer to: ${promptLine}' }, { update: { sessionUpdate: 'tool_call', toolCallId: 't-${turn}', title: 'ls', kind: 'execute', status: 'completed' } }] },
+      prompts: [{ match: 'hang', steps: [{ stream: 'working…' }, { hang: true }] }],
+      defaultPrompt: {
+        steps: [
+          { stream: 'Answer to: ${promptLine}' },
+          {
+            update: {
+              sessionUpdate: 'tool_call',
+              toolCallId: 't-${turn}',
+              title: 'ls',
+              kind: 'execute',
+              status: 'completed',
+            },
+          },
+        ],
+      },
     };
     await configureScriptedAgent(t.extensionPath, 'Cmds', script);
     await ctl.start('Cmds');
     assert.equal(ctl.agent.state, 'ready', ctl.agent.message);
   });
 
-  suiteTeardown(async () => { await ctl?.stop(); });
+  suiteTeardown(async () => {
+    await ctl?.stop();
+  });
 
   test('every command in package.json is registered', async () => {
     const ext = vscode.extensions.getExtension(TANDEM_ID)!;
@@ -82,7 +125,11 @@ suite('commands, sessions, export (issue 7)', () => {
 
   test('Show Traffic opens the JSON-RPC traffic (initialize included)', async () => {
     await vscode.commands.executeCommand('tandem.showTraffic');
-    await until(() => /"method":"initialize"/.test(vscode.window.activeTextEditor?.document.getText() ?? ''), 5000, 'traffic document');
+    await until(
+      () => /"method":"initialize"/.test(vscode.window.activeTextEditor?.document.getText() ?? ''),
+      5000,
+      'traffic document',
+    );
   });
 
   test('Open Session… lists past sessions and replays the chosen one into the view', async () => {
@@ -90,7 +137,10 @@ suite('commands, sessions, export (issue 7)', () => {
     await until(() => ctl.current?.session?.sessionId === 'past-1', 10_000, 'past session loaded');
     const snap = ctl.snapshot().session!;
     assert.equal(snap.toolCalls['old-read']?.title, 'Read src/hello.ts');
-    assert.deepEqual(snap.turns[0].items.map((i) => i.kind), ['user', 'tool', 'agent']);
+    assert.deepEqual(
+      snap.turns[0].items.map((i) => i.kind),
+      ['user', 'tool', 'agent'],
+    );
   });
 
   test('Switch Mode sets the agent mode', async () => {
@@ -110,18 +160,28 @@ suite('commands, sessions, export (issue 7)', () => {
     const editor = await vscode.window.showTextDocument(uri);
     editor.selection = new vscode.Selection(0, 0, 1, 0);
     await vscode.commands.executeCommand('tandem.sendSelection', 'explain this');
-    await until(() => ctl.current!.session!.state.meta.status === 'idle' && ctl.current!.session!.state.turns.length > 0, 10_000);
+    await until(
+      () => ctl.current!.session!.state.meta.status === 'idle' && ctl.current!.session!.state.turns.length > 0,
+      10_000,
+    );
     const turns = ctl.snapshot().session!.turns;
     const user = turns[turns.length - 1].items[0];
     assert.ok(user.kind === 'user');
     assert.equal(user.blocks[0].type, 'text');
-    assert.ok(user.blocks.some((b) => (b.type === 'resource_link' || b.type === 'resource')), 'selection attached');
+    assert.ok(
+      user.blocks.some((b) => b.type === 'resource_link' || b.type === 'resource'),
+      'selection attached',
+    );
     await vscode.commands.executeCommand('tandem.askAboutFile', uri, 'what does it do?');
-    await until(() => {
-      const t = ctl.snapshot().session!.turns;
-      const u = t[t.length - 1].items[0];
-      return u.kind === 'user' && u.blocks.some((b) => b.type === 'resource_link' && b.uri.endsWith('hello.ts'));
-    }, 10_000, 'ask about file');
+    await until(
+      () => {
+        const t = ctl.snapshot().session!.turns;
+        const u = t[t.length - 1].items[0];
+        return u.kind === 'user' && u.blocks.some((b) => b.type === 'resource_link' && b.uri.endsWith('hello.ts'));
+      },
+      10_000,
+      'ask about file',
+    );
     await until(() => ctl.current!.session!.state.meta.status === 'idle', 10_000, 'turn end');
   });
 
@@ -153,7 +213,9 @@ suite('commands, sessions, export (issue 7)', () => {
 
   test('Replay Recording plays a recorded session back as the agent, paths rebased to this workspace', async () => {
     const ext = vscode.extensions.getExtension(TANDEM_ID)!;
-    const rec = vscode.Uri.file(join(ext.extensionPath, 'test', 'fixtures', 'acp-transcripts', 'claude-code-acp-0.16.2-read.jsonl'));
+    const rec = vscode.Uri.file(
+      join(ext.extensionPath, 'test', 'fixtures', 'acp-transcripts', 'claude-code-acp-0.16.2-read.jsonl'),
+    );
     await vscode.commands.executeCommand('tandem.replayRecording', rec);
     assert.equal(ctl.agent.state, 'ready', ctl.agent.message);
     assert.match(ctl.agent.name ?? '', /^Replay: claude-code-acp-0\.16\.2-read\.jsonl$/);
@@ -161,7 +223,10 @@ suite('commands, sessions, export (issue 7)', () => {
     const snap = ctl.snapshot().session!;
     const calls = Object.values(snap.toolCalls);
     assert.ok(calls.length >= 1, 'the recorded tool call is replayed');
-    assert.ok(calls.every((c) => c.locations.every((l) => !l.path.startsWith('/home/user/project'))), 'paths rebased');
+    assert.ok(
+      calls.every((c) => c.locations.every((l) => !l.path.startsWith('/home/user/project'))),
+      'paths rebased',
+    );
     await ctl.start('Cmds');
   });
 

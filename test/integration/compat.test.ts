@@ -20,12 +20,32 @@ import type { AgentHands } from '../../src/vscode/agentHands';
 import type { TandemPermissions } from '../../src/vscode/permissions';
 import type { HostMessage } from '../../src/shared/protocol';
 import type { SessionSnapshot } from '../../src/shared/sessionModel';
-import { fakeAnthropic, fakeGemini, fakeResponses, type FakeServer, type ResponsesStep, type Step } from '../compat/fakeModels';
-import { AGENT_NODE, CACHE, CLAUDE_AGENT_ACP, CLAUDE_CODE_ACP, CODEX_ACP, GEMINI_CLI, claudeAgentEnv, codexArgs, codexEnv, codexHome, codexSandboxProblem } from '../compat/agentPaths';
+import {
+  fakeAnthropic,
+  fakeGemini,
+  fakeResponses,
+  type FakeServer,
+  type ResponsesStep,
+  type Step,
+} from '../compat/fakeModels';
+import {
+  AGENT_NODE,
+  CACHE,
+  CLAUDE_AGENT_ACP,
+  CLAUDE_CODE_ACP,
+  CODEX_ACP,
+  GEMINI_CLI,
+  claudeAgentEnv,
+  codexArgs,
+  codexEnv,
+  codexHome,
+  codexSandboxProblem,
+} from '../compat/agentPaths';
 import { runAccepting, until } from './helpers';
 
 const ID = 'tandem-dev.tandem';
-const NOT_INSTALLED = (what: string) => `${what} is not installed in ${CACHE}: run node test/harness/run-compat.mjs (it installs the pinned agents)`;
+const NOT_INSTALLED = (what: string) =>
+  `${what} is not installed in ${CACHE}: run node test/harness/run-compat.mjs (it installs the pinned agents)`;
 
 /** A throwaway HOME for an agent (Claude Code keeps its sessions under it). */
 function freshHome(): string {
@@ -33,11 +53,18 @@ function freshHome(): string {
 }
 
 const claudeEnv = (model: FakeServer, home: string): Record<string, string> => ({
-  ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'dummy', HOME: home, IS_SANDBOX: '1',
-  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1',
+  ANTHROPIC_BASE_URL: model.url,
+  ANTHROPIC_API_KEY: 'dummy',
+  HOME: home,
+  IS_SANDBOX: '1',
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  DISABLE_AUTOUPDATER: '1',
 });
 const geminiEnv = (model: FakeServer, home: string): Record<string, string> => ({
-  GOOGLE_GEMINI_BASE_URL: model.url, GEMINI_API_KEY: 'dummy', HOME: home, GEMINI_CLI_TRUST_WORKSPACE: 'true',
+  GOOGLE_GEMINI_BASE_URL: model.url,
+  GEMINI_API_KEY: 'dummy',
+  HOME: home,
+  GEMINI_CLI_TRUST_WORKSPACE: 'true',
 });
 
 if (process.env.TANDEM_COMPAT === '1') {
@@ -54,7 +81,9 @@ if (process.env.TANDEM_COMPAT === '1') {
 
     suiteSetup(async function () {
       this.timeout(60_000);
-      const api = await vscode.extensions.getExtension<{ controller: Controller; hands: AgentHands; permissions: TandemPermissions }>(ID)!.activate();
+      const api = await vscode.extensions
+        .getExtension<{ controller: Controller; hands: AgentHands; permissions: TandemPermissions }>(ID)!
+        .activate();
       ctl = api.controller;
       hands = api.hands;
       permissions = api.permissions;
@@ -66,12 +95,17 @@ if (process.env.TANDEM_COMPAT === '1') {
         if (ch.type !== 'added') return;
         const { view, requestId } = ch.pending;
         asked.push({ title: view.toolCall.title ?? view.toolCallId, kinds: view.options.map((o) => o.kind) });
-        const o = view.options.find((x) => x.kind === 'allow_once') ?? view.options.find((x) => x.kind.startsWith('allow'));
-        setTimeout(() => { if (o) permissions.broker.answer(requestId, o.optionId); }, 50);
+        const o =
+          view.options.find((x) => x.kind === 'allow_once') ?? view.options.find((x) => x.kind.startsWith('allow'));
+        setTimeout(() => {
+          if (o) permissions.broker.answer(requestId, o.optionId);
+        }, 50);
       });
     });
 
-    setup(() => { asked = []; });
+    setup(() => {
+      asked = [];
+    });
 
     teardown(async () => {
       await ctl?.stop();
@@ -86,14 +120,26 @@ if (process.env.TANDEM_COMPAT === '1') {
     });
 
     /** Configures one agent in tandem.agents (user settings) and starts it through the Controller. */
-    async function startAgent(name: string, args: string[], env: Record<string, string>, command = process.execPath): Promise<void> {
-      await vscode.workspace.getConfiguration('tandem').update('agents', [{ name, command, args, env }], vscode.ConfigurationTarget.Global);
+    async function startAgent(
+      name: string,
+      args: string[],
+      env: Record<string, string>,
+      command = process.execPath,
+    ): Promise<void> {
+      await vscode.workspace
+        .getConfiguration('tandem')
+        .update('agents', [{ name, command, args, env }], vscode.ConfigurationTarget.Global);
       await ctl.start(name);
       assert.equal(ctl.agent.state, 'ready', `${name} did not start: ${ctl.agent.message}`);
     }
 
     async function model(kind: 'anthropic' | 'gemini' | 'responses', script: ResponsesStep[]): Promise<FakeServer> {
-      const m = kind === 'anthropic' ? await fakeAnthropic(script as Step[]) : kind === 'gemini' ? await fakeGemini(script as Step[]) : await fakeResponses(script);
+      const m =
+        kind === 'anthropic'
+          ? await fakeAnthropic(script as Step[])
+          : kind === 'gemini'
+            ? await fakeGemini(script as Step[])
+            : await fakeResponses(script);
       models.push(m);
       return m;
     }
@@ -111,13 +157,19 @@ if (process.env.TANDEM_COMPAT === '1') {
     /** The tool calls of the shown session, as the view gets them. */
     function toolRows(): Array<{ id: string; title: string; kind?: string; status: string; group?: string }> {
       return Object.values(ctl.snapshot().session!.toolCalls).map((t) => ({
-        id: t.toolCallId, title: t.title, kind: t.kind, status: t.status,
+        id: t.toolCallId,
+        title: t.title,
+        kind: t.kind,
+        status: t.status,
         group: (t.meta?.tandem as { group?: string } | undefined)?.group,
       }));
     }
 
     test('claude-code-acp 0.16.2 (issue 4): reads, edits (the open editor shows it, undo works), writes a new file, runs a command with live output', async function () {
-      if (!existsSync(CLAUDE_CODE_ACP)) { console.log(`[compat] skipped: ${NOT_INSTALLED('claude-code-acp 0.16.2')}`); this.skip(); }
+      if (!existsSync(CLAUDE_CODE_ACP)) {
+        console.log(`[compat] skipped: ${NOT_INSTALLED('claude-code-acp 0.16.2')}`);
+        this.skip();
+      }
       const dir = join(ws, 'compat', 'claude');
       mkdirSync(dir, { recursive: true });
       const file = join(dir, 'hello.txt');
@@ -133,7 +185,10 @@ if (process.env.TANDEM_COMPAT === '1') {
         { tool: 'mcp__acp__Read', input: { file_path: file } },
         { tool: 'mcp__acp__Edit', input: { file_path: file, old_string: 'hello world', new_string: 'hello ACP' } },
         { tool: 'mcp__acp__Write', input: { file_path: join(dir, 'sub', 'new-file.txt'), content: 'brand new\n' } },
-        { tool: 'mcp__acp__Bash', input: { command: 'echo live-1; sleep 1.5; echo live-2', timeout: 30000, description: 'Print two lines' } },
+        {
+          tool: 'mcp__acp__Bash',
+          input: { command: 'echo live-1; sleep 1.5; echo live-2', timeout: 30000, description: 'Print two lines' },
+        },
         { text: 'All done.' },
       ]);
       const editor = await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
@@ -150,12 +205,18 @@ if (process.env.TANDEM_COMPAT === '1') {
       });
       try {
         await ctl.current!.prompt('Read compat/claude/hello.txt, change the greeting, add a file and run a command');
-      } finally { sub.dispose(); }
+      } finally {
+        sub.dispose();
+      }
       assertTurnOk(m);
       assert.equal(lastTurn().stopReason, 'end_turn');
 
       // Read: answered by VS Code (the unsaved buffer, not the disk), and the result reached the model.
-      assert.match(JSON.stringify(m.requests[1]), /unsaved buffer text/, 'the Read of an open file returned its unsaved buffer');
+      assert.match(
+        JSON.stringify(m.requests[1]),
+        /unsaved buffer text/,
+        'the Read of an open file returned its unsaved buffer',
+      );
       assert.doesNotMatch(JSON.stringify(m.requests[1]), /on disk/);
       assert.match(JSON.stringify(m.requests[2]), /hello world/, 'the Read result reached the model');
       // Edit: through a WorkspaceEdit — the open editor shows it at once, saved, on disk.
@@ -165,7 +226,11 @@ if (process.env.TANDEM_COMPAT === '1') {
       assert.equal(readFileSync(join(dir, 'sub', 'new-file.txt'), 'utf8'), 'brand new\n');
       const sid = ctl.current!.session!.sessionId;
       const changes = hands.tracker.changes(sid, 0);
-      assert.deepEqual(changes.map((c) => c.path).sort(), [file, join(dir, 'sub', 'new-file.txt')].sort(), 'both writes went through the client (review list)');
+      assert.deepEqual(
+        changes.map((c) => c.path).sort(),
+        [file, join(dir, 'sub', 'new-file.txt')].sort(),
+        'both writes went through the client (review list)',
+      );
       // Command: a client terminal, output live in the view before it exited.
       const terms = Object.values(ctl.snapshot().session!.terminals);
       assert.equal(terms.length, 1, 'one client terminal');
@@ -190,13 +255,24 @@ if (process.env.TANDEM_COMPAT === '1') {
     });
 
     test('gemini-cli 0.61.0 --acp (issue 4): edits a file (the open editor shows it) and creates one', async function () {
-      if (!existsSync(GEMINI_CLI)) { console.log(`[compat] skipped: ${NOT_INSTALLED('gemini-cli 0.61.0')}`); this.skip(); }
+      if (!existsSync(GEMINI_CLI)) {
+        console.log(`[compat] skipped: ${NOT_INSTALLED('gemini-cli 0.61.0')}`);
+        this.skip();
+      }
       const dir = join(ws, 'compat', 'gemini');
       mkdirSync(dir, { recursive: true });
       const file = join(dir, 'edit-me.txt');
       writeFileSync(file, 'hello world\nsecond line\n');
       const m = await model('gemini', [
-        { tool: 'replace', input: { file_path: file, old_string: 'hello world', new_string: 'hello ACP', instruction: 'Change the greeting.' } },
+        {
+          tool: 'replace',
+          input: {
+            file_path: file,
+            old_string: 'hello world',
+            new_string: 'hello ACP',
+            instruction: 'Change the greeting.',
+          },
+        },
         { tool: 'write_file', input: { file_path: join(dir, 'new-file.txt'), content: 'brand new\n' } },
         { text: 'All done.' },
       ]);
@@ -208,7 +284,11 @@ if (process.env.TANDEM_COMPAT === '1') {
       assert.equal(readFileSync(file, 'utf8'), 'hello ACP\nsecond line\n');
       assert.equal(readFileSync(join(dir, 'new-file.txt'), 'utf8'), 'brand new\n');
       const changes = hands.tracker.changes(ctl.current!.session!.sessionId, 0);
-      assert.deepEqual(changes.map((c) => c.path).sort(), [file, join(dir, 'new-file.txt')].sort(), 'both writes went through the client');
+      assert.deepEqual(
+        changes.map((c) => c.path).sort(),
+        [file, join(dir, 'new-file.txt')].sort(),
+        'both writes went through the client',
+      );
       console.log(`[compat] gemini prompts: ${JSON.stringify(asked)}`);
       console.log(`[compat] gemini tool calls: ${JSON.stringify(toolRows().map((r) => [r.kind, r.status, r.title]))}`);
       assert.ok(asked.length >= 2, `prompts asked through the broker: ${JSON.stringify(asked)}`);
@@ -221,20 +301,29 @@ if (process.env.TANDEM_COMPAT === '1') {
     };
 
     test('claude-code-acp 0.16.2 (issue 6): expands the IDE group and calls OpenFile — the file opens in VS Code at the line', async function () {
-      if (!existsSync(CLAUDE_CODE_ACP)) { console.log(`[compat] skipped: ${NOT_INSTALLED('claude-code-acp 0.16.2')}`); this.skip(); }
+      if (!existsSync(CLAUDE_CODE_ACP)) {
+        console.log(`[compat] skipped: ${NOT_INSTALLED('claude-code-acp 0.16.2')}`);
+        this.skip();
+      }
       const target = openMe();
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       // Claude Code never re-reads tools after list_changed: the model calls the container again
       // with {function, arguments}, as its description says (src/tools/invoke.ts).
       const m = await model('anthropic', [
         { tool: 'mcp__tandem__IDE', input: {} },
-        { tool: 'mcp__tandem__IDE', input: { function: 'OpenFile', arguments: { path: 'compat/open-me.ts', line: 7 } } },
+        {
+          tool: 'mcp__tandem__IDE',
+          input: { function: 'OpenFile', arguments: { path: 'compat/open-me.ts', line: 7 } },
+        },
         { text: 'Opened it.' },
       ]);
       await startAgent('Claude Code', [CLAUDE_CODE_ACP], claudeEnv(m, freshHome()));
       await ctl.current!.prompt('Open compat/open-me.ts at line 7');
       assertTurnOk(m);
-      const declared = (r: unknown) => ((r as { tools?: Array<{ name: string }> }).tools ?? []).map((x) => x.name).filter((n) => n.startsWith('mcp__tandem__'));
+      const declared = (r: unknown) =>
+        ((r as { tools?: Array<{ name: string }> }).tools ?? [])
+          .map((x) => x.name)
+          .filter((n) => n.startsWith('mcp__tandem__'));
       assert.deepEqual(declared(m.requests[0]), ['mcp__tandem__IDE'], 'collapsed: only the container');
       assert.match(JSON.stringify(m.requests[1]), /IDE expanded\. Available functions: OpenFile/);
       assert.match(JSON.stringify(m.requests[2]), /Opened compat\/open-me\.ts at line 7/);
@@ -243,12 +332,17 @@ if (process.env.TANDEM_COMPAT === '1') {
       assert.equal(ed.document.uri.fsPath, target);
       assert.equal(ed.selection.active.line, 6, 'line 7 (1-based)');
       const rows = toolRows().filter((r) => r.group === 'IDE');
-      console.log(`[compat] claude IDE tool calls: ${JSON.stringify(rows.map((r) => [r.status, r.title]))}; prompts: ${JSON.stringify(asked)}`);
+      console.log(
+        `[compat] claude IDE tool calls: ${JSON.stringify(rows.map((r) => [r.status, r.title]))}; prompts: ${JSON.stringify(asked)}`,
+      );
       assert.ok(rows.length >= 2, `client tool calls marked with their group: ${JSON.stringify(toolRows())}`);
     });
 
     test('gemini-cli 0.61.0 --acp (issue 6): expands the IDE group and calls OpenFile — the file opens in VS Code at the line', async function () {
-      if (!existsSync(GEMINI_CLI)) { console.log(`[compat] skipped: ${NOT_INSTALLED('gemini-cli 0.61.0')}`); this.skip(); }
+      if (!existsSync(GEMINI_CLI)) {
+        console.log(`[compat] skipped: ${NOT_INSTALLED('gemini-cli 0.61.0')}`);
+        this.skip();
+      }
       const target = openMe();
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       const m = await model('gemini', [
@@ -260,18 +354,27 @@ if (process.env.TANDEM_COMPAT === '1') {
       await ctl.current!.prompt('Open compat/open-me.ts at line 9');
       assertTurnOk(m);
       assert.match(JSON.stringify(m.requests[1]), /IDE expanded\. Available functions: OpenFile/);
-      assert.match(JSON.stringify(m.requests[2]), /Opened compat\/open-me\.ts at line 9/, `unknown model paths: ${m.unknown.join(', ')}`);
+      assert.match(
+        JSON.stringify(m.requests[2]),
+        /Opened compat\/open-me\.ts at line 9/,
+        `unknown model paths: ${m.unknown.join(', ')}`,
+      );
       const ed = vscode.window.activeTextEditor;
       assert.ok(ed, 'an editor is active');
       assert.equal(ed.document.uri.fsPath, target);
       assert.equal(ed.selection.active.line, 8, 'line 9 (1-based)');
       const rows = toolRows().filter((r) => r.group === 'IDE');
-      console.log(`[compat] gemini IDE tool calls: ${JSON.stringify(rows.map((r) => [r.status, r.title]))}; prompts: ${JSON.stringify(asked)}`);
+      console.log(
+        `[compat] gemini IDE tool calls: ${JSON.stringify(rows.map((r) => [r.status, r.title]))}; prompts: ${JSON.stringify(asked)}`,
+      );
       assert.ok(rows.length >= 2, `client tool calls marked with their group: ${JSON.stringify(toolRows())}`);
     });
 
     test('codex-acp 0.16.0 (issues 4, 6): runs a command, patches a file (the open editor shows it, Review Changes has it), opens a file through the IDE container', async function () {
-      if (!existsSync(CODEX_ACP)) { console.log(`[compat] skipped: ${NOT_INSTALLED('codex-acp 0.16.0')}`); this.skip(); }
+      if (!existsSync(CODEX_ACP)) {
+        console.log(`[compat] skipped: ${NOT_INSTALLED('codex-acp 0.16.0')}`);
+        this.skip();
+      }
       const sandbox = codexSandboxProblem();
       assert.equal(sandbox, undefined, sandbox);
       const dir = join(ws, 'compat', 'codex');
@@ -282,8 +385,16 @@ if (process.env.TANDEM_COMPAT === '1') {
       // Codex writes the disk itself (no fs/*) and runs its commands itself (no terminal/*).
       const m = await model('responses', [
         { tool: 'exec_command', input: { cmd: 'sleep 0.3; echo codex-ran', yield_time_ms: 10000 } },
-        { customTool: 'apply_patch', input: '*** Begin Patch\n*** Update File: compat/codex/edit-me.txt\n@@\n-hello world\n+hello ACP\n second line\n*** End Patch\n' },
-        { tool: 'IDE', namespace: 'mcp__tandem', input: { function: 'OpenFile', arguments: { path: 'compat/open-me.ts', line: 5 } } },
+        {
+          customTool: 'apply_patch',
+          input:
+            '*** Begin Patch\n*** Update File: compat/codex/edit-me.txt\n@@\n-hello world\n+hello ACP\n second line\n*** End Patch\n',
+        },
+        {
+          tool: 'IDE',
+          namespace: 'mcp__tandem',
+          input: { function: 'OpenFile', arguments: { path: 'compat/open-me.ts', line: 5 } },
+        },
         { text: 'All done.' },
       ]);
       const editor = await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
@@ -293,24 +404,47 @@ if (process.env.TANDEM_COMPAT === '1') {
       await ctl.current!.prompt('Run, patch compat/codex/edit-me.txt, open compat/open-me.ts at line 5');
       assertTurnOk(m);
       assert.equal(readFileSync(file, 'utf8'), 'hello ACP\nsecond line\n');
-      await until(() => editor.document.getText() === 'hello ACP\nsecond line\n', 10_000, 'the open editor to show the patch');
+      await until(
+        () => editor.document.getText() === 'hello ACP\nsecond line\n',
+        10_000,
+        'the open editor to show the patch',
+      );
       const session = ctl.current!.session!.sessionId;
       const changes = hands.tracker.changes(session, 0);
-      assert.deepEqual(changes.map((c) => [c.path, c.source]), [[file, 'diff']], 'Review Changes has the patched file');
+      assert.deepEqual(
+        changes.map((c) => [c.path, c.source]),
+        [[file, 'diff']],
+        'Review Changes has the patched file',
+      );
       const snap = ctl.snapshot().session!;
-      assert.ok(Object.values(snap.terminals).some((t) => t.output.includes('codex-ran') && t.exitCode === 0), `the command's output: ${JSON.stringify(snap.terminals)}`);
+      assert.ok(
+        Object.values(snap.terminals).some((t) => t.output.includes('codex-ran') && t.exitCode === 0),
+        `the command's output: ${JSON.stringify(snap.terminals)}`,
+      );
       const ed = vscode.window.activeTextEditor;
       assert.ok(ed, 'an editor is active');
       assert.equal(ed.document.uri.fsPath, target);
       assert.equal(ed.selection.active.line, 4, 'line 5 (1-based)');
       const rows = toolRows();
-      console.log(`[compat] codex prompts: ${JSON.stringify(asked)}; tool calls: ${JSON.stringify(rows.map((r) => [r.kind, r.status, r.group, r.title]))}`);
-      assert.equal(rows.filter((r) => r.group === 'IDE').length, 1, 'the client tool call shows once, marked with its group');
-      assert.ok(asked.length >= 2, `the patch and the MCP call were asked through the broker (Read Only mode): ${JSON.stringify(asked)}`);
+      console.log(
+        `[compat] codex prompts: ${JSON.stringify(asked)}; tool calls: ${JSON.stringify(rows.map((r) => [r.kind, r.status, r.group, r.title]))}`,
+      );
+      assert.equal(
+        rows.filter((r) => r.group === 'IDE').length,
+        1,
+        'the client tool call shows once, marked with its group',
+      );
+      assert.ok(
+        asked.length >= 2,
+        `the patch and the MCP call were asked through the broker (Read Only mode): ${JSON.stringify(asked)}`,
+      );
     });
 
     test('claude-agent-acp 0.100.0 (issues 4, 6): edits a file itself (the open editor shows it, Review Changes has what it was), runs a command, opens a file through OpenFile', async function () {
-      if (!existsSync(CLAUDE_AGENT_ACP)) { console.log(`[compat] skipped: ${NOT_INSTALLED('claude-agent-acp 0.100.0')}`); this.skip(); }
+      if (!existsSync(CLAUDE_AGENT_ACP)) {
+        console.log(`[compat] skipped: ${NOT_INSTALLED('claude-agent-acp 0.100.0')}`);
+        this.skip();
+      }
       const dir = join(ws, 'compat', 'claude-agent');
       mkdirSync(dir, { recursive: true });
       const file = join(dir, 'edit-me.txt');
@@ -327,30 +461,59 @@ if (process.env.TANDEM_COMPAT === '1') {
       ]);
       const editor = await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
       // Node ≥ 22: the harness's Node 24 (VS Code's extension host runs on it too).
-      await startAgent('Claude Agent', [CLAUDE_AGENT_ACP], claudeAgentEnv(m, freshHome()), AGENT_NODE || process.execPath);
-      await ctl.current!.prompt('Edit compat/claude-agent/edit-me.txt, run a command, open compat/open-me.ts at line 4');
+      await startAgent(
+        'Claude Agent',
+        [CLAUDE_AGENT_ACP],
+        claudeAgentEnv(m, freshHome()),
+        AGENT_NODE || process.execPath,
+      );
+      await ctl.current!.prompt(
+        'Edit compat/claude-agent/edit-me.txt, run a command, open compat/open-me.ts at line 4',
+      );
       assertTurnOk(m);
       assert.equal(lastTurn().stopReason, 'end_turn');
       assert.equal(readFileSync(file, 'utf8'), 'hello ACP\nsecond line\n');
-      await until(() => editor.document.getText() === 'hello ACP\nsecond line\n', 10_000, 'the open editor to show the edit');
+      await until(
+        () => editor.document.getText() === 'hello ACP\nsecond line\n',
+        10_000,
+        'the open editor to show the edit',
+      );
       const changes = hands.tracker.changes(ctl.current!.session!.sessionId, 0);
-      assert.deepEqual(changes.map((c) => [c.path, c.source, c.before && Buffer.from(c.before).toString()]), [[file, 'diff', 'hello world\nsecond line\n']],
-        'Review Changes has the file as it was before the edit');
+      assert.deepEqual(
+        changes.map((c) => [c.path, c.source, c.before && Buffer.from(c.before).toString()]),
+        [[file, 'diff', 'hello world\nsecond line\n']],
+        'Review Changes has the file as it was before the edit',
+      );
       const snap = ctl.snapshot().session!;
-      assert.ok(Object.values(snap.terminals).some((t) => t.output.includes('claude-agent-ran') && t.exitCode === 0), `the command's output: ${JSON.stringify(snap.terminals)}`);
+      assert.ok(
+        Object.values(snap.terminals).some((t) => t.output.includes('claude-agent-ran') && t.exitCode === 0),
+        `the command's output: ${JSON.stringify(snap.terminals)}`,
+      );
       const ed = vscode.window.activeTextEditor;
       assert.ok(ed, 'an editor is active');
       assert.equal(ed.document.uri.fsPath, target);
       assert.equal(ed.selection.active.line, 3, 'line 4 (1-based)');
       const rows = toolRows();
-      console.log(`[compat] claude-agent prompts: ${JSON.stringify(asked)}; tool calls: ${JSON.stringify(rows.map((r) => [r.kind, r.status, r.group, r.title]))}`);
-      assert.equal(rows.filter((r) => r.group === 'IDE').length, 2, 'each client tool call shows once, marked with its group');
+      console.log(
+        `[compat] claude-agent prompts: ${JSON.stringify(asked)}; tool calls: ${JSON.stringify(rows.map((r) => [r.kind, r.status, r.group, r.title]))}`,
+      );
+      assert.equal(
+        rows.filter((r) => r.group === 'IDE').length,
+        2,
+        'each client tool call shows once, marked with its group',
+      );
       // Manual mode: the edit and both MCP calls were asked through the broker (a plain echo is not).
-      assert.deepEqual(asked.map((a) => a.title), ['Edit compat/claude-agent/edit-me.txt', 'mcp__tandem__IDE', 'mcp__tandem__OpenFile']);
+      assert.deepEqual(
+        asked.map((a) => a.title),
+        ['Edit compat/claude-agent/edit-me.txt', 'mcp__tandem__IDE', 'mcp__tandem__OpenFile'],
+      );
     });
 
     test('claude-code-acp 0.16.2 (issue 7): session/list and session/load reopen a past session with its tool calls (Open Session… QuickPick)', async function () {
-      if (!existsSync(CLAUDE_CODE_ACP)) { console.log(`[compat] skipped: ${NOT_INSTALLED('claude-code-acp 0.16.2')}`); this.skip(); }
+      if (!existsSync(CLAUDE_CODE_ACP)) {
+        console.log(`[compat] skipped: ${NOT_INSTALLED('claude-code-acp 0.16.2')}`);
+        this.skip();
+      }
       const file = join(ws, 'compat', 'history.txt');
       writeFileSync(file, 'remember this line\n');
       const m = await model('anthropic', [
@@ -374,7 +537,10 @@ if (process.env.TANDEM_COMPAT === '1') {
       assert.notEqual(ctl.current!.session!.sessionId, first, 'a fresh session on the new connection');
       assert.ok(ctl.current!.canReopen(), 'claude-code-acp advertises loadSession');
       const listed = await ctl.current!.listSessions();
-      assert.ok(listed.some((s) => s.sessionId === first), `session/list has the past session: ${JSON.stringify(listed)}`);
+      assert.ok(
+        listed.some((s) => s.sessionId === first),
+        `session/list has the past session: ${JSON.stringify(listed)}`,
+      );
       const entry = listed.find((s) => s.sessionId === first)!;
       assert.equal(entry.cwd, ws);
       assert.match(entry.title ?? '', /compat history/);
@@ -385,7 +551,9 @@ if (process.env.TANDEM_COMPAT === '1') {
       const snap = ctl.snapshot().session!;
       assert.equal(snap.meta.sessionId, first);
       const after = toolRows();
-      console.log(`[compat] session/list: ${JSON.stringify(listed.map((x) => [x.sessionId === first ? 'first' : x.sessionId, x.title]))}`);
+      console.log(
+        `[compat] session/list: ${JSON.stringify(listed.map((x) => [x.sessionId === first ? 'first' : x.sessionId, x.title]))}`,
+      );
       console.log(`[compat] before: ${JSON.stringify(before)}; replayed: ${JSON.stringify(after)}`);
       for (const t of before) {
         const r = after.find((x) => x.id === t.id);

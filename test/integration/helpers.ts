@@ -20,7 +20,9 @@ export async function configureScriptedAgent(extensionPath: string, name: string
   const agentJs = join(extensionPath, 'out', 'test', 'fixtures', 'agents', 'scripted-agent.js');
   const file = join(mkdtempSync(join(tmpdir(), 'tandem-script-')), 'script.json');
   writeFileSync(file, JSON.stringify(script));
-  await vscode.workspace.getConfiguration('tandem').update('agents', [{ name, command: process.execPath, args: [agentJs, file] }], vscode.ConfigurationTarget.Global);
+  await vscode.workspace
+    .getConfiguration('tandem')
+    .update('agents', [{ name, command: process.execPath, args: [agentJs, file] }], vscode.ConfigurationTarget.Global);
   return file;
 }
 
@@ -29,7 +31,14 @@ export function until(pred: () => boolean | Promise<boolean>, ms = 10_000, what 
   const t0 = Date.now();
   return new Promise((resolve, reject) => {
     const tick = async () => {
-      try { if (await pred()) { resolve(); return; } } catch { /* retry */ }
+      try {
+        if (await pred()) {
+          resolve();
+          return;
+        }
+      } catch {
+        /* retry */
+      }
       if (Date.now() - t0 > ms) reject(new Error(`timed out waiting for ${what}`));
       else setTimeout(tick, 25);
     };
@@ -43,7 +52,9 @@ export function until(pred: () => boolean | Promise<boolean>, ms = 10_000, what 
  */
 export async function runAccepting(command: string): Promise<unknown> {
   let done = false;
-  const p = Promise.resolve(vscode.commands.executeCommand(command)).finally(() => { done = true; });
+  const p = Promise.resolve(vscode.commands.executeCommand(command)).finally(() => {
+    done = true;
+  });
   const t0 = Date.now();
   while (!done && Date.now() - t0 < 20_000) {
     await new Promise((r) => setTimeout(r, 300));

@@ -18,21 +18,34 @@ suite('client tools: IDE group', () => {
 
   suiteSetup(async () => {
     const ext = vscode.extensions.getExtension(ID)!;
-    const api = await ext.activate() as { clientTools: { registry: ToolRegistry }; registerToolGroup: unknown };
+    const api = (await ext.activate()) as { clientTools: { registry: ToolRegistry }; registerToolGroup: unknown };
     assert.equal(typeof api.registerToolGroup, 'function');
-    server = new McpToolServer({ registry: api.clientTools.registry, config: () => ({ ...DEFAULT_TOOLS_CONFIG, expandedGroups: ['IDE'] }), logger: nullLogger });
+    server = new McpToolServer({
+      registry: api.clientTools.registry,
+      config: () => ({ ...DEFAULT_TOOLS_CONFIG, expandedGroups: ['IDE'] }),
+      logger: nullLogger,
+    });
     await server.listen();
     const slot = server.openSlot();
     client = new Client({ name: 'integration', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(slot.url), { requestInit: { headers: { Authorization: `Bearer ${server.token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(slot.url), {
+        requestInit: { headers: { Authorization: `Bearer ${server.token}` } },
+      }),
+    );
   });
-  suiteTeardown(async () => { await client?.close(); server?.dispose(); });
+  suiteTeardown(async () => {
+    await client?.close();
+    server?.dispose();
+  });
 
-  const text = (r: Awaited<ReturnType<Client['callTool']>>) => (r.content as Array<{ text: string }>).map((c) => c.text).join('\n');
+  const text = (r: Awaited<ReturnType<Client['callTool']>>) =>
+    (r.content as Array<{ text: string }>).map((c) => c.text).join('\n');
 
   test('the IDE group lists its tools', async () => {
     const names = (await client.listTools()).tools.map((t) => t.name);
-    for (const n of ['OpenFile', 'GetSelection', 'ShowMessage', 'GetOpenEditors', 'GetDiagnostics']) assert.ok(names.includes(n), `${n} in ${names}`);
+    for (const n of ['OpenFile', 'GetSelection', 'ShowMessage', 'GetOpenEditors', 'GetDiagnostics'])
+      assert.ok(names.includes(n), `${n} in ${names}`);
   });
 
   test('OpenFile opens a workspace-relative file at the line', async () => {
@@ -56,7 +69,10 @@ suite('client tools: IDE group', () => {
   });
 
   test('ShowMessage shows a notification (returns at once)', async () => {
-    const r = await client.callTool({ name: 'ShowMessage', arguments: { message: 'Hello from the Tandem integration test', severity: 'warning' } });
+    const r = await client.callTool({
+      name: 'ShowMessage',
+      arguments: { message: 'Hello from the Tandem integration test', severity: 'warning' },
+    });
     assert.equal(text(r), 'Shown to the user (warning).');
     const bad = await client.callTool({ name: 'ShowMessage', arguments: { message: 'x', severity: 'loud' } });
     assert.equal(bad.isError, true);

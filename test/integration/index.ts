@@ -33,7 +33,9 @@ export function run(): Promise<void> {
     try {
       const runner = mocha.run((failures) => {
         const stats = runner.stats ?? { passes: 0, failures, pending: 0 };
-        console.log(`TANDEM-RESULT ${JSON.stringify({ passed: stats.passes, failed: stats.failures, pending: stats.pending })}`);
+        console.log(
+          `TANDEM-RESULT ${JSON.stringify({ passed: stats.passes, failed: stats.failures, pending: stats.pending })}`,
+        );
         if (failures > 0) reject(new Error(`${failures} integration test(s) failed`));
         else resolve();
       });

@@ -38,7 +38,9 @@ export interface PendingPermission {
   readonly origin: 'agent' | 'client';
 }
 
-export type PendingChange = { type: 'added'; pending: PendingPermission } | { type: 'removed'; requestId: string; decision: PermissionDecisionView };
+export type PendingChange =
+  | { type: 'added'; pending: PendingPermission }
+  | { type: 'removed'; requestId: string; decision: PermissionDecisionView };
 
 interface Entry extends PendingPermission {
   readonly scope?: RequestScope;
@@ -55,10 +57,14 @@ export class PermissionBroker implements PermissionPort {
 
   constructor(private readonly deps: BrokerDeps) {}
 
-  private get now(): number { return (this.deps.now ?? Date.now)(); }
+  private get now(): number {
+    return (this.deps.now ?? Date.now)();
+  }
 
   /** Pending prompts, oldest first. */
-  pending(): PendingPermission[] { return [...this.entries.values()]; }
+  pending(): PendingPermission[] {
+    return [...this.entries.values()];
+  }
 
   /** A connection's scope: lets client-side questions (the port) find their session. */
   addScope(scope: RequestScope): { dispose(): void } {
@@ -73,12 +79,20 @@ export class PermissionBroker implements PermissionPort {
   }
 
   /** The agent's session/request_permission. */
-  requestFromAgent(scope: RequestScope, params: { sessionId: string; toolCall: ToolCallUpdate; options: PermissionOption[] }, onCancel?: (cb: () => void) => void): Promise<RequestPermissionOutcome> {
+  requestFromAgent(
+    scope: RequestScope,
+    params: { sessionId: string; toolCall: ToolCallUpdate; options: PermissionOption[] },
+    onCancel?: (cb: () => void) => void,
+  ): Promise<RequestPermissionOutcome> {
     return this.decide({ ...params, scope, origin: 'agent', onCancel });
   }
 
   private decide(r: {
-    sessionId: string; toolCall: ToolCallUpdate; options: PermissionOption[]; scope?: RequestScope; origin: 'agent' | 'client';
+    sessionId: string;
+    toolCall: ToolCallUpdate;
+    options: PermissionOption[];
+    scope?: RequestScope;
+    origin: 'agent' | 'client';
     onCancel?: (cb: () => void) => void;
   }): Promise<RequestPermissionOutcome> {
     const store = r.scope?.store(r.sessionId);
@@ -88,15 +102,26 @@ export class PermissionBroker implements PermissionPort {
     const agentName = r.scope?.agentName ?? 'agent';
     const requestId = `perm-${++this.seq}`;
     const view: PermissionRequestView = {
-      requestId, toolCallId: r.toolCall.toolCallId,
+      requestId,
+      toolCallId: r.toolCall.toolCallId,
       // What the prompt shows: the request merged over the call the session knows (gemini sends no prior tool_call).
       toolCall: { ...pickDefined(known), ...stripNulls(r.toolCall) } as ToolCallUpdate,
-      options: r.options, at: store?.timestamp() ?? this.now, origin: r.origin,
+      options: r.options,
+      at: store?.timestamp() ?? this.now,
+      origin: r.origin,
     };
     const roots = this.deps.roots();
     const auto = (option: PermissionOption, by: PermissionDecider, rule: string) => {
       store?.dispatch({ type: 'permissionRequested', at: view.at, request: view });
-      const decision: PermissionDecisionView = { outcome: 'selected', optionId: option.optionId, optionName: option.name, optionKind: option.kind, by, rule, at: this.stamp(store) };
+      const decision: PermissionDecisionView = {
+        outcome: 'selected',
+        optionId: option.optionId,
+        optionName: option.name,
+        optionKind: option.kind,
+        by,
+        rule,
+        at: this.stamp(store),
+      };
       store?.dispatch({ type: 'permissionResolved', at: decision.at, requestId, decision });
       this.audit(r.sessionId, facts, decision);
       return Promise.resolve<RequestPermissionOutcome>({ outcome: 'selected', optionId: option.optionId });
@@ -106,13 +131,17 @@ export class PermissionBroker implements PermissionPort {
     try {
       verdict = evaluate(this.deps.rules(), facts, { roots });
     } catch (err) {
-      this.deps.logger.error(`Permission rules failed on ${facts.toolCallId}: ${err instanceof Error ? err.message : err}; asking.`);
+      this.deps.logger.error(
+        `Permission rules failed on ${facts.toolCallId}: ${err instanceof Error ? err.message : err}; asking.`,
+      );
       verdict = { action: 'ask' as const };
     }
     if (verdict.action !== 'ask' && verdict.rule) {
       const option = pickOption(r.options, verdict.action, verdict.always);
       if (option) return auto(option, 'rule', ruleWords(verdict.rule));
-      this.deps.logger.info(`Permission rule "${ruleWords(verdict.rule)}" matched ${facts.toolCallId} but the agent offered no ${verdict.action}${verdict.always ? '_always' : '_once'} option; asking.`);
+      this.deps.logger.info(
+        `Permission rule "${ruleWords(verdict.rule)}" matched ${facts.toolCallId} but the agent offered no ${verdict.action}${verdict.always ? '_always' : '_once'} option; asking.`,
+      );
     }
     // An explicit `ask` rule always asks; otherwise a remembered decision may answer.
     if (!verdict.rule) {
@@ -124,7 +153,16 @@ export class PermissionBroker implements PermissionPort {
     }
 
     return new Promise<RequestPermissionOutcome>((resolve) => {
-      const entry: Entry = { requestId, sessionId: r.sessionId, view, facts, agentName, origin: r.origin, scope: r.scope, resolve };
+      const entry: Entry = {
+        requestId,
+        sessionId: r.sessionId,
+        view,
+        facts,
+        agentName,
+        origin: r.origin,
+        scope: r.scope,
+        resolve,
+      };
       this.entries.set(requestId, entry);
       store?.dispatch({ type: 'permissionRequested', at: view.at, request: view });
       r.onCancel?.(() => this.finish(requestId, undefined, 'cancelled'));
@@ -147,7 +185,8 @@ export class PermissionBroker implements PermissionPort {
       if (d) {
         void Promise.resolve(this.deps.remembered.remember(d)).then(
           () => this.deps.logger.info(`Remembered for this workspace: ${d.id} (${d.agent})`),
-          (err) => this.deps.logger.error(`Could not remember ${d.id}: ${err}`));
+          (err) => this.deps.logger.error(`Could not remember ${d.id}: ${err}`),
+        );
       }
     }
     return true;
@@ -156,14 +195,22 @@ export class PermissionBroker implements PermissionPort {
   /** session/cancel or session close: every pending prompt of the session resolves as cancelled, at once. */
   cancelSession(sessionId: string): number {
     let n = 0;
-    for (const e of [...this.entries.values()]) if (e.sessionId === sessionId) { this.finish(e.requestId, undefined, 'cancelled'); n++; }
+    for (const e of [...this.entries.values()])
+      if (e.sessionId === sessionId) {
+        this.finish(e.requestId, undefined, 'cancelled');
+        n++;
+      }
     return n;
   }
 
   /** The agent connection ended: its prompts (the agent's and the client's) resolve as cancelled. */
   cancelScope(scope: RequestScope): number {
     let n = 0;
-    for (const e of [...this.entries.values()]) if (e.scope === scope) { this.finish(e.requestId, undefined, 'cancelled'); n++; }
+    for (const e of [...this.entries.values()])
+      if (e.scope === scope) {
+        this.finish(e.requestId, undefined, 'cancelled');
+        n++;
+      }
     return n;
   }
 
@@ -173,7 +220,14 @@ export class PermissionBroker implements PermissionPort {
     this.entries.delete(requestId);
     const store = e.scope?.store(e.sessionId);
     const decision: PermissionDecisionView = option
-      ? { outcome: 'selected', optionId: option.optionId, optionName: option.name, optionKind: option.kind, by, at: this.stamp(store) }
+      ? {
+          outcome: 'selected',
+          optionId: option.optionId,
+          optionName: option.name,
+          optionKind: option.kind,
+          by,
+          at: this.stamp(store),
+        }
       : { outcome: 'cancelled', by: 'cancelled', at: this.stamp(store) };
     store?.dispatch({ type: 'permissionResolved', at: decision.at, requestId, decision });
     this.audit(e.sessionId, e.facts, decision);
@@ -181,13 +235,26 @@ export class PermissionBroker implements PermissionPort {
     this.changed.fire({ type: 'removed', requestId, decision });
   }
 
-  private stamp(store: SessionStore | undefined): number { return store?.timestamp() ?? this.now; }
+  private stamp(store: SessionStore | undefined): number {
+    return store?.timestamp() ?? this.now;
+  }
 
   private audit(sessionId: string, facts: CallFacts, d: PermissionDecisionView): void {
-    const what = [facts.kind, facts.tool, facts.command !== undefined ? `\`${facts.command}\`` : facts.title].filter(Boolean).join(' ');
+    const what = [facts.kind, facts.tool, facts.command !== undefined ? `\`${facts.command}\`` : facts.title]
+      .filter(Boolean)
+      .join(' ');
     const answer = d.outcome === 'cancelled' ? 'cancelled' : `${d.optionName ?? d.optionId} [${d.optionKind}]`;
-    const by = d.by === 'rule' ? `by rule: ${d.rule}` : d.by === 'remembered' ? `remembered: ${d.rule}` : d.by === 'user' ? 'by the user' : 'cancelled';
-    this.deps.logger.info(`Permission ${new Date(d.at).toISOString()} session ${sessionId} tool call ${facts.toolCallId} (${what}) → ${answer}, ${by}`);
+    const by =
+      d.by === 'rule'
+        ? `by rule: ${d.rule}`
+        : d.by === 'remembered'
+          ? `remembered: ${d.rule}`
+          : d.by === 'user'
+            ? 'by the user'
+            : 'cancelled';
+    this.deps.logger.info(
+      `Permission ${new Date(d.at).toISOString()} session ${sessionId} tool call ${facts.toolCallId} (${what}) → ${answer}, ${by}`,
+    );
   }
 
   dispose(): void {
@@ -198,11 +265,24 @@ export class PermissionBroker implements PermissionPort {
 
 function stripNulls<T extends object>(o: T): Partial<T> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(o)) if (v !== null && v !== undefined && !(k === 'rawInput' && v && typeof v === 'object' && !Object.keys(v).length)) out[k] = v;
+  for (const [k, v] of Object.entries(o))
+    if (v !== null && v !== undefined && !(k === 'rawInput' && v && typeof v === 'object' && !Object.keys(v).length))
+      out[k] = v;
   return out as Partial<T>;
 }
 
-function pickDefined(call: { toolCallId: string; title: string; kind: string; rawInput?: unknown; locations: unknown[]; content: unknown[] } | undefined): Partial<ToolCallUpdate> {
+function pickDefined(
+  call:
+    | { toolCallId: string; title: string; kind: string; rawInput?: unknown; locations: unknown[]; content: unknown[] }
+    | undefined,
+): Partial<ToolCallUpdate> {
   if (!call) return {};
-  return stripNulls({ toolCallId: call.toolCallId, title: call.title, kind: call.kind, rawInput: call.rawInput, locations: call.locations, content: call.content }) as Partial<ToolCallUpdate>;
+  return stripNulls({
+    toolCallId: call.toolCallId,
+    title: call.title,
+    kind: call.kind,
+    rawInput: call.rawInput,
+    locations: call.locations,
+    content: call.content,
+  }) as Partial<ToolCallUpdate>;
 }

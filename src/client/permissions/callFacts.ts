@@ -30,7 +30,20 @@ export interface CallLike {
   meta?: Record<string, unknown>;
 }
 
-const PATH_KEYS = ['file_path', 'path', 'filePath', 'notebook_path', 'absolute_path', 'target_file', 'source', 'destination', 'old_path', 'new_path', 'dir_path', 'directory'];
+const PATH_KEYS = [
+  'file_path',
+  'path',
+  'filePath',
+  'notebook_path',
+  'absolute_path',
+  'target_file',
+  'source',
+  'destination',
+  'old_path',
+  'new_path',
+  'dir_path',
+  'directory',
+];
 
 export function callFacts(request: CallLike, known: CallLike | undefined, cwd: string): CallFacts {
   const pick = <K extends keyof CallLike>(k: K): CallLike[K] | undefined => {
@@ -43,7 +56,10 @@ export function callFacts(request: CallLike, known: CallLike | undefined, cwd: s
   const rawInput = pick('rawInput');
   const meta = (request._meta ?? known?._meta ?? known?.meta ?? undefined) as Record<string, unknown> | undefined;
   const tool = toolName(meta, pick('name') ?? undefined, request.toolCallId);
-  const input = rawInput && typeof rawInput === 'object' && !Array.isArray(rawInput) ? rawInput as Record<string, unknown> : undefined;
+  const input =
+    rawInput && typeof rawInput === 'object' && !Array.isArray(rawInput)
+      ? (rawInput as Record<string, unknown>)
+      : undefined;
 
   let command: string | undefined;
   if (kind === 'execute' || (input && typeof input.command === 'string' && !kind)) {
@@ -69,7 +85,11 @@ export function callFacts(request: CallLike, known: CallLike | undefined, cwd: s
   return { toolCallId: request.toolCallId, kind, title, tool, command, paths: [...paths] };
 }
 
-function toolName(meta: Record<string, unknown> | undefined, name: string | undefined, toolCallId: string): string | undefined {
+function toolName(
+  meta: Record<string, unknown> | undefined,
+  name: string | undefined,
+  toolCallId: string,
+): string | undefined {
   const cc = meta?.claudeCode as { toolName?: unknown } | undefined;
   let t = typeof cc?.toolName === 'string' ? cc.toolName : name;
   // gemini-cli: ids look like "run_shell_command__call_86836d5446c6".
@@ -109,8 +129,15 @@ export function commandSegments(line: string): string[] {
       else if (c === '\\' && q === '"' && i + 1 < line.length) cur += line[++i];
       continue;
     }
-    if (c === '\\' && i + 1 < line.length) { cur += c + line[++i]; continue; }
-    if (c === '"' || c === "'") { q = c; cur += c; continue; }
+    if (c === '\\' && i + 1 < line.length) {
+      cur += c + line[++i];
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      q = c;
+      cur += c;
+      continue;
+    }
     // `2>&1` and `&>file` are redirections, not the background operator.
     const redirect = c === '&' && (line[i - 1] === '>' || line[i - 1] === '<' || line[i + 1] === '>');
     if (!redirect && (c === ';' || c === '\n' || c === '|' || c === '&')) {
@@ -127,7 +154,12 @@ export function commandSegments(line: string): string[] {
 
 /** Command substitution, process substitution or redirection: a prefix says nothing about what runs or what is written. */
 export function hasShellTricks(line: string): boolean {
-  return /`|\$\(|<\(|>\(|>/.test(line.replace(/'[^']*'/g, "''").replace(/[12]?>&[12]/g, '').replace(/>\s*\/dev\/null/g, ''));
+  return /`|\$\(|<\(|>\(|>/.test(
+    line
+      .replace(/'[^']*'/g, "''")
+      .replace(/[12]?>&[12]/g, '')
+      .replace(/>\s*\/dev\/null/g, ''),
+  );
 }
 
 /** `prefix` matches `segment` at a word boundary ("git status" matches "git status -s", not "git statuses"). */
@@ -152,8 +184,34 @@ export function commandMatchesPrefix(line: string, prefix: string, loosening: bo
 
 /** Programs whose second word is a subcommand worth remembering ("npm test", "git status"). */
 const SUBCOMMAND_PROGRAMS = new Set([
-  'git', 'npm', 'pnpm', 'yarn', 'npx', 'bun', 'deno', 'cargo', 'go', 'docker', 'kubectl', 'make', 'pip', 'pip3', 'uv',
-  'poetry', 'dotnet', 'mvn', 'gradle', './gradlew', 'gh', 'rustup', 'brew', 'apt', 'apt-get', 'node', 'python', 'python3',
+  'git',
+  'npm',
+  'pnpm',
+  'yarn',
+  'npx',
+  'bun',
+  'deno',
+  'cargo',
+  'go',
+  'docker',
+  'kubectl',
+  'make',
+  'pip',
+  'pip3',
+  'uv',
+  'poetry',
+  'dotnet',
+  'mvn',
+  'gradle',
+  './gradlew',
+  'gh',
+  'rustup',
+  'brew',
+  'apt',
+  'apt-get',
+  'node',
+  'python',
+  'python3',
 ]);
 
 /** The words a remembered decision about this command keeps: the program, plus its subcommand where it has one. */

@@ -10,7 +10,9 @@ import type { PermissionBroker, RequestScope } from './broker';
 export class PermissionsFeature implements ClientFeature {
   constructor(private readonly broker: PermissionBroker) {}
 
-  capabilities(_caps: ClientCapabilities): void { /* session/request_permission needs no capability */ }
+  capabilities(_caps: ClientCapabilities): void {
+    /* session/request_permission needs no capability */
+  }
 
   attach(ctx: FeatureContext): IDisposable {
     const d = new DisposableStore();
@@ -27,19 +29,29 @@ export class PermissionsFeature implements ClientFeature {
       cancelledTurns.delete(sessionId);
       return false;
     };
-    d.add(ctx.connection.onRequest(CLIENT_METHODS.session_request_permission, (params, token) => {
-      if (afterCancel(params.sessionId)) {
-        ctx.logger.info(`Permission request for ${params.toolCall?.toolCallId} arrived after the turn was cancelled: answered cancelled`);
-        return { outcome: { outcome: 'cancelled' as const } };
-      }
-      return this.broker.requestFromAgent(scope, params, (cb) => { token.onCancellationRequested(cb); }).then((outcome) => ({ outcome }));
-    }));
+    d.add(
+      ctx.connection.onRequest(CLIENT_METHODS.session_request_permission, (params, token) => {
+        if (afterCancel(params.sessionId)) {
+          ctx.logger.info(
+            `Permission request for ${params.toolCall?.toolCallId} arrived after the turn was cancelled: answered cancelled`,
+          );
+          return { outcome: { outcome: 'cancelled' as const } };
+        }
+        return this.broker
+          .requestFromAgent(scope, params, (cb) => {
+            token.onCancellationRequested(cb);
+          })
+          .then((outcome) => ({ outcome }));
+      }),
+    );
     if (ctx.onDidCancel) {
-      d.add(ctx.onDidCancel((sessionId) => {
-        const st = ctx.session(sessionId)?.state;
-        if (st) cancelledTurns.set(sessionId, st.turns.length);
-        this.broker.cancelSession(sessionId);
-      }));
+      d.add(
+        ctx.onDidCancel((sessionId) => {
+          const st = ctx.session(sessionId)?.state;
+          if (st) cancelledTurns.set(sessionId, st.turns.length);
+          this.broker.cancelSession(sessionId);
+        }),
+      );
     }
     if (ctx.onDidCloseSession) d.add(ctx.onDidCloseSession((sessionId) => this.broker.cancelSession(sessionId)));
     d.add(ctx.connection.onDidClose(() => this.broker.cancelScope(scope)));

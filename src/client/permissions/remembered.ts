@@ -28,13 +28,24 @@ export interface MementoPort {
 
 export function memoryMemento(initial: RememberedDecision[] = []): MementoPort {
   let list = initial;
-  return { get: () => list, set: (l) => { list = [...l]; } };
+  return {
+    get: () => list,
+    set: (l) => {
+      list = [...l];
+    },
+  };
 }
 
 const PATH_KINDS = new Set<ToolKind>(['edit', 'delete', 'move']);
 
 /** The pattern an *_always answer to this call remembers, or undefined if the call gives too little to go on. */
-export function patternFor(call: CallFacts, agent: string, option: PermissionOption, roots: readonly string[], at: number): RememberedDecision | undefined {
+export function patternFor(
+  call: CallFacts,
+  agent: string,
+  option: PermissionOption,
+  roots: readonly string[],
+  at: number,
+): RememberedDecision | undefined {
   const decision = option.kind === 'allow_always' ? 'allow' : option.kind === 'reject_always' ? 'reject' : undefined;
   if (!decision) return undefined;
   const base = { id: '', agent, decision, tool: call.tool, kind: call.kind, at } as RememberedDecision;
@@ -52,7 +63,12 @@ export function patternFor(call: CallFacts, agent: string, option: PermissionOpt
   return base;
 }
 
-export function matchesRemembered(d: RememberedDecision, call: CallFacts, agent: string, roots: readonly string[]): boolean {
+export function matchesRemembered(
+  d: RememberedDecision,
+  call: CallFacts,
+  agent: string,
+  roots: readonly string[],
+): boolean {
   if (d.agent !== agent) return false;
   if (d.tool !== call.tool) return false;
   if (d.kind !== undefined && d.kind !== call.kind) return false;
@@ -87,13 +103,17 @@ function relToRoots(p: string, roots: readonly string[]): string {
 export class RememberedDecisions {
   constructor(private readonly memento: MementoPort) {}
 
-  list(): readonly RememberedDecision[] { return this.memento.get(); }
+  list(): readonly RememberedDecision[] {
+    return this.memento.get();
+  }
 
   find(call: CallFacts, agent: string, roots: readonly string[]): RememberedDecision | undefined {
     // Rejections first: a remembered "no" beats a remembered "yes".
     const all = this.memento.get();
-    return all.find((d) => d.decision === 'reject' && matchesRemembered(d, call, agent, roots))
-      ?? all.find((d) => d.decision === 'allow' && matchesRemembered(d, call, agent, roots));
+    return (
+      all.find((d) => d.decision === 'reject' && matchesRemembered(d, call, agent, roots)) ??
+      all.find((d) => d.decision === 'allow' && matchesRemembered(d, call, agent, roots))
+    );
   }
 
   async remember(d: RememberedDecision): Promise<void> {

@@ -37,7 +37,18 @@ export interface RuleSpec {
   always?: boolean;
 }
 
-export const TOOL_KINDS: readonly ToolKind[] = ['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other'];
+export const TOOL_KINDS: readonly ToolKind[] = [
+  'read',
+  'edit',
+  'delete',
+  'move',
+  'search',
+  'execute',
+  'think',
+  'fetch',
+  'switch_mode',
+  'other',
+];
 const KEYS = new Set(['name', 'kind', 'tool', 'title', 'command', 'paths', 'outsideWorkspace', 'action', 'always']);
 
 type TextMatcher = (s: string) => boolean;
@@ -56,10 +67,17 @@ export interface Rule {
   readonly paths?: readonly string[];
 }
 
-export interface ParsedRules { rules: Rule[]; warnings: string[] }
+export interface ParsedRules {
+  rules: Rule[];
+  warnings: string[];
+}
 
 export const DEFAULT_RULES: readonly Rule[] = [
-  compileOrThrow({ name: 'reads and searches in the workspace', kind: ['read', 'search'], action: 'allow' }, 'default', -1),
+  compileOrThrow(
+    { name: 'reads and searches in the workspace', kind: ['read', 'search'], action: 'allow' },
+    'default',
+    -1,
+  ),
 ];
 
 /** Parses one settings list. Malformed entries are skipped with a warning; nothing throws. */
@@ -74,9 +92,14 @@ export function parseRules(value: unknown, source: Exclude<RuleSource, 'default'
   }
   value.forEach((raw, i) => {
     const r = compile(raw, source, i);
-    if (typeof r === 'string') { warnings.push(`tandem.permissions.rules[${i}] in ${where}: ${r}; rule skipped.`); return; }
+    if (typeof r === 'string') {
+      warnings.push(`tandem.permissions.rules[${i}] in ${where}: ${r}; rule skipped.`);
+      return;
+    }
     if (source === 'workspace' && r.spec.action === 'allow') {
-      warnings.push(`tandem.permissions.rules[${i}] in ${where}: workspace settings can only tighten permissions (reject or ask), never allow; rule ignored. Put allow rules in your user settings.`);
+      warnings.push(
+        `tandem.permissions.rules[${i}] in ${where}: workspace settings can only tighten permissions (reject or ask), never allow; rule ignored. Put allow rules in your user settings.`,
+      );
       return;
     }
     rules.push(r);
@@ -95,10 +118,12 @@ function compile(raw: unknown, source: RuleSource, index: number): Rule | string
   const o = raw as Record<string, unknown>;
   const unknown = Object.keys(o).find((k) => !KEYS.has(k));
   if (unknown) return `unknown field "${unknown}"`;
-  if (o.action !== 'allow' && o.action !== 'reject' && o.action !== 'ask') return `"action" must be "allow", "reject" or "ask" (got ${JSON.stringify(o.action)})`;
+  if (o.action !== 'allow' && o.action !== 'reject' && o.action !== 'ask')
+    return `"action" must be "allow", "reject" or "ask" (got ${JSON.stringify(o.action)})`;
   if (o.name !== undefined && typeof o.name !== 'string') return '"name" must be a string';
   if (o.always !== undefined && typeof o.always !== 'boolean') return '"always" must be true or false';
-  if (o.outsideWorkspace !== undefined && typeof o.outsideWorkspace !== 'boolean') return '"outsideWorkspace" must be true or false';
+  if (o.outsideWorkspace !== undefined && typeof o.outsideWorkspace !== 'boolean')
+    return '"outsideWorkspace" must be true or false';
   const spec = o as unknown as RuleSpec;
   let kinds: Set<ToolKind> | undefined;
   if (o.kind !== undefined) {
@@ -121,7 +146,8 @@ function compile(raw: unknown, source: RuleSource, index: number): Rule | string
   }
   let command: Rule['command'];
   if (o.command !== undefined) {
-    if (typeof o.command !== 'string' || !o.command.trim()) return '"command" must be a non-empty string (a prefix or /regex/)';
+    if (typeof o.command !== 'string' || !o.command.trim())
+      return '"command" must be a non-empty string (a prefix or /regex/)';
     const re = asRegex(o.command);
     if (re instanceof Error) return `"command": ${re.message}`;
     command = re ? { regex: re } : { prefix: o.command.trim() };
@@ -129,11 +155,17 @@ function compile(raw: unknown, source: RuleSource, index: number): Rule | string
   let paths: string[] | undefined;
   if (o.paths !== undefined) {
     const list = Array.isArray(o.paths) ? o.paths : [o.paths];
-    if (!list.length || list.some((p) => typeof p !== 'string' || !p)) return '"paths" must be a glob or a list of globs';
+    if (!list.length || list.some((p) => typeof p !== 'string' || !p))
+      return '"paths" must be a glob or a list of globs';
     paths = list as string[];
-    try { for (const p of paths) picomatch(p); } catch (e) { return `"paths": ${(e as Error).message}`; }
+    try {
+      for (const p of paths) picomatch(p);
+    } catch (e) {
+      return `"paths": ${(e as Error).message}`;
+    }
   }
-  if (!kinds && !tool && !title && !command && !paths) return 'a rule needs at least one of kind, tool, title, command, paths';
+  if (!kinds && !tool && !title && !command && !paths)
+    return 'a rule needs at least one of kind, tool, title, command, paths';
   const label = spec.name?.trim() || describe(spec);
   return { source, index, spec, label, kinds, tool, title, command, paths };
 }
@@ -187,8 +219,9 @@ export function ruleMatches(rule: Rule, call: CallFacts, ctx: MatchContext): boo
   if (rule.title && !rule.title(call.title)) return false;
   if (rule.command) {
     if (call.command === undefined) return false;
-    if (rule.command.regex) { if (!rule.command.regex.test(call.command)) return false; }
-    else if (!commandMatchesPrefix(call.command, rule.command.prefix!, loosening)) return false;
+    if (rule.command.regex) {
+      if (!rule.command.regex.test(call.command)) return false;
+    } else if (!commandMatchesPrefix(call.command, rule.command.prefix!, loosening)) return false;
   }
   if (rule.paths) {
     if (!call.paths.length) return false;
@@ -207,7 +240,10 @@ function pathMatches(globs: readonly string[], p: string, roots: readonly string
   const posix = (s: string) => s.split(nodePath.sep).join('/');
   for (const g of globs) {
     const m = picomatch(g, { dot: true });
-    if (nodePath.isAbsolute(g) || g.startsWith('~')) { if (m(posix(p))) return true; continue; }
+    if (nodePath.isAbsolute(g) || g.startsWith('~')) {
+      if (m(posix(p))) return true;
+      continue;
+    }
     for (const r of roots) {
       if (!isInside(p, r)) continue;
       if (m(posix(nodePath.relative(r, p)))) return true;
@@ -236,7 +272,8 @@ export function evaluate(set: RuleSet, call: CallFacts, ctx: MatchContext): Verd
   const u = first(set.user) ?? first(set.defaults ?? DEFAULT_RULES);
   const w = first(set.workspace.filter((r) => r.spec.action !== 'allow'));
   const userVerdict: Verdict = u ? { action: u.spec.action, rule: u, always: u.spec.always } : { action: 'ask' };
-  if (w && STRICTNESS[w.spec.action] > STRICTNESS[userVerdict.action]) return { action: w.spec.action, rule: w, always: w.spec.always };
+  if (w && STRICTNESS[w.spec.action] > STRICTNESS[userVerdict.action])
+    return { action: w.spec.action, rule: w, always: w.spec.always };
   return userVerdict;
 }
 
@@ -244,7 +281,11 @@ export function evaluate(set: RuleSet, call: CallFacts, ctx: MatchContext): Verd
  * The offered option a verdict picks: the *_once kind, or *_always when the rule says so
  * (falling back to the other of the same family). None → the caller asks.
  */
-export function pickOption(options: readonly PermissionOption[], action: 'allow' | 'reject', always?: boolean): PermissionOption | undefined {
+export function pickOption(
+  options: readonly PermissionOption[],
+  action: 'allow' | 'reject',
+  always?: boolean,
+): PermissionOption | undefined {
   const order = always ? [`${action}_always`, `${action}_once`] : [`${action}_once`, `${action}_always`];
   // A rule without `always` must not silently make a lasting decision on the agent's side.
   const allowed = always ? order : order.slice(0, 1);

@@ -20,32 +20,74 @@ let cards: Cards | undefined;
 /** Elicitation forms are rare: their code (and the schema validator) loads on first use. */
 function LazyElicitations({ session }: { session: SessionSnapshot }) {
   const [C, setC] = useState<Cards | undefined>(() => cards);
-  useEffect(() => { if (!C) void import('./ElicitationForm').then((m) => { cards = m.ElicitationCards; setC(() => cards); }); }, [C]);
+  useEffect(() => {
+    if (!C)
+      void import('./ElicitationForm').then((m) => {
+        cards = m.ElicitationCards;
+        setC(() => cards);
+      });
+  }, [C]);
   return C ? <C session={session} /> : null;
 }
 
-export function App({ vm, onHostMessage }: { vm: ViewModel; onHostMessage: (l: (m: HostMessage) => void) => () => void }) {
+export function App({
+  vm,
+  onHostMessage,
+}: {
+  vm: ViewModel;
+  onHostMessage: (l: (m: HostMessage) => void) => () => void;
+}) {
   const { agent, session } = vm;
   const working = session?.meta.status === 'working';
-  const banner = agent.state === 'error' || agent.state === 'exited' || agent.state === 'untrusted'
-    ? agent.message
-    : session?.meta.error;
+  const banner =
+    agent.state === 'error' || agent.state === 'exited' || agent.state === 'untrusted'
+      ? agent.message
+      : session?.meta.error;
   const usage = session?.meta.usage;
   return (
     <div class="app">
       <header class="header">
         <span class={`agent-dot agent-${agent.state}`} aria-hidden="true" />
-        <span class="agent-name" data-testid="agent-name">{agent.info?.title ?? agent.name ?? 'No agent'}</span>
-        <span class="agent-state" data-testid="agent-state">{stateText(agent.state, working)}</span>
+        <span class="agent-name" data-testid="agent-name">
+          {agent.info?.title ?? agent.name ?? 'No agent'}
+        </span>
+        <span class="agent-state" data-testid="agent-state">
+          {stateText(agent.state, working)}
+        </span>
         <span class="spacer" />
-        <button class="icon-button" aria-label="Open a past session" title="Open a past session…" onClick={() => post({ type: 'openSession' })}><i class="codicon codicon-history" aria-hidden="true" /></button>
-        <button class="icon-button" aria-label="New session" title="New session" onClick={() => post({ type: 'newSession' })}><i class="codicon codicon-add" aria-hidden="true" /></button>
-        <button class="icon-button" aria-label="Restart agent" title="Restart agent" onClick={() => post({ type: 'restartAgent' })}><i class="codicon codicon-debug-restart" aria-hidden="true" /></button>
+        <button
+          class="icon-button"
+          aria-label="Open a past session"
+          title="Open a past session…"
+          onClick={() => post({ type: 'openSession' })}
+        >
+          <i class="codicon codicon-history" aria-hidden="true" />
+        </button>
+        <button
+          class="icon-button"
+          aria-label="New session"
+          title="New session"
+          onClick={() => post({ type: 'newSession' })}
+        >
+          <i class="codicon codicon-add" aria-hidden="true" />
+        </button>
+        <button
+          class="icon-button"
+          aria-label="Restart agent"
+          title="Restart agent"
+          onClick={() => post({ type: 'restartAgent' })}
+        >
+          <i class="codicon codicon-debug-restart" aria-hidden="true" />
+        </button>
       </header>
       {vm.sessions.length > 1 && <SessionTabs sessions={vm.sessions} activeId={session?.meta.sessionId} />}
       {(session?.meta.title || usage) && (
         <div class="subheader">
-          {session?.meta.title && <span class="session-title" data-testid="session-title" title={session.meta.title}>{session.meta.title}</span>}
+          {session?.meta.title && (
+            <span class="session-title" data-testid="session-title" title={session.meta.title}>
+              {session.meta.title}
+            </span>
+          )}
           <span class="spacer" />
           {usage && <Usage used={usage.used} size={usage.size} cost={usage.cost ?? undefined} />}
         </div>
@@ -55,8 +97,14 @@ export function App({ vm, onHostMessage }: { vm: ViewModel; onHostMessage: (l: (
           <i class="codicon codicon-error" aria-hidden="true" />
           <pre class="banner-text">{banner}</pre>
           <div class="banner-actions">
-            {agent.state !== 'untrusted' && <button class="button secondary" onClick={() => post({ type: 'restartAgent' })}>Restart agent</button>}
-            <button class="button secondary" onClick={() => post({ type: 'showLog' })}>Show log</button>
+            {agent.state !== 'untrusted' && (
+              <button class="button secondary" onClick={() => post({ type: 'restartAgent' })}>
+                Restart agent
+              </button>
+            )}
+            <button class="button secondary" onClick={() => post({ type: 'showLog' })}>
+              Show log
+            </button>
           </div>
         </div>
       )}
@@ -65,26 +113,48 @@ export function App({ vm, onHostMessage }: { vm: ViewModel; onHostMessage: (l: (
           <i class="codicon codicon-account" aria-hidden="true" />
           <p class="banner-text">{agent.message ?? 'The agent needs you to sign in.'}</p>
           <div class="banner-actions">
-            {!!agent.authMethods?.length && <button class="button" data-testid="sign-in-button" onClick={() => post({ type: 'signIn' })}>Sign in…</button>}
-            <button class="button secondary" onClick={() => post({ type: 'restartAgent' })}>Restart agent</button>
+            {!!agent.authMethods?.length && (
+              <button class="button" data-testid="sign-in-button" onClick={() => post({ type: 'signIn' })}>
+                Sign in…
+              </button>
+            )}
+            <button class="button secondary" onClick={() => post({ type: 'restartAgent' })}>
+              Restart agent
+            </button>
           </div>
         </div>
       )}
-      {agent.state === 'starting' && <p class="starting" data-testid="starting"><i class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" /> {agent.message ?? 'Starting the agent…'}</p>}
+      {agent.state === 'starting' && (
+        <p class="starting" data-testid="starting">
+          <i class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" />{' '}
+          {agent.message ?? 'Starting the agent…'}
+        </p>
+      )}
       {agent.state === 'none' && !session && (
         <div class="welcome">
           <p>No agent is running.</p>
-          <button class="button" onClick={() => post({ type: 'selectAgent' })}>Select an agent</button>
+          <button class="button" onClick={() => post({ type: 'selectAgent' })}>
+            Select an agent
+          </button>
         </div>
       )}
-      {session ? <Transcript key={session.meta.sessionId} session={session} toolsVersion={vm.toolsVersion} working={working} /> : <div class="transcript-wrap" />}
+      {session ? (
+        <Transcript key={session.meta.sessionId} session={session} toolsVersion={vm.toolsVersion} working={working} />
+      ) : (
+        <div class="transcript-wrap" />
+      )}
       {session && <Plan entries={session.meta.plan} working={working} />}
       {session && <PermissionCards session={session} />}
       {session && !!session.elicitations?.length && <LazyElicitations session={session} />}
       <Composer
-        working={working} enabled={agent.state === 'ready' && !!session}
-        commands={session?.meta.commands ?? []} modes={session?.meta.modes ?? []} currentModeId={session?.meta.currentModeId}
-        configOptions={session?.meta.configOptions ?? []} caps={agent.promptCapabilities} onHostMessage={onHostMessage}
+        working={working}
+        enabled={agent.state === 'ready' && !!session}
+        commands={session?.meta.commands ?? []}
+        modes={session?.meta.modes ?? []}
+        currentModeId={session?.meta.currentModeId}
+        configOptions={session?.meta.configOptions ?? []}
+        caps={agent.promptCapabilities}
+        onHostMessage={onHostMessage}
       />
     </div>
   );
@@ -93,16 +163,36 @@ export function App({ vm, onHostMessage }: { vm: ViewModel; onHostMessage: (l: (
 function Usage({ used, size, cost }: { used: number; size: number; cost?: { amount: number; currency: string } }) {
   const pct = size > 0 ? Math.round((used / size) * 100) : 0;
   const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(n >= 100_000 ? 0 : 1)}k` : String(n));
-  const money = cost ? (cost.currency === 'USD' ? `$${cost.amount.toFixed(2)}` : `${cost.amount.toFixed(2)} ${cost.currency}`) : '';
+  const money = cost
+    ? cost.currency === 'USD'
+      ? `$${cost.amount.toFixed(2)}`
+      : `${cost.amount.toFixed(2)} ${cost.currency}`
+    : '';
   return (
-    <span class="usage muted" data-testid="usage" title={`Context: ${used.toLocaleString()} of ${size.toLocaleString()} tokens${money ? ` · cost ${money}` : ''}`}>
-      <span class="usage-bar" aria-hidden="true"><span class={`usage-fill${pct > 85 ? ' high' : ''}`} style={{ width: `${Math.min(100, pct)}%` }} /></span>
-      {k(used)}/{k(size)}{money && <span class="usage-cost"> · {money}</span>}
+    <span
+      class="usage muted"
+      data-testid="usage"
+      title={`Context: ${used.toLocaleString()} of ${size.toLocaleString()} tokens${money ? ` · cost ${money}` : ''}`}
+    >
+      <span class="usage-bar" aria-hidden="true">
+        <span class={`usage-fill${pct > 85 ? ' high' : ''}`} style={{ width: `${Math.min(100, pct)}%` }} />
+      </span>
+      {k(used)}/{k(size)}
+      {money && <span class="usage-cost"> · {money}</span>}
     </span>
   );
 }
 
 function stateText(state: string, working: boolean): string {
   if (state === 'ready') return working ? 'working…' : 'idle';
-  return { none: 'not started', untrusted: 'restricted', starting: 'starting…', auth: 'sign-in needed', error: 'error', exited: 'stopped' }[state] ?? state;
+  return (
+    {
+      none: 'not started',
+      untrusted: 'restricted',
+      starting: 'starting…',
+      auth: 'sign-in needed',
+      error: 'error',
+      exited: 'stopped',
+    }[state] ?? state
+  );
 }

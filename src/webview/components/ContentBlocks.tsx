@@ -10,19 +10,45 @@ const MAX_MARKDOWN_CHARS = 100_000;
 const IMAGE_MIME = /^image\/(png|jpeg|gif|webp|bmp)$/;
 
 /** `stream`: a message (markdown cached per block, any length); else tool output (bounded). */
-export function ContentBlockView({ block, cacheKey, stream }: { block: ContentBlock; cacheKey: string; stream?: boolean }) {
+export function ContentBlockView({
+  block,
+  cacheKey,
+  stream,
+}: {
+  block: ContentBlock;
+  cacheKey: string;
+  stream?: boolean;
+}) {
   const b = block as ContentBlock & { type: string };
   switch (b.type) {
     case 'text':
-      return !stream && b.text.length > MAX_MARKDOWN_CHARS
-        ? <pre class="plain-text">{b.text.slice(0, MAX_MARKDOWN_CHARS)}{`\n… ${b.text.length - MAX_MARKDOWN_CHARS} more characters`}</pre>
-        : <Markdown text={b.text} cacheKey={cacheKey} />;
+      return !stream && b.text.length > MAX_MARKDOWN_CHARS ? (
+        <pre class="plain-text">
+          {b.text.slice(0, MAX_MARKDOWN_CHARS)}
+          {`\n… ${b.text.length - MAX_MARKDOWN_CHARS} more characters`}
+        </pre>
+      ) : (
+        <Markdown text={b.text} cacheKey={cacheKey} />
+      );
     case 'image':
-      return IMAGE_MIME.test(b.mimeType) && /^[A-Za-z0-9+/=\s]+$/.test(b.data.slice(0, 4096))
-        ? <img class="content-image" src={`data:${b.mimeType};base64,${b.data}`} alt={'Image' + (b.uri ? ` ${b.uri}` : '')} data-testid="content-image" />
-        : <div class="resource"><i class="codicon codicon-file-media" aria-hidden="true" /> image ({b.mimeType})</div>;
+      return IMAGE_MIME.test(b.mimeType) && /^[A-Za-z0-9+/=\s]+$/.test(b.data.slice(0, 4096)) ? (
+        <img
+          class="content-image"
+          src={`data:${b.mimeType};base64,${b.data}`}
+          alt={'Image' + (b.uri ? ` ${b.uri}` : '')}
+          data-testid="content-image"
+        />
+      ) : (
+        <div class="resource">
+          <i class="codicon codicon-file-media" aria-hidden="true" /> image ({b.mimeType})
+        </div>
+      );
     case 'audio':
-      return <div class="resource"><i class="codicon codicon-unmute" aria-hidden="true" /> audio ({b.mimeType})</div>;
+      return (
+        <div class="resource">
+          <i class="codicon codicon-unmute" aria-hidden="true" /> audio ({b.mimeType})
+        </div>
+      );
     case 'resource_link':
       return <ResourceChip uri={b.uri} label={b.title ?? b.name} description={b.description ?? undefined} />;
     case 'resource': {
@@ -30,7 +56,9 @@ export function ContentBlockView({ block, cacheKey, stream }: { block: ContentBl
       return (
         <div class="embedded-resource" data-testid="content-resource">
           <ResourceChip uri={r.uri} label={labelOf(r.uri)} />
-          {typeof r.text === 'string' && <pre class="resource-text">{r.text.length > 20_000 ? r.text.slice(0, 20_000) + '\n…' : r.text}</pre>}
+          {typeof r.text === 'string' && (
+            <pre class="resource-text">{r.text.length > 20_000 ? r.text.slice(0, 20_000) + '\n…' : r.text}</pre>
+          )}
         </div>
       );
     }

@@ -7,7 +7,19 @@ import { post } from '../vscodeApi';
 
 const MAX_LINES = 400;
 
-export function DiffView({ path, oldText, newText, toolCallId, index }: { path: string; oldText: string | null | undefined; newText: string; toolCallId: string; index: number }) {
+export function DiffView({
+  path,
+  oldText,
+  newText,
+  toolCallId,
+  index,
+}: {
+  path: string;
+  oldText: string | null | undefined;
+  newText: string;
+  toolCallId: string;
+  index: number;
+}) {
   const d = useMemo(() => diffLines(oldText, newText), [oldText, newText]);
   const shown = useMemo(() => hunks(d.lines), [d]);
   const [all, setAll] = useState(false);
@@ -15,26 +27,67 @@ export function DiffView({ path, oldText, newText, toolCallId, index }: { path: 
   return (
     <div class="diff" data-testid="diff" data-new-file={d.isNew ? 'true' : 'false'}>
       <div class="diff-header">
-        <button type="button" class="link-button diff-path" title={path} onClick={() => post({ type: 'openLocation', path })}>{relPath(path)}</button>
-        {d.isNew && <span class="badge badge-new" data-testid="diff-new-file">New file</span>}
-        <span class="diff-stat"><span class="diff-add">+{d.added}</span> <span class="diff-del">−{d.removed}</span></span>
+        <button
+          type="button"
+          class="link-button diff-path"
+          title={path}
+          onClick={() => post({ type: 'openLocation', path })}
+        >
+          {relPath(path)}
+        </button>
+        {d.isNew && (
+          <span class="badge badge-new" data-testid="diff-new-file">
+            New file
+          </span>
+        )}
+        <span class="diff-stat">
+          <span class="diff-add">+{d.added}</span> <span class="diff-del">−{d.removed}</span>
+        </span>
         <span class="spacer" />
-        <button type="button" class="button secondary small" data-testid="open-diff" aria-label="Open diff" title="Open in the diff editor" onClick={() => post({ type: 'openDiff', toolCallId, index })}>
-          <i class="codicon codicon-diff" aria-hidden="true" /><span class="open-diff-label"> Open diff</span>
+        <button
+          type="button"
+          class="button secondary small"
+          data-testid="open-diff"
+          aria-label="Open diff"
+          title="Open in the diff editor"
+          onClick={() => post({ type: 'openDiff', toolCallId, index })}
+        >
+          <i class="codicon codicon-diff" aria-hidden="true" />
+          <span class="open-diff-label"> Open diff</span>
         </button>
       </div>
       <div class="diff-body" role="table" aria-label={`Changes to ${relPath(path)}`}>
-        {lines.map((l, i) => l === null
-          ? <div key={i} class="diff-line diff-gap" role="row"><span class="diff-no" /><span class="diff-no" /><span class="diff-text">⋯</span></div>
-          : (
-            <div key={i} class={`diff-line ${l.t === '+' ? 'diff-line-add' : l.t === '-' ? 'diff-line-del' : ''}`} role="row">
-              <span class="diff-no" aria-hidden="true">{l.oldNo ?? ''}</span>
-              <span class="diff-no" aria-hidden="true">{l.newNo ?? ''}</span>
-              <span class="diff-sign" aria-label={l.t === '+' ? 'added' : l.t === '-' ? 'removed' : undefined}>{l.t === ' ' ? ' ' : l.t === '-' ? '−' : '+'}</span>
+        {lines.map((l, i) =>
+          l === null ? (
+            <div key={i} class="diff-line diff-gap" role="row">
+              <span class="diff-no" />
+              <span class="diff-no" />
+              <span class="diff-text">⋯</span>
+            </div>
+          ) : (
+            <div
+              key={i}
+              class={`diff-line ${l.t === '+' ? 'diff-line-add' : l.t === '-' ? 'diff-line-del' : ''}`}
+              role="row"
+            >
+              <span class="diff-no" aria-hidden="true">
+                {l.oldNo ?? ''}
+              </span>
+              <span class="diff-no" aria-hidden="true">
+                {l.newNo ?? ''}
+              </span>
+              <span class="diff-sign" aria-label={l.t === '+' ? 'added' : l.t === '-' ? 'removed' : undefined}>
+                {l.t === ' ' ? ' ' : l.t === '-' ? '−' : '+'}
+              </span>
               <span class="diff-text">{l.text}</span>
             </div>
-          ))}
-        {!all && shown.length > MAX_LINES && <button type="button" class="link-button" onClick={() => setAll(true)}>Show {shown.length - MAX_LINES} more lines</button>}
+          ),
+        )}
+        {!all && shown.length > MAX_LINES && (
+          <button type="button" class="link-button" onClick={() => setAll(true)}>
+            Show {shown.length - MAX_LINES} more lines
+          </button>
+        )}
       </div>
     </div>
   );

@@ -17,11 +17,22 @@ function initialValues(fields: ElicitationField[]): Values {
   const v: Values = {};
   for (const f of fields) {
     switch (f.kind) {
-      case 'text': case 'select': v[f.name] = f.default ?? ''; break;
-      case 'number': case 'integer': v[f.name] = f.default !== undefined ? String(f.default) : ''; break;
-      case 'boolean': v[f.name] = f.default ?? false; break;
-      case 'multiselect': v[f.name] = f.default?.slice() ?? []; break;
-      case 'unsupported': break;
+      case 'text':
+      case 'select':
+        v[f.name] = f.default ?? '';
+        break;
+      case 'number':
+      case 'integer':
+        v[f.name] = f.default !== undefined ? String(f.default) : '';
+        break;
+      case 'boolean':
+        v[f.name] = f.default ?? false;
+        break;
+      case 'multiselect':
+        v[f.name] = f.default?.slice() ?? [];
+        break;
+      case 'unsupported':
+        break;
     }
   }
   return v;
@@ -33,17 +44,22 @@ export function contentOf(fields: ElicitationField[], values: Values): Elicitati
   for (const f of fields) {
     const v = values[f.name];
     switch (f.kind) {
-      case 'text': case 'select':
+      case 'text':
+      case 'select':
         if (typeof v === 'string' && v !== '') out[f.name] = v;
         break;
-      case 'number': case 'integer':
+      case 'number':
+      case 'integer':
         if (typeof v === 'string' && v.trim() !== '') out[f.name] = Number(v.trim());
         break;
-      case 'boolean': out[f.name] = v === true; break;
+      case 'boolean':
+        out[f.name] = v === true;
+        break;
       case 'multiselect':
         if (Array.isArray(v) && (v.length || f.required)) out[f.name] = v;
         break;
-      case 'unsupported': break;
+      case 'unsupported':
+        break;
     }
   }
   return out;
@@ -85,7 +101,11 @@ export function ElicitationForm({ req, first }: { req: ElicitationRequestView; f
       if (problems.length) {
         // Focus the first field with a problem (the message is its description).
         const name = problems[0].field;
-        const el = name ? root.current?.querySelector<HTMLElement>(`[data-field="${CSS.escape(name)}"] input, [data-field="${CSS.escape(name)}"] select`) : undefined;
+        const el = name
+          ? root.current?.querySelector<HTMLElement>(
+              `[data-field="${CSS.escape(name)}"] input, [data-field="${CSS.escape(name)}"] select`,
+            )
+          : undefined;
         el?.focus();
         return;
       }
@@ -100,33 +120,71 @@ export function ElicitationForm({ req, first }: { req: ElicitationRequestView; f
   const schema = req.requestedSchema;
   const stray = issues.filter((i) => !i.field || !fields.some((f) => f.name === i.field));
   return (
-    <form ref={root} class="elicitation" data-testid="elicitation-form" data-request-id={req.requestId} noValidate
+    <form
+      ref={root}
+      class="elicitation"
+      data-testid="elicitation-form"
+      data-request-id={req.requestId}
+      noValidate
       aria-label={`The agent asks: ${req.message}`}
-      onSubmit={(e) => { e.preventDefault(); send('accept'); }}>
+      onSubmit={(e) => {
+        e.preventDefault();
+        send('accept');
+      }}
+    >
       <div class="elicitation-head">
         <i class="codicon codicon-comment-discussion" aria-hidden="true" />
-        <span class="elicitation-message" data-testid="elicitation-message">{req.message}</span>
+        <span class="elicitation-message" data-testid="elicitation-message">
+          {req.message}
+        </span>
       </div>
       {(schema?.title || schema?.description) && (
-        <div class="elicitation-schema muted">{schema.title && <strong>{schema.title}</strong>}{schema.title && schema.description ? ' — ' : ''}{schema.description}</div>
+        <div class="elicitation-schema muted">
+          {schema.title && <strong>{schema.title}</strong>}
+          {schema.title && schema.description ? ' — ' : ''}
+          {schema.description}
+        </div>
       )}
       {fields.map((f) => (
-        <Field key={f.name} f={f} id={domId(req.requestId, f.name)} value={values[f.name]}
-          issue={issueOf(f.name)} onChange={(v) => set(f.name, v)} disabled={!!sent} />
+        <Field
+          key={f.name}
+          f={f}
+          id={domId(req.requestId, f.name)}
+          value={values[f.name]}
+          issue={issueOf(f.name)}
+          onChange={(v) => set(f.name, v)}
+          disabled={!!sent}
+        />
       ))}
       {stray.length > 0 && (
-        <ul class="elicitation-errors" role="alert" data-testid="elicitation-errors">{stray.map((i, k) => <li key={k}>{i.message}</li>)}</ul>
+        <ul class="elicitation-errors" role="alert" data-testid="elicitation-errors">
+          {stray.map((i, k) => (
+            <li key={k}>{i.message}</li>
+          ))}
+        </ul>
       )}
       <div class="elicitation-actions">
         <button type="submit" class="button" data-testid="elicitation-submit" disabled={!!sent}>
           <i class="codicon codicon-check" aria-hidden="true" /> Submit
         </button>
-        <button type="button" class="button secondary" data-testid="elicitation-decline" disabled={!!sent} onClick={() => send('decline')}
-          title="Tell the agent you won't give this information">
+        <button
+          type="button"
+          class="button secondary"
+          data-testid="elicitation-decline"
+          disabled={!!sent}
+          onClick={() => send('decline')}
+          title="Tell the agent you won't give this information"
+        >
           <i class="codicon codicon-close" aria-hidden="true" /> Decline
         </button>
-        <button type="button" class="button secondary" data-testid="elicitation-cancel" disabled={!!sent} onClick={() => send('cancel')}
-          title="Dismiss without answering">
+        <button
+          type="button"
+          class="button secondary"
+          data-testid="elicitation-cancel"
+          disabled={!!sent}
+          onClick={() => send('cancel')}
+          title="Dismiss without answering"
+        >
           Cancel
         </button>
       </div>
@@ -134,71 +192,158 @@ export function ElicitationForm({ req, first }: { req: ElicitationRequestView; f
   );
 }
 
-function Field({ f, id, value, issue, onChange, disabled }: {
-  f: ElicitationField; id: string; value: string | boolean | string[] | undefined; issue?: string;
-  onChange: (v: string | boolean | string[]) => void; disabled: boolean;
+function Field({
+  f,
+  id,
+  value,
+  issue,
+  onChange,
+  disabled,
+}: {
+  f: ElicitationField;
+  id: string;
+  value: string | boolean | string[] | undefined;
+  issue?: string;
+  onChange: (v: string | boolean | string[]) => void;
+  disabled: boolean;
 }) {
   const descId = f.description ? `${id}-desc` : undefined;
   const errId = issue ? `${id}-err` : undefined;
   const describedBy = [descId, errId].filter(Boolean).join(' ') || undefined;
   const label = (
     <label for={id} class="elicitation-label">
-      {f.title}{f.required && <span class="elicitation-required" aria-hidden="true"> *</span>}
+      {f.title}
+      {f.required && (
+        <span class="elicitation-required" aria-hidden="true">
+          {' '}
+          *
+        </span>
+      )}
     </label>
   );
-  const desc = f.description && <div id={descId} class="elicitation-desc muted">{f.description}</div>;
-  const err = issue && <div id={errId} class="elicitation-error" role="alert" data-testid="elicitation-error">
-    <i class="codicon codicon-error" aria-hidden="true" /> {issue}</div>;
-  const common = { id, 'aria-describedby': describedBy, 'aria-invalid': issue ? true : undefined, 'aria-required': f.required || undefined, disabled };
+  const desc = f.description && (
+    <div id={descId} class="elicitation-desc muted">
+      {f.description}
+    </div>
+  );
+  const err = issue && (
+    <div id={errId} class="elicitation-error" role="alert" data-testid="elicitation-error">
+      <i class="codicon codicon-error" aria-hidden="true" /> {issue}
+    </div>
+  );
+  const common = {
+    id,
+    'aria-describedby': describedBy,
+    'aria-invalid': issue ? true : undefined,
+    'aria-required': f.required || undefined,
+    disabled,
+  };
 
   let control;
   switch (f.kind) {
     case 'text': {
       const type = f.format === 'email' ? 'email' : f.format === 'uri' ? 'url' : f.format === 'date' ? 'date' : 'text';
-      const placeholder = f.format === 'date-time' ? 'YYYY-MM-DDThh:mm:ssZ' : f.format === 'uri' ? 'https://…' : undefined;
-      control = <input {...common} type={type} class="elicitation-input" value={typeof value === 'string' ? value : ''}
-        placeholder={placeholder} maxLength={f.maxLength} onInput={(e) => onChange((e.currentTarget as HTMLInputElement).value)} />;
+      const placeholder =
+        f.format === 'date-time' ? 'YYYY-MM-DDThh:mm:ssZ' : f.format === 'uri' ? 'https://…' : undefined;
+      control = (
+        <input
+          {...common}
+          type={type}
+          class="elicitation-input"
+          value={typeof value === 'string' ? value : ''}
+          placeholder={placeholder}
+          maxLength={f.maxLength}
+          onInput={(e) => onChange((e.currentTarget as HTMLInputElement).value)}
+        />
+      );
       break;
     }
-    case 'number': case 'integer':
-      control = <input {...common} type="number" class="elicitation-input" inputMode={f.kind === 'integer' ? 'numeric' : 'decimal'}
-        step={f.kind === 'integer' ? 1 : 'any'} min={f.minimum} max={f.maximum} value={typeof value === 'string' ? value : ''}
-        onInput={(e) => onChange((e.currentTarget as HTMLInputElement).value)} />;
+    case 'number':
+    case 'integer':
+      control = (
+        <input
+          {...common}
+          type="number"
+          class="elicitation-input"
+          inputMode={f.kind === 'integer' ? 'numeric' : 'decimal'}
+          step={f.kind === 'integer' ? 1 : 'any'}
+          min={f.minimum}
+          max={f.maximum}
+          value={typeof value === 'string' ? value : ''}
+          onInput={(e) => onChange((e.currentTarget as HTMLInputElement).value)}
+        />
+      );
       break;
     case 'boolean':
       return (
         <div class="elicitation-field elicitation-check" data-testid="elicitation-field" data-field={f.name}>
           <label class="elicitation-label">
-            <input {...common} type="checkbox" checked={value === true} onChange={(e) => onChange((e.currentTarget as HTMLInputElement).checked)} />
-            {' '}{f.title}
+            <input
+              {...common}
+              type="checkbox"
+              checked={value === true}
+              onChange={(e) => onChange((e.currentTarget as HTMLInputElement).checked)}
+            />{' '}
+            {f.title}
           </label>
-          {desc}{err}
+          {desc}
+          {err}
         </div>
       );
     case 'select':
       control = (
-        <select {...common} class="elicitation-input" value={typeof value === 'string' ? value : ''}
-          onChange={(e) => onChange((e.currentTarget as HTMLSelectElement).value)}>
+        <select
+          {...common}
+          class="elicitation-input"
+          value={typeof value === 'string' ? value : ''}
+          onChange={(e) => onChange((e.currentTarget as HTMLSelectElement).value)}
+        >
           {(value === '' || !f.required) && <option value="">{f.required ? 'Choose…' : '—'}</option>}
-          {f.options.map((o) => <option key={o.value} value={o.value} title={o.description}>{o.title}</option>)}
+          {f.options.map((o) => (
+            <option key={o.value} value={o.value} title={o.description}>
+              {o.title}
+            </option>
+          ))}
         </select>
       );
       break;
     case 'multiselect': {
       const chosen = Array.isArray(value) ? value : [];
       return (
-        <fieldset class="elicitation-field elicitation-multi" data-testid="elicitation-field" data-field={f.name}
-          aria-describedby={describedBy} aria-invalid={issue ? true : undefined}>
-          <legend class="elicitation-label">{f.title}{f.required && <span class="elicitation-required" aria-hidden="true"> *</span>}</legend>
+        <fieldset
+          class="elicitation-field elicitation-multi"
+          data-testid="elicitation-field"
+          data-field={f.name}
+          aria-describedby={describedBy}
+          aria-invalid={issue ? true : undefined}
+        >
+          <legend class="elicitation-label">
+            {f.title}
+            {f.required && (
+              <span class="elicitation-required" aria-hidden="true">
+                {' '}
+                *
+              </span>
+            )}
+          </legend>
           {desc}
           {f.options.map((o) => (
             <label key={o.value} class="elicitation-choice" title={o.description}>
-              <input type="checkbox" value={o.value} checked={chosen.includes(o.value)} disabled={disabled}
+              <input
+                type="checkbox"
+                value={o.value}
+                checked={chosen.includes(o.value)}
+                disabled={disabled}
                 onChange={(e) => {
                   const on = (e.currentTarget as HTMLInputElement).checked;
-                  onChange(on ? f.options.map((x) => x.value).filter((x) => x === o.value || chosen.includes(x)) : chosen.filter((x) => x !== o.value));
-                }} />
-              {' '}{o.title}
+                  onChange(
+                    on
+                      ? f.options.map((x) => x.value).filter((x) => x === o.value || chosen.includes(x))
+                      : chosen.filter((x) => x !== o.value),
+                  );
+                }}
+              />{' '}
+              {o.title}
             </label>
           ))}
           {err}
@@ -209,14 +354,20 @@ function Field({ f, id, value, issue, onChange, disabled }: {
       return (
         <div class="elicitation-field" data-testid="elicitation-field" data-field={f.name}>
           <span class="elicitation-label">{f.title}</span>
-          <div class="elicitation-desc muted">Tandem cannot show a field of type “{f.type}”. {f.required ? 'Decline or cancel instead.' : 'It is left out.'}</div>
+          <div class="elicitation-desc muted">
+            Tandem cannot show a field of type “{f.type}”.{' '}
+            {f.required ? 'Decline or cancel instead.' : 'It is left out.'}
+          </div>
           {err}
         </div>
       );
   }
   return (
     <div class="elicitation-field" data-testid="elicitation-field" data-field={f.name}>
-      {label}{desc}{control}{err}
+      {label}
+      {desc}
+      {control}
+      {err}
     </div>
   );
 }
@@ -224,17 +375,34 @@ function Field({ f, id, value, issue, onChange, disabled }: {
 /** A URL the user opened for the agent, until the agent says it is complete. */
 function ElicitationUrl({ req }: { req: ElicitationRequestView }) {
   return (
-    <div class="elicitation elicitation-url" role="status" data-testid="elicitation-url" data-request-id={req.requestId}>
+    <div
+      class="elicitation elicitation-url"
+      role="status"
+      data-testid="elicitation-url"
+      data-request-id={req.requestId}
+    >
       <div class="elicitation-head">
         <i class="codicon codicon-link-external" aria-hidden="true" />
         <span class="elicitation-message">{req.message}</span>
       </div>
       <div class="muted">
-        <i class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" /> Finish in your browser on <strong data-testid="elicitation-host">{req.host}</strong>; the agent continues when it is done.
+        <i class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" /> Finish in your browser on{' '}
+        <strong data-testid="elicitation-host">{req.host}</strong>; the agent continues when it is done.
       </div>
       <div class="elicitation-actions">
-        {req.url && <button type="button" class="button secondary" onClick={() => post({ type: 'openExternal', url: req.url! })}>Open again</button>}
-        <button type="button" class="button secondary" data-testid="elicitation-dismiss" onClick={() => post({ type: 'elicitationAnswer', requestId: req.requestId, action: 'cancel' })}>Dismiss</button>
+        {req.url && (
+          <button type="button" class="button secondary" onClick={() => post({ type: 'openExternal', url: req.url! })}>
+            Open again
+          </button>
+        )}
+        <button
+          type="button"
+          class="button secondary"
+          data-testid="elicitation-dismiss"
+          onClick={() => post({ type: 'elicitationAnswer', requestId: req.requestId, action: 'cancel' })}
+        >
+          Dismiss
+        </button>
       </div>
     </div>
   );
@@ -247,9 +415,13 @@ export function ElicitationCards({ session }: { session: SessionSnapshot }) {
   const firstForm = list.find((e) => e.mode === 'form')?.requestId;
   return (
     <div class="elicitation-cards" data-testid="elicitation-cards">
-      {list.map((e) => e.mode === 'form'
-        ? <ElicitationForm key={e.requestId} req={e} first={e.requestId === firstForm} />
-        : <ElicitationUrl key={e.requestId} req={e} />)}
+      {list.map((e) =>
+        e.mode === 'form' ? (
+          <ElicitationForm key={e.requestId} req={e} first={e.requestId === firstForm} />
+        ) : (
+          <ElicitationUrl key={e.requestId} req={e} />
+        ),
+      )}
     </div>
   );
 }

@@ -6,7 +6,9 @@ export function stringify(v: unknown): string {
   try {
     const s = JSON.stringify(v, null, 2);
     return s === undefined ? String(v) : s;
-  } catch { return String(v); }
+  } catch {
+    return String(v);
+  }
 }
 
 /** Formatted JSON (bounded; "Show all" for more). */
@@ -18,7 +20,11 @@ export function Json({ value, label }: { value: unknown; label?: string }) {
     <div class="json-block" data-testid="json">
       {label && <div class="json-label">{label}</div>}
       <pre class="json">{long && !all ? text.slice(0, MAX_JSON_CHARS) + '\n…' : text}</pre>
-      {long && !all && <button type="button" class="link-button" onClick={() => setAll(true)}>Show all ({Math.round(text.length / 1024)} KB)</button>}
+      {long && !all && (
+        <button type="button" class="link-button" onClick={() => setAll(true)}>
+          Show all ({Math.round(text.length / 1024)} KB)
+        </button>
+      )}
     </div>
   );
 }

@@ -11,18 +11,26 @@ import { relPath } from '../toolTitle';
 import { post } from '../vscodeApi';
 
 export const OPTION_ICON: Record<string, string> = {
-  allow_once: 'check', allow_always: 'check-all', reject_once: 'close', reject_always: 'circle-slash',
+  allow_once: 'check',
+  allow_always: 'check-all',
+  reject_once: 'close',
+  reject_always: 'circle-slash',
 };
 
 /** Pending prompts per tool call, plus which request is first in the queue. */
-export interface CallPrompts { list: PermissionRequestView[]; positions: number[]; activeId?: string; total: number }
+export interface CallPrompts {
+  list: PermissionRequestView[];
+  positions: number[];
+  activeId?: string;
+  total: number;
+}
 
 export function groupPrompts(pending: readonly PermissionRequestView[]): Map<string, CallPrompts> {
   const m = new Map<string, CallPrompts>();
   const activeId = pending[0]?.requestId;
   pending.forEach((p, i) => {
     let g = m.get(p.toolCallId);
-    if (!g) m.set(p.toolCallId, g = { list: [], positions: [], activeId, total: pending.length });
+    if (!g) m.set(p.toolCallId, (g = { list: [], positions: [], activeId, total: pending.length }));
     g.list.push(p);
     g.positions.push(i + 1);
   });
@@ -35,8 +43,18 @@ function shortcutIndex(e: KeyboardEvent): number {
   return m ? Number(m[1]) - 1 : -1;
 }
 
-export function PermissionPrompt({ req, active, position, total, standalone }: {
-  req: PermissionRequestView; active: boolean; position: number; total: number; standalone?: boolean;
+export function PermissionPrompt({
+  req,
+  active,
+  position,
+  total,
+  standalone,
+}: {
+  req: PermissionRequestView;
+  active: boolean;
+  position: number;
+  total: number;
+  standalone?: boolean;
 }) {
   const [sent, setSent] = useState<string | undefined>(undefined);
   const root = useRef<HTMLDivElement>(null);
@@ -49,7 +67,9 @@ export function PermissionPrompt({ req, active, position, total, standalone }: {
   useEffect(() => {
     if (!active) return;
     // Focus the safest useful button: allow once if offered, else the first.
-    const el = root.current?.querySelector<HTMLButtonElement>('button[data-kind="allow_once"]') ?? root.current?.querySelector<HTMLButtonElement>('button[data-option-id]');
+    const el =
+      root.current?.querySelector<HTMLButtonElement>('button[data-kind="allow_once"]') ??
+      root.current?.querySelector<HTMLButtonElement>('button[data-option-id]');
     el?.focus({ preventScroll: false });
     root.current?.scrollIntoView?.({ block: 'nearest' });
     const onKey = (e: KeyboardEvent) => {
@@ -64,37 +84,96 @@ export function PermissionPrompt({ req, active, position, total, standalone }: {
   }, [active, req.requestId]);
 
   const t = req.toolCall;
-  const raw = t.rawInput && typeof t.rawInput === 'object' ? t.rawInput as Record<string, unknown> : undefined;
-  const command = typeof raw?.command === 'string' ? raw.command : t.kind === 'execute' ? t.title?.replace(/^`(.*)`$/, '$1') : undefined;
-  const paths = [...new Set([...(t.locations ?? []).map((l) => l.path), ...(t.content ?? []).flatMap((c) => (c.type === 'diff' ? [c.path] : []))])];
-  const diffs = (t.content ?? []).filter((c) => c.type === 'diff') as Array<{ path: string; oldText?: string | null; newText: string }>;
+  const raw = t.rawInput && typeof t.rawInput === 'object' ? (t.rawInput as Record<string, unknown>) : undefined;
+  const command =
+    typeof raw?.command === 'string'
+      ? raw.command
+      : t.kind === 'execute'
+        ? t.title?.replace(/^`(.*)`$/, '$1')
+        : undefined;
+  const paths = [
+    ...new Set([
+      ...(t.locations ?? []).map((l) => l.path),
+      ...(t.content ?? []).flatMap((c) => (c.type === 'diff' ? [c.path] : [])),
+    ]),
+  ];
+  const diffs = (t.content ?? []).filter((c) => c.type === 'diff') as Array<{
+    path: string;
+    oldText?: string | null;
+    newText: string;
+  }>;
   return (
-    <div ref={root} class={`permission${standalone ? ' permission-card' : ''}${active ? ' active' : ''}`} role="group"
+    <div
+      ref={root}
+      class={`permission${standalone ? ' permission-card' : ''}${active ? ' active' : ''}`}
+      role="group"
       aria-label={`Permission request${total > 1 ? ` ${position} of ${total}` : ''}: ${t.title ?? req.toolCallId}`}
-      data-testid="permission-prompt" data-request-id={req.requestId} data-tool-call-id={req.toolCallId} data-active={active ? 'true' : 'false'}
-      onClick={(e) => e.stopPropagation()}>
+      data-testid="permission-prompt"
+      data-request-id={req.requestId}
+      data-tool-call-id={req.toolCallId}
+      data-active={active ? 'true' : 'false'}
+      onClick={(e) => e.stopPropagation()}
+    >
       <div class="permission-head">
         <i class="codicon codicon-shield" aria-hidden="true" />
-        <span class="permission-question">{standalone ? <>The agent asks: <strong>{t.title ?? req.toolCallId}</strong></> : 'Allow this?'}</span>
-        {total > 1 && <span class="permission-queue muted" data-testid="permission-queue">{position} of {total}</span>}
+        <span class="permission-question">
+          {standalone ? (
+            <>
+              The agent asks: <strong>{t.title ?? req.toolCallId}</strong>
+            </>
+          ) : (
+            'Allow this?'
+          )}
+        </span>
+        {total > 1 && (
+          <span class="permission-queue muted" data-testid="permission-queue">
+            {position} of {total}
+          </span>
+        )}
       </div>
-      {command && <pre class="permission-command" data-testid="permission-command">{command}</pre>}
+      {command && (
+        <pre class="permission-command" data-testid="permission-command">
+          {command}
+        </pre>
+      )}
       {!command && paths.length > 0 && (
-        <div class="permission-paths">{paths.map((p) => <span key={p} class="chip" title={p}><i class="codicon codicon-file" aria-hidden="true" /> {relPath(p)}</span>)}</div>
+        <div class="permission-paths">
+          {paths.map((p) => (
+            <span key={p} class="chip" title={p}>
+              <i class="codicon codicon-file" aria-hidden="true" /> {relPath(p)}
+            </span>
+          ))}
+        </div>
       )}
       {standalone && diffs.length > 0 && (
-        <div class="permission-diffs muted">{diffs.map((d, i) => <div key={i}>{relPath(d.path)}: {lineDelta(d.oldText ?? '', d.newText)}</div>)}</div>
+        <div class="permission-diffs muted">
+          {diffs.map((d, i) => (
+            <div key={i}>
+              {relPath(d.path)}: {lineDelta(d.oldText ?? '', d.newText)}
+            </div>
+          ))}
+        </div>
       )}
       <div class="permission-options">
         {req.options.map((o, i) => (
-          <button key={o.optionId} type="button"
+          <button
+            key={o.optionId}
+            type="button"
             class={`button permission-option kind-${o.kind}${o.kind.startsWith('allow') ? '' : ' secondary'}${sent === o.optionId ? ' chosen' : ''}`}
-            data-testid="permission-option" data-option-id={o.optionId} data-kind={o.kind}
-            disabled={!!sent} title={`${o.name}${i < 9 ? ` (Alt+${i + 1})` : ''}`}
+            data-testid="permission-option"
+            data-option-id={o.optionId}
+            data-kind={o.kind}
+            disabled={!!sent}
+            title={`${o.name}${i < 9 ? ` (Alt+${i + 1})` : ''}`}
             aria-keyshortcuts={i < 9 && active ? `Alt+${i + 1}` : undefined}
-            onClick={() => answer(o)}>
+            onClick={() => answer(o)}
+          >
             <i class={`codicon codicon-${OPTION_ICON[o.kind] ?? 'question'}`} aria-hidden="true" /> {o.name}
-            {i < 9 && active && <kbd class="permission-key" aria-hidden="true">Alt+{i + 1}</kbd>}
+            {i < 9 && active && (
+              <kbd class="permission-key" aria-hidden="true">
+                Alt+{i + 1}
+              </kbd>
+            )}
           </button>
         ))}
       </div>
@@ -116,8 +195,14 @@ export function PermissionCards({ session }: { session: SessionSnapshot }) {
   return (
     <div class="permission-cards" data-testid="permission-cards">
       {loose.map((p) => (
-        <PermissionPrompt key={p.requestId} req={p} standalone active={pending[0]?.requestId === p.requestId}
-          position={pending.indexOf(p) + 1} total={pending.length} />
+        <PermissionPrompt
+          key={p.requestId}
+          req={p}
+          standalone
+          active={pending[0]?.requestId === p.requestId}
+          position={pending.indexOf(p) + 1}
+          total={pending.length}
+        />
       ))}
     </div>
   );
@@ -128,8 +213,13 @@ export function CallPermissionPrompts({ prompts }: { prompts: CallPrompts }) {
   return (
     <>
       {prompts.list.map((p, i) => (
-        <PermissionPrompt key={p.requestId} req={p} active={prompts.activeId === p.requestId}
-          position={prompts.positions[i]} total={prompts.total} />
+        <PermissionPrompt
+          key={p.requestId}
+          req={p}
+          active={prompts.activeId === p.requestId}
+          position={prompts.positions[i]}
+          total={prompts.total}
+        />
       ))}
     </>
   );

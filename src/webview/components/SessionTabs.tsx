@@ -11,14 +11,25 @@ export function SessionTabs({ sessions, activeId }: { sessions: SessionTab[]; ac
         return (
           <div class={`session-tab${active ? ' active' : ''}`} key={s.sessionId}>
             <button
-              role="tab" aria-selected={active} class="session-tab-label" title={label} data-testid="session-tab"
+              role="tab"
+              aria-selected={active}
+              class="session-tab-label"
+              title={label}
+              data-testid="session-tab"
               onClick={() => post({ type: 'switchSession', sessionId: s.sessionId })}
             >
-              {s.status === 'working' && <i class="codicon codicon-loading codicon-modifier-spin" aria-label="working" />}
+              {s.status === 'working' && (
+                <i class="codicon codicon-loading codicon-modifier-spin" aria-label="working" />
+              )}
               {s.status === 'disconnected' && <i class="codicon codicon-debug-disconnect" aria-label="disconnected" />}
               {label}
             </button>
-            <button class="icon-button session-tab-close" aria-label={`Close ${label}`} title="Close session" onClick={() => post({ type: 'closeSession', sessionId: s.sessionId })}>
+            <button
+              class="icon-button session-tab-close"
+              aria-label={`Close ${label}`}
+              title="Close session"
+              onClick={() => post({ type: 'closeSession', sessionId: s.sessionId })}
+            >
               <i class="codicon codicon-close" aria-hidden="true" />
             </button>
           </div>

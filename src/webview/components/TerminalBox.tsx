@@ -15,7 +15,9 @@ export function loadTerminalRenderer(): Promise<Renderer> {
 
 export function TerminalBox({ terminalId, term }: { terminalId: string; term: TerminalView | undefined }) {
   const [R, setR] = useState<Renderer | undefined>(() => renderer);
-  useEffect(() => { if (!R) void loadTerminalRenderer().then((r) => setR(() => r)); }, [R]);
+  useEffect(() => {
+    if (!R) void loadTerminalRenderer().then((r) => setR(() => r));
+  }, [R]);
   const exited = term?.exited;
   const code = term?.exitCode;
   return (
@@ -25,7 +27,11 @@ export function TerminalBox({ terminalId, term }: { terminalId: string; term: Te
         <span class="terminal-command">{term?.command ?? 'Terminal'}</span>
         <span class="spacer" />
         {!term && <span class="muted">waiting for output…</span>}
-        {term && !exited && <span class="muted"><i class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" /> running</span>}
+        {term && !exited && (
+          <span class="muted">
+            <i class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" /> running
+          </span>
+        )}
         {exited && (
           <span class={`badge ${code === 0 ? 'badge-ok' : 'badge-fail'}`} data-testid="terminal-exit">
             {code != null ? `exit ${code}` : term?.signal ? `killed (${term.signal})` : 'ended'}

@@ -20,17 +20,35 @@ export function loadToolDetails(): Promise<Details> {
 
 function LazyDetails(p: { call: ToolCallView; terminals: Record<string, TerminalView> }) {
   const [D, setD] = useState<Details | undefined>(() => details);
-  useEffect(() => { if (!D) void loadToolDetails().then((d) => setD(() => d)); }, [D]);
+  useEffect(() => {
+    if (!D) void loadToolDetails().then((d) => setD(() => d));
+  }, [D]);
   return D ? <D {...p} /> : <div class="tool-details muted">Loading…</div>;
 }
 
 export const KIND_ICON: Record<string, string> = {
-  read: 'eye', edit: 'edit', delete: 'trash', move: 'arrow-swap', search: 'search', execute: 'terminal',
-  think: 'lightbulb', fetch: 'globe', switch_mode: 'symbol-event', other: 'tools',
+  read: 'eye',
+  edit: 'edit',
+  delete: 'trash',
+  move: 'arrow-swap',
+  search: 'search',
+  execute: 'terminal',
+  think: 'lightbulb',
+  fetch: 'globe',
+  switch_mode: 'symbol-event',
+  other: 'tools',
 };
 export const KIND_LABEL: Record<string, string> = {
-  read: 'Read', edit: 'Edit', delete: 'Delete', move: 'Move', search: 'Search', execute: 'Execute',
-  think: 'Think', fetch: 'Fetch', switch_mode: 'Switch mode', other: 'Other',
+  read: 'Read',
+  edit: 'Edit',
+  delete: 'Delete',
+  move: 'Move',
+  search: 'Search',
+  execute: 'Execute',
+  think: 'Think',
+  fetch: 'Fetch',
+  switch_mode: 'Switch mode',
+  other: 'Other',
 };
 
 export const STATUS: Record<string, { icon: string; label: string }> = {
@@ -58,7 +76,13 @@ export function terminalIds(call: ToolCallView): string[] {
 const INTERRUPTED = { icon: 'circle-slash', label: 'Interrupted' };
 
 export function hasDetails(call: ToolCallView): boolean {
-  return call.content.length > 0 || call.rawInput !== undefined || call.rawOutput !== undefined || !!call.agentTerminalId || !!call.permission;
+  return (
+    call.content.length > 0 ||
+    call.rawInput !== undefined ||
+    call.rawOutput !== undefined ||
+    !!call.agentTerminalId ||
+    !!call.permission
+  );
 }
 
 interface Props {
@@ -74,48 +98,89 @@ interface Props {
   depth?: number;
 }
 
-export const ToolCallRow = memo(function ToolCallRow({ call, expanded, focused, terminals, onToggle, onFocus, prompts, depth = 0 }: Props) {
-  const status = call.interrupted ? INTERRUPTED : STATUS[call.status] ?? STATUS.pending;
-  const t = niceTitle(call);
-  const expandable = hasDetails(call);
-  // A call that arrives already finished has no duration worth showing.
-  const duration = call.endedAt !== undefined && call.endedAt > call.startedAt ? formatDuration(call.endedAt - call.startedAt) : '';
-  const loc = call.locations[0];
-  const locName = loc ? relPath(loc.path).split('/').pop() ?? '' : '';
-  // The location link is shown unless the title already names that file.
-  const showLoc = !!loc && !expanded && !(`${t.verb} ${t.subject}`.includes(locName));
-  const label = `${KIND_LABEL[call.kind] ?? 'Tool'}: ${t.verb ? `${t.verb} ${t.subject}` : t.subject}, ${status.label}${duration ? `, ${duration}` : ''}`;
-  return (
-    <div
-      class={`tool tool-${call.interrupted ? 'interrupted' : call.status}${expanded ? ' expanded' : ''}${depth ? ` depth-${Math.min(depth, 3)}` : ''}`}
-      role="treeitem" aria-level={2 + depth} aria-expanded={expandable ? expanded : undefined} aria-label={label}
-      tabIndex={focused ? 0 : -1} data-focus-target=""
-      data-testid="tool-call" data-status={call.status} data-kind={call.kind} data-id={call.toolCallId}
-      onFocus={onFocus}
-    >
-      <div class="tool-head" onClick={() => expandable && onToggle(call.toolCallId)} title={call.title}>
-        <i class={`codicon codicon-chevron-${expanded ? 'down' : 'right'} twisty${expandable ? '' : ' invisible'}`} aria-hidden="true" />
-        <i class={`codicon codicon-${KIND_ICON[call.kind] ?? 'tools'} tool-kind`} title={KIND_LABEL[call.kind] ?? call.kind} aria-hidden="true" />
-        <span class="tool-title" data-testid="tool-title">
-          {t.verb && <span class="tool-verb">{t.verb} </span>}
-          <span class="tool-subject">{t.subject}</span>
-          {t.detail && <span class="tool-detail"> {t.detail}</span>}
-        </span>
-        {showLoc && (
-          <button type="button" class="link-button tool-loc" tabIndex={-1} title={call.locations[0].path}
-            onClick={(e) => { e.stopPropagation(); openLoc(call.locations[0]); }}>
-            {shortLoc(call.locations[0])}
-          </button>
-        )}
-        {duration && <span class="tool-duration" data-testid="tool-duration">{duration}</span>}
-        <i class={`codicon codicon-${status.icon} tool-status`} role="img" aria-label={status.label} title={status.label} />
+export const ToolCallRow = memo(
+  function ToolCallRow({ call, expanded, focused, terminals, onToggle, onFocus, prompts, depth = 0 }: Props) {
+    const status = call.interrupted ? INTERRUPTED : (STATUS[call.status] ?? STATUS.pending);
+    const t = niceTitle(call);
+    const expandable = hasDetails(call);
+    // A call that arrives already finished has no duration worth showing.
+    const duration =
+      call.endedAt !== undefined && call.endedAt > call.startedAt ? formatDuration(call.endedAt - call.startedAt) : '';
+    const loc = call.locations[0];
+    const locName = loc ? (relPath(loc.path).split('/').pop() ?? '') : '';
+    // The location link is shown unless the title already names that file.
+    const showLoc = !!loc && !expanded && !`${t.verb} ${t.subject}`.includes(locName);
+    const label = `${KIND_LABEL[call.kind] ?? 'Tool'}: ${t.verb ? `${t.verb} ${t.subject}` : t.subject}, ${status.label}${duration ? `, ${duration}` : ''}`;
+    return (
+      <div
+        class={`tool tool-${call.interrupted ? 'interrupted' : call.status}${expanded ? ' expanded' : ''}${depth ? ` depth-${Math.min(depth, 3)}` : ''}`}
+        role="treeitem"
+        aria-level={2 + depth}
+        aria-expanded={expandable ? expanded : undefined}
+        aria-label={label}
+        tabIndex={focused ? 0 : -1}
+        data-focus-target=""
+        data-testid="tool-call"
+        data-status={call.status}
+        data-kind={call.kind}
+        data-id={call.toolCallId}
+        onFocus={onFocus}
+      >
+        <div class="tool-head" onClick={() => expandable && onToggle(call.toolCallId)} title={call.title}>
+          <i
+            class={`codicon codicon-chevron-${expanded ? 'down' : 'right'} twisty${expandable ? '' : ' invisible'}`}
+            aria-hidden="true"
+          />
+          <i
+            class={`codicon codicon-${KIND_ICON[call.kind] ?? 'tools'} tool-kind`}
+            title={KIND_LABEL[call.kind] ?? call.kind}
+            aria-hidden="true"
+          />
+          <span class="tool-title" data-testid="tool-title">
+            {t.verb && <span class="tool-verb">{t.verb} </span>}
+            <span class="tool-subject">{t.subject}</span>
+            {t.detail && <span class="tool-detail"> {t.detail}</span>}
+          </span>
+          {showLoc && (
+            <button
+              type="button"
+              class="link-button tool-loc"
+              tabIndex={-1}
+              title={call.locations[0].path}
+              onClick={(e) => {
+                e.stopPropagation();
+                openLoc(call.locations[0]);
+              }}
+            >
+              {shortLoc(call.locations[0])}
+            </button>
+          )}
+          {duration && (
+            <span class="tool-duration" data-testid="tool-duration">
+              {duration}
+            </span>
+          )}
+          <i
+            class={`codicon codicon-${status.icon} tool-status`}
+            role="img"
+            aria-label={status.label}
+            title={status.label}
+          />
+        </div>
+        {prompts && <CallPermissionPrompts prompts={prompts} />}
+        {expanded && expandable && <LazyDetails call={call} terminals={terminals} />}
       </div>
-      {prompts && <CallPermissionPrompts prompts={prompts} />}
-      {expanded && expandable && <LazyDetails call={call} terminals={terminals} />}
-    </div>
-  );
-}, (a, b) => a.call === b.call && a.expanded === b.expanded && a.focused === b.focused && a.prompts === b.prompts && a.depth === b.depth
-  && (!a.expanded || a.terminals === b.terminals) && (a.expanded || !a.call.agentTerminalId || a.terminals === b.terminals));
+    );
+  },
+  (a, b) =>
+    a.call === b.call &&
+    a.expanded === b.expanded &&
+    a.focused === b.focused &&
+    a.prompts === b.prompts &&
+    a.depth === b.depth &&
+    (!a.expanded || a.terminals === b.terminals) &&
+    (a.expanded || !a.call.agentTerminalId || a.terminals === b.terminals),
+);
 
 function shortLoc(l: { path: string; line?: number | null }): string {
   const name = relPath(l.path).split('/').pop() ?? l.path;
@@ -125,4 +190,3 @@ function shortLoc(l: { path: string; line?: number | null }): string {
 function openLoc(l: { path: string; line?: number | null }) {
   post({ type: 'openLocation', path: l.path, ...(l.line && l.line > 0 ? { line: l.line } : {}) });
 }
-

@@ -14,7 +14,13 @@ function openLoc(l: { path: string; line?: number | null }) {
   post({ type: 'openLocation', path: l.path, ...(l.line && l.line > 0 ? { line: l.line } : {}) });
 }
 
-export default function ToolDetails({ call, terminals }: { call: ToolCallView; terminals: Record<string, TerminalView> }) {
+export default function ToolDetails({
+  call,
+  terminals,
+}: {
+  call: ToolCallView;
+  terminals: Record<string, TerminalView>;
+}) {
   const [raw, setRaw] = useState<'' | 'input' | 'output'>('');
   const shownTerms = new Set<string>();
   const p = call.permission;
@@ -23,8 +29,16 @@ export default function ToolDetails({ call, terminals }: { call: ToolCallView; t
       {call.locations.length > 0 && (
         <div class="tool-locations">
           {call.locations.map((l, i) => (
-            <button key={i} type="button" class="chip" data-testid="tool-location" title={l.path} onClick={() => openLoc(l)}>
-              <i class="codicon codicon-file" aria-hidden="true" /> {relPath(l.path)}{l.line ? `:${l.line}` : ''}
+            <button
+              key={i}
+              type="button"
+              class="chip"
+              data-testid="tool-location"
+              title={l.path}
+              onClick={() => openLoc(l)}
+            >
+              <i class="codicon codicon-file" aria-hidden="true" /> {relPath(l.path)}
+              {l.line ? `:${l.line}` : ''}
             </button>
           ))}
         </div>
@@ -38,16 +52,44 @@ export default function ToolDetails({ call, terminals }: { call: ToolCallView; t
       )}
       {p && (
         <div class="tool-permission muted" data-testid="tool-permission">
-          <i class="codicon codicon-shield" aria-hidden="true" /> {p.outcome === 'cancelled' ? 'Permission request cancelled' : <>
-            {p.optionName ?? p.optionId ?? 'Answered'}
-            {' — '}{p.by === 'user' ? 'by you' : p.by === 'rule' ? `by rule${p.rule ? ` (${p.rule})` : ''}` : 'remembered choice'}
-          </>}
+          <i class="codicon codicon-shield" aria-hidden="true" />{' '}
+          {p.outcome === 'cancelled' ? (
+            'Permission request cancelled'
+          ) : (
+            <>
+              {p.optionName ?? p.optionId ?? 'Answered'}
+              {' — '}
+              {p.by === 'user'
+                ? 'by you'
+                : p.by === 'rule'
+                  ? `by rule${p.rule ? ` (${p.rule})` : ''}`
+                  : 'remembered choice'}
+            </>
+          )}
         </div>
       )}
       {(call.rawInput !== undefined || call.rawOutput !== undefined) && (
         <div class="tool-raw">
-          {call.rawInput !== undefined && <button type="button" class={`link-button${raw === 'input' ? ' active' : ''}`} aria-pressed={raw === 'input'} onClick={() => setRaw(raw === 'input' ? '' : 'input')}>Raw input</button>}
-          {call.rawOutput !== undefined && <button type="button" class={`link-button${raw === 'output' ? ' active' : ''}`} aria-pressed={raw === 'output'} onClick={() => setRaw(raw === 'output' ? '' : 'output')}>Raw output</button>}
+          {call.rawInput !== undefined && (
+            <button
+              type="button"
+              class={`link-button${raw === 'input' ? ' active' : ''}`}
+              aria-pressed={raw === 'input'}
+              onClick={() => setRaw(raw === 'input' ? '' : 'input')}
+            >
+              Raw input
+            </button>
+          )}
+          {call.rawOutput !== undefined && (
+            <button
+              type="button"
+              class={`link-button${raw === 'output' ? ' active' : ''}`}
+              aria-pressed={raw === 'output'}
+              onClick={() => setRaw(raw === 'output' ? '' : 'output')}
+            >
+              Raw output
+            </button>
+          )}
         </div>
       )}
       {raw === 'input' && <Json value={call.rawInput} />}
@@ -56,12 +98,30 @@ export default function ToolDetails({ call, terminals }: { call: ToolCallView; t
   );
 }
 
-function ContentView({ c, i, call, terminals }: { c: ToolCallContent; i: number; call: ToolCallView; terminals: Record<string, TerminalView> }) {
+function ContentView({
+  c,
+  i,
+  call,
+  terminals,
+}: {
+  c: ToolCallContent;
+  i: number;
+  call: ToolCallView;
+  terminals: Record<string, TerminalView>;
+}) {
   const x = c as ToolCallContent & { type: string };
   switch (x.type) {
-    case 'content': return <div class="tool-content"><ContentBlockView block={x.content} cacheKey={`tc:${call.toolCallId}:${i}`} /></div>;
-    case 'diff': return <DiffView path={x.path} oldText={x.oldText} newText={x.newText} toolCallId={call.toolCallId} index={i} />;
-    case 'terminal': return <TerminalBox terminalId={x.terminalId} term={terminals[x.terminalId]} />;
-    default: return <Json value={c} label="Unknown content" />;
+    case 'content':
+      return (
+        <div class="tool-content">
+          <ContentBlockView block={x.content} cacheKey={`tc:${call.toolCallId}:${i}`} />
+        </div>
+      );
+    case 'diff':
+      return <DiffView path={x.path} oldText={x.oldText} newText={x.newText} toolCallId={call.toolCallId} index={i} />;
+    case 'terminal':
+      return <TerminalBox terminalId={x.terminalId} term={terminals[x.terminalId]} />;
+    default:
+      return <Json value={c} label="Unknown content" />;
   }
 }

@@ -14,7 +14,11 @@ import { formatDuration, hasDetails, terminalIds, ToolCallRow } from './ToolCall
 import { groupPrompts } from './PermissionPrompt';
 import { VirtualList, type VirtualHandle } from './VirtualList';
 
-interface Props { session: SessionSnapshot; toolsVersion: number; working: boolean }
+interface Props {
+  session: SessionSnapshot;
+  toolsVersion: number;
+  working: boolean;
+}
 
 export function Transcript({ session, toolsVersion, working }: Props) {
   const sessionId = session.meta.sessionId;
@@ -28,10 +32,16 @@ export function Transcript({ session, toolsVersion, working }: Props) {
   const saveTimer = useRef<ReturnType<typeof setTimeout>>();
   const remember = () => {
     clearTimeout(saveTimer.current);
-    saveTimer.current = setTimeout(() => saveViewMemory(sessionId, { fold, foldAll, expanded, filter, anchor: anchor.current }), 200);
+    saveTimer.current = setTimeout(
+      () => saveViewMemory(sessionId, { fold, foldAll, expanded, filter, anchor: anchor.current }),
+      200,
+    );
   };
   useEffect(remember, [fold, foldAll, expanded, filter]);
-  const onAnchor = (a: ScrollAnchor | undefined) => { anchor.current = a; remember(); };
+  const onAnchor = (a: ScrollAnchor | undefined) => {
+    anchor.current = a;
+    remember();
+  };
   const [focusKey, setFocusKey] = useState<string | undefined>(undefined);
   const list = useRef<VirtualHandle | null>(null);
   const pendingFocus = useRef(false);
@@ -39,9 +49,11 @@ export function Transcript({ session, toolsVersion, working }: Props) {
 
   const active = filterActive(filter);
   const filterKey = active ? `${[...filter.kinds].join()}|${[...filter.statuses].join()}|${toolsVersion}` : '';
-  const rows = useMemo(() => buildRows(session, fold, foldAll, filter, filterKey),
+  const rows = useMemo(
+    () => buildRows(session, fold, foldAll, filter, filterKey),
     // toolsVersion matters only through filterKey.
-    [session.turns, session.notices, fold, foldAll, filterKey]);
+    [session.turns, session.notices, fold, foldAll, filterKey],
+  );
 
   // Unfolded turns that came as outlines: ask for their content once (a new snapshot brings new
   // turn objects, which are asked for again).
@@ -51,7 +63,11 @@ export function Transcript({ session, toolsVersion, working }: Props) {
     if (!want.length) return;
     for (const t of want) asked.current.add(t);
     for (let i = 0; i < want.length; i += MAX_LOAD_TURNS) {
-      post({ type: 'loadTurns', sessionId: session.meta.sessionId, turns: want.slice(i, i + MAX_LOAD_TURNS).map((t) => t.index) });
+      post({
+        type: 'loadTurns',
+        sessionId: session.meta.sessionId,
+        turns: want.slice(i, i + MAX_LOAD_TURNS).map((t) => t.index),
+      });
     }
   }, [session.turns, fold, foldAll]);
 
@@ -67,20 +83,26 @@ export function Transcript({ session, toolsVersion, working }: Props) {
   const last = session.turns.length - 1;
   // A command of the current turn shows its live terminal without a click.
   const autoOpen = (c: ToolCallView) => (c.status === 'in_progress' || c.turn === last) && terminalIds(c).length > 0;
-  const isExpanded = useCallback((c: ToolCallView | undefined) => {
-    if (!c) return false;
-    const v = expanded.get(c.toolCallId);
-    return v !== undefined ? v : autoOpen(c);
-  }, [expanded, last]);
+  const isExpanded = useCallback(
+    (c: ToolCallView | undefined) => {
+      if (!c) return false;
+      const v = expanded.get(c.toolCallId);
+      return v !== undefined ? v : autoOpen(c);
+    },
+    [expanded, last],
+  );
 
-  const toggleTool = useCallback((id: string) => {
-    setExpanded((m) => {
-      const n = new Map(m);
-      const c = session.toolCalls[id];
-      n.set(id, !(m.get(id) ?? (c ? autoOpen(c) : false)));
-      return n;
-    });
-  }, [session.toolCalls, last]);
+  const toggleTool = useCallback(
+    (id: string) => {
+      setExpanded((m) => {
+        const n = new Map(m);
+        const c = session.toolCalls[id];
+        n.set(id, !(m.get(id) ?? (c ? autoOpen(c) : false)));
+        return n;
+      });
+    },
+    [session.toolCalls, last],
+  );
 
   const toggleTurn = useCallback((t: number, collapsed: boolean) => {
     setFold((m) => new Map(m).set(t, !collapsed));
@@ -105,7 +127,10 @@ export function Transcript({ session, toolsVersion, working }: Props) {
   useLayoutEffect(() => {
     if (!pendingFocus.current || !focusKey) return;
     const el = treeRef.current?.querySelector<HTMLElement>(`[data-key="${CSS.escape(focusKey)}"] [data-focus-target]`);
-    if (el) { el.focus({ preventScroll: true }); pendingFocus.current = false; }
+    if (el) {
+      el.focus({ preventScroll: true });
+      pendingFocus.current = false;
+    }
   });
 
   const onKeyDown = (e: KeyboardEvent) => {
@@ -116,12 +141,21 @@ export function Transcript({ session, toolsVersion, working }: Props) {
     const row = rows[i];
     const collapsible = row && expandState(row);
     switch (e.key) {
-      case 'ArrowDown': moveFocus(i + 1); break;
-      case 'ArrowUp': moveFocus(i - 1); break;
-      case 'Home': moveFocus(0); break;
-      case 'End': moveFocus(rows.length - 1); break;
+      case 'ArrowDown':
+        moveFocus(i + 1);
+        break;
+      case 'ArrowUp':
+        moveFocus(i - 1);
+        break;
+      case 'Home':
+        moveFocus(0);
+        break;
+      case 'End':
+        moveFocus(rows.length - 1);
+        break;
       case 'ArrowRight':
-        if (collapsible === 'collapsed') toggle(row); else moveFocus(i + 1);
+        if (collapsible === 'collapsed') toggle(row);
+        else moveFocus(i + 1);
         break;
       case 'ArrowLeft':
         if (collapsible === 'expanded') toggle(row);
@@ -131,10 +165,12 @@ export function Transcript({ session, toolsVersion, working }: Props) {
           if (j >= 0) moveFocus(j);
         }
         break;
-      case 'Enter': case ' ':
+      case 'Enter':
+      case ' ':
         if (collapsible) toggle(row);
         break;
-      default: return;
+      default:
+        return;
     }
     e.preventDefault();
     e.stopPropagation();
@@ -168,39 +204,97 @@ export function Transcript({ session, toolsVersion, working }: Props) {
 
   const renderRow = (r: Row, i: number) => {
     const focused = r.key === focusKey || (!focusedRendered && i === 0);
-    const onFocus = () => { if (focusKey !== r.key) setFocusKey(r.key); };
+    const onFocus = () => {
+      if (focusKey !== r.key) setFocusKey(r.key);
+    };
     switch (r.type) {
       case 'turn':
-        return <TurnHeader turn={r.turn} collapsed={r.collapsed} focused={focused} running={working && r.turn.index === last}
-          calls={session.toolCalls} toolsVersion={r.collapsed || r.turn.index === last ? toolsVersion : 0}
-          onToggle={toggleTurn} onFocus={onFocus} />;
+        return (
+          <TurnHeader
+            turn={r.turn}
+            collapsed={r.collapsed}
+            focused={focused}
+            running={working && r.turn.index === last}
+            calls={session.toolCalls}
+            toolsVersion={r.collapsed || r.turn.index === last ? toolsVersion : 0}
+            onToggle={toggleTurn}
+            onFocus={onFocus}
+          />
+        );
       case 'tool': {
         const call = session.toolCalls[r.toolCallId];
         if (!call) return <div />;
-        return <ToolCallRow call={call} expanded={isExpanded(call)} focused={focused} terminals={session.terminals} onToggle={toggleTool} onFocus={onFocus} prompts={prompts.get(call.toolCallId)} depth={r.depth} />;
+        return (
+          <ToolCallRow
+            call={call}
+            expanded={isExpanded(call)}
+            focused={focused}
+            terminals={session.terminals}
+            onToggle={toggleTool}
+            onFocus={onFocus}
+            prompts={prompts.get(call.toolCallId)}
+            depth={r.depth}
+          />
+        );
       }
       case 'item':
-        return <MessageRow item={r.item} rowKey={r.key} open={!!expanded.get(r.key)} focused={focused} onFocus={onFocus}
-          onToggle={() => toggle(r)} streaming={working && r.turn === last && r.index === session.turns[last].items.length - 1} />;
+        return (
+          <MessageRow
+            item={r.item}
+            rowKey={r.key}
+            open={!!expanded.get(r.key)}
+            focused={focused}
+            onFocus={onFocus}
+            onToggle={() => toggle(r)}
+            streaming={working && r.turn === last && r.index === session.turns[last].items.length - 1}
+          />
+        );
       case 'end':
         return <TurnEnd turn={r.turn} focused={focused} onFocus={onFocus} />;
       case 'notice':
         return <Notice notice={r.notice} focused={focused} onFocus={onFocus} />;
       case 'loading':
-        return <div role="treeitem" aria-level={2} aria-busy="true" tabIndex={focused ? 0 : -1} data-focus-target="" onFocus={onFocus}
-          class="turn-loading muted" data-testid="turn-loading"><i class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" /> Loading…</div>;
+        return (
+          <div
+            role="treeitem"
+            aria-level={2}
+            aria-busy="true"
+            tabIndex={focused ? 0 : -1}
+            data-focus-target=""
+            onFocus={onFocus}
+            class="turn-loading muted"
+            data-testid="turn-loading"
+          >
+            <i class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" /> Loading…
+          </div>
+        );
     }
   };
 
   return (
     <div class="transcript-wrap">
-      <Toolbar filter={filter} setFilter={setFilter} onCollapseAll={() => setAll(true)} onExpandAll={() => setAll(false)} count={rows.length} active={active} />
+      <Toolbar
+        filter={filter}
+        setFilter={setFilter}
+        onCollapseAll={() => setAll(true)}
+        onExpandAll={() => setAll(false)}
+        count={rows.length}
+        active={active}
+      />
       {session.turns.length === 0 && <p class="empty">Ask the agent something to start.</p>}
       <div ref={treeRef} class="tree-host" onKeyDown={onKeyDown}>
         <VirtualList
-          class="transcript" role="tree" aria-label="Conversation and tool calls" data-testid="transcript"
-          rows={rows} estimate={estimate} sizeClass={sizeClass} renderRow={renderRow} handle={list}
-          initialAnchor={memory?.anchor} onAnchor={onAnchor}
+          class="transcript"
+          role="tree"
+          aria-label="Conversation and tool calls"
+          data-testid="transcript"
+          rows={rows}
+          estimate={estimate}
+          sizeClass={sizeClass}
+          renderRow={renderRow}
+          handle={list}
+          initialAnchor={memory?.anchor}
+          onAnchor={onAnchor}
         />
       </div>
     </div>
@@ -209,9 +303,14 @@ export function Transcript({ session, toolsVersion, working }: Props) {
 
 function estimate(r: Row): number {
   switch (r.type) {
-    case 'turn': return 34;
-    case 'tool': return 24;
-    case 'end': case 'notice': case 'loading': return 24;
+    case 'turn':
+      return 34;
+    case 'tool':
+      return 24;
+    case 'end':
+    case 'notice':
+    case 'loading':
+      return 24;
     case 'item': {
       if (r.item.kind === 'thought' || r.item.kind === 'compaction') return 26;
       const len = r.item.blocks.reduce((n, b) => n + (b.type === 'text' ? b.text.length : 40), 0);
@@ -221,74 +320,180 @@ function estimate(r: Row): number {
   }
 }
 
-const TurnHeader = memo(function TurnHeader({ turn, collapsed, focused, running, calls, onToggle, onFocus }: {
-  turn: TurnView; collapsed: boolean; focused: boolean; running: boolean; calls: Record<string, ToolCallView>; toolsVersion: number;
-  onToggle: (t: number, collapsed: boolean) => void; onFocus: () => void;
-}) {
-  const first = turn.items[0];
-  const user = first?.kind === 'user' ? first : undefined;
-  const c = turnCounts(turn, calls);
-  const duration = turn.endedAt !== undefined ? formatDuration(turn.endedAt - turn.startedAt) : '';
-  const text = user ? user.blocks.map((b) => (b.type === 'text' ? b.text : b.type === 'resource_link' ? `@${b.name}` : '')).join(' ').trim() : '';
-  return (
-    <div class={`turn-head${collapsed ? ' collapsed' : ''}`} role="treeitem" aria-level={1} aria-expanded={!collapsed}
-      aria-label={`Turn ${turn.index + 1}${text ? `: ${text.slice(0, 80)}` : ''}, ${c.tools} tool calls${running ? ', running' : ''}`}
-      tabIndex={focused ? 0 : -1} data-focus-target="" data-testid="turn" data-turn={turn.index} data-collapsed={collapsed ? 'true' : 'false'} onFocus={onFocus}>
-      <div class="turn-line" onClick={() => onToggle(turn.index, collapsed)}>
-        <i class={`codicon codicon-chevron-${collapsed ? 'right' : 'down'} twisty`} aria-hidden="true" />
-        {collapsed || !user
-          ? <span class="turn-prompt-line">{text || (user ? 'Prompt' : 'Agent activity')}</span>
-          : <span class="turn-prompt-line sr-only">{text}</span>}
-        <span class="spacer" />
-        <span class="turn-stats muted">
-          {running && <i class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" />}
-          {c.tools > 0 && ` ${c.tools} tool call${c.tools === 1 ? '' : 's'}`}
-          {c.failed > 0 && <span class="turn-failed"> · {c.failed} failed</span>}
-          {duration && `${c.tools > 0 ? ' · ' : ' '}${duration}`}
-        </span>
-      </div>
-      {!collapsed && user && (
-        <div class="msg msg-user" data-testid="message-user">
-          {user.blocks.map((b, i) => <ContentBlockView key={i} block={b} cacheKey={`u${turn.index}:${i}`} />)}
+const TurnHeader = memo(
+  function TurnHeader({
+    turn,
+    collapsed,
+    focused,
+    running,
+    calls,
+    onToggle,
+    onFocus,
+  }: {
+    turn: TurnView;
+    collapsed: boolean;
+    focused: boolean;
+    running: boolean;
+    calls: Record<string, ToolCallView>;
+    toolsVersion: number;
+    onToggle: (t: number, collapsed: boolean) => void;
+    onFocus: () => void;
+  }) {
+    const first = turn.items[0];
+    const user = first?.kind === 'user' ? first : undefined;
+    const c = turnCounts(turn, calls);
+    const duration = turn.endedAt !== undefined ? formatDuration(turn.endedAt - turn.startedAt) : '';
+    const text = user
+      ? user.blocks
+          .map((b) => (b.type === 'text' ? b.text : b.type === 'resource_link' ? `@${b.name}` : ''))
+          .join(' ')
+          .trim()
+      : '';
+    return (
+      <div
+        class={`turn-head${collapsed ? ' collapsed' : ''}`}
+        role="treeitem"
+        aria-level={1}
+        aria-expanded={!collapsed}
+        aria-label={`Turn ${turn.index + 1}${text ? `: ${text.slice(0, 80)}` : ''}, ${c.tools} tool calls${running ? ', running' : ''}`}
+        tabIndex={focused ? 0 : -1}
+        data-focus-target=""
+        data-testid="turn"
+        data-turn={turn.index}
+        data-collapsed={collapsed ? 'true' : 'false'}
+        onFocus={onFocus}
+      >
+        <div class="turn-line" onClick={() => onToggle(turn.index, collapsed)}>
+          <i class={`codicon codicon-chevron-${collapsed ? 'right' : 'down'} twisty`} aria-hidden="true" />
+          {collapsed || !user ? (
+            <span class="turn-prompt-line">{text || (user ? 'Prompt' : 'Agent activity')}</span>
+          ) : (
+            <span class="turn-prompt-line sr-only">{text}</span>
+          )}
+          <span class="spacer" />
+          <span class="turn-stats muted">
+            {running && <i class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" />}
+            {c.tools > 0 && ` ${c.tools} tool call${c.tools === 1 ? '' : 's'}`}
+            {c.failed > 0 && <span class="turn-failed"> · {c.failed} failed</span>}
+            {duration && `${c.tools > 0 ? ' · ' : ' '}${duration}`}
+          </span>
         </div>
-      )}
-    </div>
-  );
-}, (a, b) => a.turn === b.turn && a.collapsed === b.collapsed && a.focused === b.focused && a.running === b.running && a.toolsVersion === b.toolsVersion);
-
-const MessageRow = memo(function MessageRow({ item, rowKey, open, focused, streaming, onFocus, onToggle }: {
-  item: Exclude<ItemView, { kind: 'tool' }>; rowKey: string; open: boolean; focused: boolean; streaming: boolean; onFocus: () => void; onToggle: () => void;
-}) {
-  const common = { role: 'treeitem', 'aria-level': 2, tabIndex: focused ? 0 : -1, 'data-focus-target': '', onFocus } as const;
-  switch (item.kind) {
-    case 'user': case 'agent':
-      return (
-        <div {...common} class={`msg msg-${item.kind}${streaming ? ' streaming' : ''}`} data-testid={`message-${item.kind}`} aria-label={item.kind === 'agent' ? 'Agent message' : 'Your message'}>
-          {item.blocks.map((b, i) => <ContentBlockView key={i} block={b} cacheKey={`${rowKey}:${i}`} stream />)}
-        </div>
-      );
-    case 'thought':
-      return (
-        <div {...common} class="msg msg-thought" data-testid="message-thought" aria-expanded={open} aria-label="Thinking">
-          <div class="thought-head" onClick={onToggle}>
-            <i class={`codicon codicon-chevron-${open ? 'down' : 'right'} twisty`} aria-hidden="true" />
-            <i class="codicon codicon-lightbulb" aria-hidden="true" /> {streaming ? 'Thinking…' : 'Thought'}
+        {!collapsed && user && (
+          <div class="msg msg-user" data-testid="message-user">
+            {user.blocks.map((b, i) => (
+              <ContentBlockView key={i} block={b} cacheKey={`u${turn.index}:${i}`} />
+            ))}
           </div>
-          {open && <div class="thought-body">{item.blocks.map((b, i) => <ContentBlockView key={i} block={b} cacheKey={`${rowKey}:${i}`} />)}</div>}
-        </div>
-      );
-    case 'compaction':
-      return <div {...common} class="msg msg-compaction" data-testid="compaction">Context compacted ({item.status}){item.summary ? `: ${item.summary}` : ''}{item.error ? ` — ${item.error}` : ''}</div>;
-  }
-}, (a, b) => a.item === b.item && a.open === b.open && a.focused === b.focused && a.streaming === b.streaming);
+        )}
+      </div>
+    );
+  },
+  (a, b) =>
+    a.turn === b.turn &&
+    a.collapsed === b.collapsed &&
+    a.focused === b.focused &&
+    a.running === b.running &&
+    a.toolsVersion === b.toolsVersion,
+);
+
+const MessageRow = memo(
+  function MessageRow({
+    item,
+    rowKey,
+    open,
+    focused,
+    streaming,
+    onFocus,
+    onToggle,
+  }: {
+    item: Exclude<ItemView, { kind: 'tool' }>;
+    rowKey: string;
+    open: boolean;
+    focused: boolean;
+    streaming: boolean;
+    onFocus: () => void;
+    onToggle: () => void;
+  }) {
+    const common = {
+      role: 'treeitem',
+      'aria-level': 2,
+      tabIndex: focused ? 0 : -1,
+      'data-focus-target': '',
+      onFocus,
+    } as const;
+    switch (item.kind) {
+      case 'user':
+      case 'agent':
+        return (
+          <div
+            {...common}
+            class={`msg msg-${item.kind}${streaming ? ' streaming' : ''}`}
+            data-testid={`message-${item.kind}`}
+            aria-label={item.kind === 'agent' ? 'Agent message' : 'Your message'}
+          >
+            {item.blocks.map((b, i) => (
+              <ContentBlockView key={i} block={b} cacheKey={`${rowKey}:${i}`} stream />
+            ))}
+          </div>
+        );
+      case 'thought':
+        return (
+          <div
+            {...common}
+            class="msg msg-thought"
+            data-testid="message-thought"
+            aria-expanded={open}
+            aria-label="Thinking"
+          >
+            <div class="thought-head" onClick={onToggle}>
+              <i class={`codicon codicon-chevron-${open ? 'down' : 'right'} twisty`} aria-hidden="true" />
+              <i class="codicon codicon-lightbulb" aria-hidden="true" /> {streaming ? 'Thinking…' : 'Thought'}
+            </div>
+            {open && (
+              <div class="thought-body">
+                {item.blocks.map((b, i) => (
+                  <ContentBlockView key={i} block={b} cacheKey={`${rowKey}:${i}`} />
+                ))}
+              </div>
+            )}
+          </div>
+        );
+      case 'compaction':
+        return (
+          <div {...common} class="msg msg-compaction" data-testid="compaction">
+            Context compacted ({item.status}){item.summary ? `: ${item.summary}` : ''}
+            {item.error ? ` — ${item.error}` : ''}
+          </div>
+        );
+    }
+  },
+  (a, b) => a.item === b.item && a.open === b.open && a.focused === b.focused && a.streaming === b.streaming,
+);
 
 function TurnEnd({ turn, focused, onFocus }: { turn: TurnView; focused: boolean; onFocus: () => void }) {
   return (
-    <div role="treeitem" aria-level={2} tabIndex={focused ? 0 : -1} data-focus-target="" onFocus={onFocus} class="turn-end">
+    <div
+      role="treeitem"
+      aria-level={2}
+      tabIndex={focused ? 0 : -1}
+      data-focus-target=""
+      onFocus={onFocus}
+      class="turn-end"
+    >
       {turn.stopReason && turn.stopReason !== 'end_turn' && (
-        <p class="stop-reason" data-testid="stop-reason"><i class={`codicon codicon-${turn.stopReason === 'cancelled' ? 'circle-slash' : 'warning'}`} aria-hidden="true" /> {stopReasonText(turn.stopReason)}</p>
+        <p class="stop-reason" data-testid="stop-reason">
+          <i
+            class={`codicon codicon-${turn.stopReason === 'cancelled' ? 'circle-slash' : 'warning'}`}
+            aria-hidden="true"
+          />{' '}
+          {stopReasonText(turn.stopReason)}
+        </p>
       )}
-      {turn.error && <p class="turn-error" role="alert" data-testid="turn-error"><i class="codicon codicon-error" aria-hidden="true" /> {turn.error}</p>}
+      {turn.error && (
+        <p class="turn-error" role="alert" data-testid="turn-error">
+          <i class="codicon codicon-error" aria-hidden="true" /> {turn.error}
+        </p>
+      )}
     </div>
   );
 }
@@ -296,7 +501,15 @@ function TurnEnd({ turn, focused, onFocus }: { turn: TurnView; focused: boolean;
 function Notice({ notice, focused, onFocus }: { notice: NoticeView; focused: boolean; onFocus: () => void }) {
   const icon = notice.severity === 'error' ? 'error' : notice.severity === 'warning' ? 'warning' : 'info';
   return (
-    <div role="treeitem" aria-level={1} tabIndex={focused ? 0 : -1} data-focus-target="" onFocus={onFocus} class={`notice notice-${notice.severity}`} data-testid="notice">
+    <div
+      role="treeitem"
+      aria-level={1}
+      tabIndex={focused ? 0 : -1}
+      data-focus-target=""
+      onFocus={onFocus}
+      class={`notice notice-${notice.severity}`}
+      data-testid="notice"
+    >
       <i class={`codicon codicon-${icon}`} aria-hidden="true" /> <strong>{notice.title}</strong>
       {notice.description && <span class="notice-desc"> {notice.description}</span>}
     </div>
@@ -305,10 +518,15 @@ function Notice({ notice, focused, onFocus }: { notice: NoticeView; focused: boo
 
 export function stopReasonText(r: string): string {
   switch (r) {
-    case 'cancelled': return 'Cancelled';
-    case 'max_tokens': return 'Stopped: the reply hit the token limit';
-    case 'max_turn_requests': return 'Stopped: too many requests in one turn';
-    case 'refusal': return 'The agent refused to continue';
-    default: return `Stopped: ${r}`;
+    case 'cancelled':
+      return 'Cancelled';
+    case 'max_tokens':
+      return 'Stopped: the reply hit the token limit';
+    case 'max_turn_requests':
+      return 'Stopped: too many requests in one turn';
+    case 'refusal':
+      return 'The agent refused to continue';
+    default:
+      return `Stopped: ${r}`;
   }
 }

@@ -41,7 +41,18 @@ interface Props<R extends { key: string }> extends Omit<JSX.HTMLAttributes<HTMLD
 /** How long a view shown again waits for the row it should open at. */
 const ANCHOR_WAIT_MS = 2000;
 
-export function VirtualList<R extends { key: string }>({ rows, estimate: guess, sizeClass, renderRow, overscan = 400, handle, onRange, initialAnchor, onAnchor, ...attrs }: Props<R>) {
+export function VirtualList<R extends { key: string }>({
+  rows,
+  estimate: guess,
+  sizeClass,
+  renderRow,
+  overscan = 400,
+  handle,
+  onRange,
+  initialAnchor,
+  onAnchor,
+  ...attrs
+}: Props<R>) {
   const scroller = useRef<HTMLDivElement>(null);
   const heights = useRef(new Map<string, number>());
   const classHeights = useRef(new Map<string, number>());
@@ -85,45 +96,59 @@ export function VirtualList<R extends { key: string }>({ rows, estimate: guess, 
   end = Math.min(rows.length, Math.max(end, start + 1));
   rangeRef.current = [start, end];
 
-  const ro = useMemo(() => typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver((entries) => {
-    let changed = false;
-    const el = scroller.current;
-    const st = el?.scrollTop ?? 0;
-    const measuredClasses = new Map<string, number>();
-    for (const e of entries) {
-      const t = e.target as HTMLElement;
-      const key = t.dataset.key;
-      if (!key || !t.isConnected) continue;
-      const h = e.borderBoxSize?.[0]?.blockSize ?? t.offsetHeight;
-      const i = rendered.current.get(key);
-      const row = i !== undefined ? rowsRef.current[i] : undefined;
-      // What the last render assumed for this row.
-      const old = heights.current.get(key) ?? (row ? estimate(row) : undefined);
-      const c = row && props.current.sizeClass?.(row);
-      if (c !== undefined) measuredClasses.set(c, h);
-      heights.current.set(key, h);
-      // Sub-pixel differences (estimates are whole pixels) move nothing on screen: rows are in
-      // normal flow inside the window, and the next render uses the measured height anyway.
-      if (old !== undefined && Math.abs(old - h) < 1) continue;
-      changed = true;
-      // A row above the viewport changed height: shift the scroll position by as much.
-      if (!stick.current && i !== undefined && old !== undefined && offsetsRef.current[i] < st) anchorDelta.current += h - old;
-    }
-    // A class's height changed: every unmeasured row of it moves.
-    for (const [c, h] of measuredClasses) if (classHeights.current.get(c) !== h) { classHeights.current.set(c, h); changed = true; }
-    if (changed) setHv((v) => v + 1);
-  }), []);
+  const ro = useMemo(
+    () =>
+      typeof ResizeObserver === 'undefined'
+        ? undefined
+        : new ResizeObserver((entries) => {
+            let changed = false;
+            const el = scroller.current;
+            const st = el?.scrollTop ?? 0;
+            const measuredClasses = new Map<string, number>();
+            for (const e of entries) {
+              const t = e.target as HTMLElement;
+              const key = t.dataset.key;
+              if (!key || !t.isConnected) continue;
+              const h = e.borderBoxSize?.[0]?.blockSize ?? t.offsetHeight;
+              const i = rendered.current.get(key);
+              const row = i !== undefined ? rowsRef.current[i] : undefined;
+              // What the last render assumed for this row.
+              const old = heights.current.get(key) ?? (row ? estimate(row) : undefined);
+              const c = row && props.current.sizeClass?.(row);
+              if (c !== undefined) measuredClasses.set(c, h);
+              heights.current.set(key, h);
+              // Sub-pixel differences (estimates are whole pixels) move nothing on screen: rows are in
+              // normal flow inside the window, and the next render uses the measured height anyway.
+              if (old !== undefined && Math.abs(old - h) < 1) continue;
+              changed = true;
+              // A row above the viewport changed height: shift the scroll position by as much.
+              if (!stick.current && i !== undefined && old !== undefined && offsetsRef.current[i] < st)
+                anchorDelta.current += h - old;
+            }
+            // A class's height changed: every unmeasured row of it moves.
+            for (const [c, h] of measuredClasses)
+              if (classHeights.current.get(c) !== h) {
+                classHeights.current.set(c, h);
+                changed = true;
+              }
+            if (changed) setHv((v) => v + 1);
+          }),
+    [],
+  );
   useEffect(() => () => ro?.disconnect(), [ro]);
   const probes = useRef(new Map<string, string>());
   // A row stops being observed (it folded back into its size class): its own height is stale.
-  const forget = useMemo(() => (key: string) => {
-    const was = heights.current.get(key);
-    if (was === undefined) return;
-    heights.current.delete(key);
-    const i = rendered.current.get(key);
-    const c = i !== undefined ? props.current.sizeClass?.(rowsRef.current[i]) : undefined;
-    if (c === undefined || classHeights.current.get(c) !== was) setHv((v) => v + 1);
-  }, []);
+  const forget = useMemo(
+    () => (key: string) => {
+      const was = heights.current.get(key);
+      if (was === undefined) return;
+      heights.current.delete(key);
+      const i = rendered.current.get(key);
+      const c = i !== undefined ? props.current.sizeClass?.(rowsRef.current[i]) : undefined;
+      if (c === undefined || classHeights.current.get(c) !== was) setHv((v) => v + 1);
+    },
+    [],
+  );
 
   useEffect(() => {
     const el = scroller.current;
@@ -151,29 +176,39 @@ export function VirtualList<R extends { key: string }>({ rows, estimate: guess, 
     } else if (want && Date.now() > want.until) pendingAnchor.current = undefined;
     // Following the tail: scroll to the (computed) end; no read of scrollHeight, which would
     // force a synchronous layout on every frame.
-    if (stick.current) { const y = Math.max(0, total + PAD_BOTTOM - vh); if (lastSet.current !== y) { el.scrollTop = y; lastSet.current = y; } }
-    else if (anchorDelta.current) { el.scrollTop += anchorDelta.current; lastSet.current = -1; }
+    if (stick.current) {
+      const y = Math.max(0, total + PAD_BOTTOM - vh);
+      if (lastSet.current !== y) {
+        el.scrollTop = y;
+        lastSet.current = y;
+      }
+    } else if (anchorDelta.current) {
+      el.scrollTop += anchorDelta.current;
+      lastSet.current = -1;
+    }
     anchorDelta.current = 0;
     onRange?.(start, end);
   });
 
-  if (handle) handle.current = {
-    scrollToIndex(i: number) {
-      const el = scroller.current;
-      if (!el || i < 0 || i >= rows.length) return;
-      const y0 = offsets[i], y1 = offsets[i + 1];
-      if (y0 < el.scrollTop) el.scrollTop = y0;
-      else if (y1 > el.scrollTop + el.clientHeight) el.scrollTop = y1 - el.clientHeight;
-      else return;
-      stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 4;
-      setScrollTop(el.scrollTop);
-    },
-    scrollToBottom() {
-      stick.current = true;
-      setScrollTop(Number.MAX_SAFE_INTEGER);
-    },
-    range: () => rangeRef.current,
-  };
+  if (handle)
+    handle.current = {
+      scrollToIndex(i: number) {
+        const el = scroller.current;
+        if (!el || i < 0 || i >= rows.length) return;
+        const y0 = offsets[i],
+          y1 = offsets[i + 1];
+        if (y0 < el.scrollTop) el.scrollTop = y0;
+        else if (y1 > el.scrollTop + el.clientHeight) el.scrollTop = y1 - el.clientHeight;
+        else return;
+        stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 4;
+        setScrollTop(el.scrollTop);
+      },
+      scrollToBottom() {
+        stick.current = true;
+        setScrollTop(Number.MAX_SAFE_INTEGER);
+      },
+      range: () => rangeRef.current,
+    };
 
   const onScroll = () => {
     const el = scroller.current;
@@ -199,7 +234,10 @@ export function VirtualList<R extends { key: string }>({ rows, estimate: guess, 
   const classes: (string | undefined)[] = [];
   for (let i = start; i < end; i++) classes[i - start] = sizeClass?.(rows[i]);
   // A probe that left the window, or left its class (it expanded), is replaced.
-  for (const [c, key] of probe) { const i = rendered.current.get(key); if (i === undefined || classes[i - start] !== c) probe.delete(c); }
+  for (const [c, key] of probe) {
+    const i = rendered.current.get(key);
+    if (i === undefined || classes[i - start] !== c) probe.delete(c);
+  }
   for (let i = end - 1; i >= start; i--) {
     const c = classes[i - start];
     if (c !== undefined && classHeights.current.has(c) && !probe.has(c)) probe.set(c, rows[i].key);
@@ -209,38 +247,63 @@ export function VirtualList<R extends { key: string }>({ rows, estimate: guess, 
     const r = rows[i];
     const c = classes[i - start];
     const observe = c === undefined || !classHeights.current.has(c) || probe.get(c) === r.key;
-    items.push(<RowBox key={r.key} k={r.key} ro={ro} observe={observe} forget={forget}>{renderRow(r, i)}</RowBox>);
+    items.push(
+      <RowBox key={r.key} k={r.key} ro={ro} observe={observe} forget={forget}>
+        {renderRow(r, i)}
+      </RowBox>,
+    );
   }
   return (
     <div {...attrs} ref={scroller} onScroll={onScroll}>
       <div class="vlist-inner" style={{ height: `${total + PAD_BOTTOM}px` }}>
-        <div class="vlist-window" style={{ transform: `translateY(${offsets[start]}px)` }}>{items}</div>
+        <div class="vlist-window" style={{ transform: `translateY(${offsets[start]}px)` }}>
+          {items}
+        </div>
       </div>
     </div>
   );
 }
 
-function RowBox({ k, ro, observe, forget, children }: {
-  k: string; ro: ResizeObserver | undefined; observe: boolean; forget: (key: string) => void; children: VNode;
+function RowBox({
+  k,
+  ro,
+  observe,
+  forget,
+  children,
+}: {
+  k: string;
+  ro: ResizeObserver | undefined;
+  observe: boolean;
+  forget: (key: string) => void;
+  children: VNode;
 }) {
   const ref = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el || !ro) return;
     // Unobserved, the row takes its class's height: drop what it measured in another shape.
-    if (!observe) { forget(k); return; }
+    if (!observe) {
+      forget(k);
+      return;
+    }
     ro.observe(el);
     return () => ro.unobserve(el);
   }, [ro, observe]);
-  return <div class="vrow" data-key={k} ref={ref}>{children}</div>;
+  return (
+    <div class="vrow" data-key={k} ref={ref}>
+      {children}
+    </div>
+  );
 }
 
 /** First index i in [0, n] with offsets[i] > y. */
 function upperBound(o: Float64Array, y: number, n: number): number {
-  let lo = 0, hi = n;
+  let lo = 0,
+    hi = n;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (o[mid] <= y) lo = mid + 1; else hi = mid;
+    if (o[mid] <= y) lo = mid + 1;
+    else hi = mid;
   }
   return lo;
 }

@@ -5,11 +5,19 @@ import { memo } from '../memo';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { Screen, styleCss, type Line } from './screen';
 
-interface Fed { screen: Screen; output: string }
+interface Fed {
+  screen: Screen;
+  output: string;
+}
 
 /** Feeds `output` into the screen: only what was appended since `prev`, else everything again. */
 export function feed(f: Fed | undefined, output: string, maxLines = 1000): Fed {
-  if (f && output.startsWith(f.output.slice(0, 64)) && output.length >= f.output.length && output.slice(0, f.output.length) === f.output) {
+  if (
+    f &&
+    output.startsWith(f.output.slice(0, 64)) &&
+    output.length >= f.output.length &&
+    output.slice(0, f.output.length) === f.output
+  ) {
     f.screen.write(output.slice(f.output.length));
     return { screen: f.screen, output };
   }
@@ -42,27 +50,45 @@ export default function TerminalScreen({ output }: { output: string }) {
   });
   return (
     <div
-      class="term-screen" ref={box} data-testid="terminal-screen" tabIndex={0} aria-label="Terminal output"
-      onScroll={() => { const el = box.current!; atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 8; }}
+      class="term-screen"
+      ref={box}
+      data-testid="terminal-screen"
+      tabIndex={0}
+      aria-label="Terminal output"
+      onScroll={() => {
+        const el = box.current!;
+        atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 8;
+      }}
     >
       {screen.dropped > 0 && <div class="term-dropped">… {screen.dropped} earlier lines not shown</div>}
-      {lines.map((l) => <TermLine key={l.id} line={l} v={l.v} screen={screen} />)}
+      {lines.map((l) => (
+        <TermLine key={l.id} line={l} v={l.v} screen={screen} />
+      ))}
     </div>
   );
 }
 
-const TermLine = memo(function TermLine({ line, screen }: { line: Line; v: number; screen: Screen }) {
-  const runs = screen.runs(line);
-  return (
-    <div class="term-line">
-      {runs.length === 0 ? '\u200b' : runs.map((r, i) => {
-        if (r.style === 0) return r.text;
-        const css = styleCss(screen.styleTable[r.style]);
-        const style: Record<string, string> = {};
-        if (css.color) style.color = css.color;
-        if (css.background) style.backgroundColor = css.background;
-        return <span key={i} class={css.cls || undefined} style={style}>{r.text}</span>;
-      })}
-    </div>
-  );
-}, (a, b) => a.line === b.line && a.v === b.v);
+const TermLine = memo(
+  function TermLine({ line, screen }: { line: Line; v: number; screen: Screen }) {
+    const runs = screen.runs(line);
+    return (
+      <div class="term-line">
+        {runs.length === 0
+          ? '\u200b'
+          : runs.map((r, i) => {
+              if (r.style === 0) return r.text;
+              const css = styleCss(screen.styleTable[r.style]);
+              const style: Record<string, string> = {};
+              if (css.color) style.color = css.color;
+              if (css.background) style.backgroundColor = css.background;
+              return (
+                <span key={i} class={css.cls || undefined} style={style}>
+                  {r.text}
+                </span>
+              );
+            })}
+      </div>
+    );
+  },
+  (a, b) => a.line === b.line && a.v === b.v,
+);

@@ -5,7 +5,13 @@
 // controls are skipped. Bounded: at most `maxLines` lines (oldest dropped) of `maxCols` chars.
 
 export interface Style {
-  fg?: string; bg?: string; bold?: boolean; dim?: boolean; italic?: boolean; underline?: boolean; inverse?: boolean;
+  fg?: string;
+  bg?: string;
+  bold?: boolean;
+  dim?: boolean;
+  italic?: boolean;
+  underline?: boolean;
+  inverse?: boolean;
 }
 
 export interface Line {
@@ -32,11 +38,16 @@ export class Screen {
   private nextId = 1;
   version = 0;
 
-  constructor(readonly maxLines = 2000, readonly maxCols = 4000) {
+  constructor(
+    readonly maxLines = 2000,
+    readonly maxCols = 4000,
+  ) {
     this.lines.push(this.newLine());
   }
 
-  private newLine(): Line { return { chars: [], styles: [], v: 0, id: this.nextId++ }; }
+  private newLine(): Line {
+    return { chars: [], styles: [], v: 0, id: this.nextId++ };
+  }
 
   write(data: string): void {
     if (!data) return;
@@ -49,18 +60,47 @@ export class Screen {
       const c = s.charCodeAt(i);
       if (c === 0x1b) {
         const end = this.escape(s, i);
-        if (end < 0) { this.pending = s.slice(i); if (this.pending.length > 256) this.pending = ''; break; }
+        if (end < 0) {
+          this.pending = s.slice(i);
+          if (this.pending.length > 256) this.pending = '';
+          break;
+        }
         i = end;
         continue;
       }
-      if (c === 0x0a) { this.lineFeed(); this.col = 0; i++; continue; }
-      if (c === 0x0d) { this.col = 0; i++; continue; }
-      if (c === 0x08) { if (this.col > 0) this.col--; i++; continue; }
-      if (c === 0x09) { const to = Math.min(this.maxCols, (Math.floor(this.col / 8) + 1) * 8); while (this.col < to) this.put(' '); i++; continue; }
-      if (c < 0x20 || c === 0x7f) { i++; continue; }
+      if (c === 0x0a) {
+        this.lineFeed();
+        this.col = 0;
+        i++;
+        continue;
+      }
+      if (c === 0x0d) {
+        this.col = 0;
+        i++;
+        continue;
+      }
+      if (c === 0x08) {
+        if (this.col > 0) this.col--;
+        i++;
+        continue;
+      }
+      if (c === 0x09) {
+        const to = Math.min(this.maxCols, (Math.floor(this.col / 8) + 1) * 8);
+        while (this.col < to) this.put(' ');
+        i++;
+        continue;
+      }
+      if (c < 0x20 || c === 0x7f) {
+        i++;
+        continue;
+      }
       // Plain run: up to the next control character.
       let j = i + 1;
-      while (j < n) { const d = s.charCodeAt(j); if (d < 0x20 || d === 0x7f) break; j++; }
+      while (j < n) {
+        const d = s.charCodeAt(j);
+        if (d < 0x20 || d === 0x7f) break;
+        j++;
+      }
       for (const ch of s.slice(i, j)) this.put(ch);
       i = j;
     }
@@ -75,7 +115,10 @@ export class Screen {
   private put(ch: string): void {
     if (this.col >= this.maxCols) return;
     const l = this.line();
-    while (l.chars.length < this.col) { l.chars.push(' '); l.styles.push(0); }
+    while (l.chars.length < this.col) {
+      l.chars.push(' ');
+      l.styles.push(0);
+    }
     l.chars[this.col] = ch;
     l.styles[this.col] = this.styleId;
     l.v++;
@@ -126,35 +169,67 @@ export class Screen {
     const n1 = Number.isFinite(nums[0]) && nums[0] > 0 ? nums[0] : 1;
     if (priv) return;
     switch (final) {
-      case 'm': this.sgr(params === '' ? [0] : params.split(/[;:]/).map((x) => Number(x) || 0)); break;
+      case 'm':
+        this.sgr(params === '' ? [0] : params.split(/[;:]/).map((x) => Number(x) || 0));
+        break;
       case 'K': {
         const l = this.line();
         const mode = nums[0] || 0;
-        if (mode === 0) { l.chars.length = Math.min(l.chars.length, this.col); l.styles.length = l.chars.length; }
-        else if (mode === 1) for (let c = 0; c < Math.min(this.col + 1, l.chars.length); c++) l.chars[c] = ' ';
-        else { l.chars = []; l.styles = []; }
+        if (mode === 0) {
+          l.chars.length = Math.min(l.chars.length, this.col);
+          l.styles.length = l.chars.length;
+        } else if (mode === 1) for (let c = 0; c < Math.min(this.col + 1, l.chars.length); c++) l.chars[c] = ' ';
+        else {
+          l.chars = [];
+          l.styles = [];
+        }
         l.v++;
         break;
       }
       case 'J': {
         const mode = nums[0] || 0;
         if (mode === 2 || mode === 3) {
-          for (const l of this.lines) { l.chars = []; l.styles = []; l.v++; }
+          for (const l of this.lines) {
+            l.chars = [];
+            l.styles = [];
+            l.v++;
+          }
         } else if (mode === 0) {
           const l = this.line();
-          l.chars.length = Math.min(l.chars.length, this.col); l.styles.length = l.chars.length; l.v++;
+          l.chars.length = Math.min(l.chars.length, this.col);
+          l.styles.length = l.chars.length;
+          l.v++;
           this.lines.length = this.row + 1;
         }
         break;
       }
-      case 'A': this.row = Math.max(0, this.row - n1); break;
-      case 'B': this.row += n1; this.line(); break;
-      case 'C': this.col = Math.min(this.maxCols, this.col + n1); break;
-      case 'D': this.col = Math.max(0, this.col - n1); break;
-      case 'E': this.row += n1; this.col = 0; this.line(); break;
-      case 'F': this.row = Math.max(0, this.row - n1); this.col = 0; break;
-      case 'G': this.col = Math.min(this.maxCols, n1 - 1); break;
-      case 'H': case 'f': {
+      case 'A':
+        this.row = Math.max(0, this.row - n1);
+        break;
+      case 'B':
+        this.row += n1;
+        this.line();
+        break;
+      case 'C':
+        this.col = Math.min(this.maxCols, this.col + n1);
+        break;
+      case 'D':
+        this.col = Math.max(0, this.col - n1);
+        break;
+      case 'E':
+        this.row += n1;
+        this.col = 0;
+        this.line();
+        break;
+      case 'F':
+        this.row = Math.max(0, this.row - n1);
+        this.col = 0;
+        break;
+      case 'G':
+        this.col = Math.min(this.maxCols, n1 - 1);
+        break;
+      case 'H':
+      case 'f': {
         // Absolute positions are relative to the visible screen; we treat the last 24 lines as it.
         const top = Math.max(0, this.lines.length - 24);
         this.row = top + ((Number.isFinite(nums[0]) && nums[0] > 0 ? nums[0] : 1) - 1);
@@ -169,14 +244,17 @@ export class Screen {
     const st: Style = { ...this.style };
     for (let i = 0; i < p.length; i++) {
       const x = p[i];
-      if (x === 0) { for (const k of Object.keys(st)) delete st[k as keyof Style]; }
-      else if (x === 1) st.bold = true;
+      if (x === 0) {
+        for (const k of Object.keys(st)) delete st[k as keyof Style];
+      } else if (x === 1) st.bold = true;
       else if (x === 2) st.dim = true;
       else if (x === 3) st.italic = true;
       else if (x === 4) st.underline = true;
       else if (x === 7) st.inverse = true;
-      else if (x === 22) { delete st.bold; delete st.dim; }
-      else if (x === 23) delete st.italic;
+      else if (x === 22) {
+        delete st.bold;
+        delete st.dim;
+      } else if (x === 23) delete st.italic;
       else if (x === 24) delete st.underline;
       else if (x === 27) delete st.inverse;
       else if (x >= 30 && x <= 37) st.fg = PALETTE[x - 30];
@@ -187,14 +265,23 @@ export class Screen {
       else if (x === 49) delete st.bg;
       else if (x === 38 || x === 48) {
         const key = x === 38 ? 'fg' : 'bg';
-        if (p[i + 1] === 5) { st[key] = color256(p[i + 2] ?? 0); i += 2; }
-        else if (p[i + 1] === 2) { st[key] = rgb(p[i + 2] ?? 0, p[i + 3] ?? 0, p[i + 4] ?? 0); i += 4; }
+        if (p[i + 1] === 5) {
+          st[key] = color256(p[i + 2] ?? 0);
+          i += 2;
+        } else if (p[i + 1] === 2) {
+          st[key] = rgb(p[i + 2] ?? 0, p[i + 3] ?? 0, p[i + 4] ?? 0);
+          i += 4;
+        }
       }
     }
     this.style = st;
     const key = JSON.stringify(st);
     let id = this.styleKeys.get(key);
-    if (id === undefined) { id = this.styleTable.length; this.styleTable.push(st); this.styleKeys.set(key, id); }
+    if (id === undefined) {
+      id = this.styleTable.length;
+      this.styleTable.push(st);
+      this.styleKeys.set(key, id);
+    }
     this.styleId = id;
   }
 
@@ -215,7 +302,10 @@ export class Screen {
   text(): string {
     let end = this.lines.length;
     while (end > 0 && this.lines[end - 1].chars.length === 0) end--;
-    return this.lines.slice(0, end).map((l) => l.chars.join('').replace(/\s+$/, '')).join('\n');
+    return this.lines
+      .slice(0, end)
+      .map((l) => l.chars.join('').replace(/\s+$/, ''))
+      .join('\n');
   }
 }
 
@@ -232,18 +322,30 @@ function color256(n: number): string {
 }
 
 function rgb(r: number, g: number, b: number): string {
-  const h = (x: number) => Math.max(0, Math.min(255, x | 0)).toString(16).padStart(2, '0');
+  const h = (x: number) =>
+    Math.max(0, Math.min(255, x | 0))
+      .toString(16)
+      .padStart(2, '0');
   return `#${h(r)}${h(g)}${h(b)}`;
 }
 
 /** The CSS a style needs: palette colors map to VS Code's terminal theme variables. */
 export function styleCss(st: Style): { cls: string; color?: string; background?: string } {
   const cls: string[] = [];
-  let fg = st.fg, bg = st.bg;
-  if (st.inverse) { [fg, bg] = [bg ?? 'default-bg', fg ?? 'default-fg']; }
+  let fg = st.fg,
+    bg = st.bg;
+  if (st.inverse) {
+    [fg, bg] = [bg ?? 'default-bg', fg ?? 'default-fg'];
+  }
   const out: { cls: string; color?: string; background?: string } = { cls: '' };
-  if (fg) { if (fg.startsWith('#')) out.color = fg; else cls.push(`ansi-fg-${fg}`); }
-  if (bg) { if (bg.startsWith('#')) out.background = bg; else cls.push(`ansi-bg-${bg}`); }
+  if (fg) {
+    if (fg.startsWith('#')) out.color = fg;
+    else cls.push(`ansi-fg-${fg}`);
+  }
+  if (bg) {
+    if (bg.startsWith('#')) out.background = bg;
+    else cls.push(`ansi-bg-${bg}`);
+  }
   if (st.bold) cls.push('ansi-bold');
   if (st.dim) cls.push('ansi-dim');
   if (st.italic) cls.push('ansi-italic');

@@ -35,14 +35,21 @@ test('handler exceptions become JSON-RPC errors: -32603 with the message, or the
     if (p.path === '/rpc') throw new ResponseError(-32800, 'cancelled');
     throw new Error('disk on fire');
   });
-  h.conn.onRequest(CLIENT_METHODS.fs_write_text_file, async () => { await settle(1); throw 'a string'; });
+  h.conn.onRequest(CLIENT_METHODS.fs_write_text_file, async () => {
+    await settle(1);
+    throw 'a string';
+  });
   h.conn.listen();
   h.send({ jsonrpc: '2.0', id: 1, method: 'fs/read_text_file', params: { sessionId: 's1', path: '/x' } });
   h.send({ jsonrpc: '2.0', id: 2, method: 'fs/read_text_file', params: { sessionId: 's1', path: '/missing' } });
   h.send({ jsonrpc: '2.0', id: 3, method: 'fs/read_text_file', params: { sessionId: 's1', path: '/rpc' } });
   h.send({ jsonrpc: '2.0', id: 4, method: 'fs/write_text_file', params: { sessionId: 's1', path: '/w', content: '' } });
   assert.deepEqual((await h.nextWritten((m) => m.id === 1)).error, { code: -32603, message: 'disk on fire' });
-  assert.deepEqual((await h.nextWritten((m) => m.id === 2)).error, { code: -32002, message: 'Resource not found: /missing', data: { uri: 'file:///missing' } });
+  assert.deepEqual((await h.nextWritten((m) => m.id === 2)).error, {
+    code: -32002,
+    message: 'Resource not found: /missing',
+    data: { uri: 'file:///missing' },
+  });
   assert.deepEqual((await h.nextWritten((m) => m.id === 3)).error, { code: -32800, message: 'cancelled' });
   assert.deepEqual((await h.nextWritten((m) => m.id === 4)).error, { code: -32603, message: 'a string' });
   assert.ok(h.errors().some((e) => /Handler for fs\/read_text_file failed: disk on fire/.test(e)));
@@ -50,7 +57,9 @@ test('handler exceptions become JSON-RPC errors: -32603 with the message, or the
 
 test('notification handler exceptions are logged, never fatal; unknown notifications logged once', async () => {
   const h = createHarness();
-  h.conn.onNotification(CLIENT_METHODS.session_update, () => { throw new Error('boom'); });
+  h.conn.onNotification(CLIENT_METHODS.session_update, () => {
+    throw new Error('boom');
+  });
   h.conn.listen();
   h.send(chunkUpdate('x'));
   h.send({ jsonrpc: '2.0', method: '_auth/status_update', params: { a: 1 } });
@@ -67,11 +76,23 @@ test('$/cancel_request cancels the running handler token', async () => {
   let sawCancel = false;
   const cancelled: unknown[] = [];
   h.conn.onNotification(PROTOCOL_METHODS.cancel_request, (p) => cancelled.push(p));
-  h.conn.onRequest(CLIENT_METHODS.session_request_permission, (_p, token) => new Promise((resolve) => {
-    token.onCancellationRequested(() => { sawCancel = true; resolve({ outcome: { outcome: 'cancelled' } }); });
-  }));
+  h.conn.onRequest(
+    CLIENT_METHODS.session_request_permission,
+    (_p, token) =>
+      new Promise((resolve) => {
+        token.onCancellationRequested(() => {
+          sawCancel = true;
+          resolve({ outcome: { outcome: 'cancelled' } });
+        });
+      }),
+  );
   h.conn.listen();
-  h.send({ jsonrpc: '2.0', id: 0, method: 'session/request_permission', params: { sessionId: 's1', toolCall: { toolCallId: 't1' }, options: [] } });
+  h.send({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'session/request_permission',
+    params: { sessionId: 's1', toolCall: { toolCallId: 't1' }, options: [] },
+  });
   await settle();
   h.send({ jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: 0 } });
   const r = await h.nextWritten((m) => m.id === 0);
@@ -83,24 +104,42 @@ test('$/cancel_request cancels the running handler token', async () => {
 test('ordering: the continuation after a response runs before the notification that followed it', async () => {
   const h = createHarness();
   const events: string[] = [];
-  h.conn.onNotification(CLIENT_METHODS.session_update, (p) => events.push(`update:${((p.update as unknown as Json).content as Json).text}`));
+  h.conn.onNotification(CLIENT_METHODS.session_update, (p) =>
+    events.push(`update:${((p.update as unknown as Json).content as Json).text}`),
+  );
   h.conn.listen();
   h.send(chunkUpdate('before'));
-  const p = h.conn.sendRequest(AGENT_METHODS.session_new, { cwd: '/w', mcpServers: [] }).then((r) => { events.push(`resolved:${r.sessionId}`); });
+  const p = h.conn.sendRequest(AGENT_METHODS.session_new, { cwd: '/w', mcpServers: [] }).then((r) => {
+    events.push(`resolved:${r.sessionId}`);
+  });
   const req = await h.nextWritten((m) => m.method === 'session/new');
   // response + notifications + an agent request + notification, all in one chunk
-  h.conn.onRequest(CLIENT_METHODS.fs_read_text_file, () => { events.push('request'); return { content: '' }; });
-  h.sendRaw([
-    { jsonrpc: '2.0', id: req.id, result: { sessionId: 'S' } },
-    chunkUpdate('after1'),
-    chunkUpdate('after2'),
-    { jsonrpc: '2.0', id: 50, method: 'fs/read_text_file', params: { sessionId: 'S', path: '/a' } },
-    chunkUpdate('after3'),
-  ].map((m) => JSON.stringify(m)).join('\n') + '\n');
+  h.conn.onRequest(CLIENT_METHODS.fs_read_text_file, () => {
+    events.push('request');
+    return { content: '' };
+  });
+  h.sendRaw(
+    [
+      { jsonrpc: '2.0', id: req.id, result: { sessionId: 'S' } },
+      chunkUpdate('after1'),
+      chunkUpdate('after2'),
+      { jsonrpc: '2.0', id: 50, method: 'fs/read_text_file', params: { sessionId: 'S', path: '/a' } },
+      chunkUpdate('after3'),
+    ]
+      .map((m) => JSON.stringify(m))
+      .join('\n') + '\n',
+  );
   await p;
   await h.nextWritten((m) => m.id === 50);
   await settle();
-  assert.deepEqual(events, ['update:before', 'resolved:S', 'update:after1', 'update:after2', 'request', 'update:after3']);
+  assert.deepEqual(events, [
+    'update:before',
+    'resolved:S',
+    'update:after1',
+    'update:after2',
+    'request',
+    'update:after3',
+  ]);
 });
 
 test('close() fails every pending request with the reason at once and stops', async () => {
@@ -149,16 +188,27 @@ test('traffic hook sees every message in both directions', async () => {
 
 test('many concurrent requests in both directions keep their ids straight', async () => {
   const h = createHarness();
-  h.conn.onRequest(CLIENT_METHODS.fs_read_text_file, async (p) => { await settle(1); return { content: p.path }; });
+  h.conn.onRequest(CLIENT_METHODS.fs_read_text_file, async (p) => {
+    await settle(1);
+    return { content: p.path };
+  });
   h.conn.listen();
-  const ours = Array.from({ length: 20 }, (_, i) => h.conn.sendRequest(AGENT_METHODS.session_new, { cwd: `/w${i}`, mcpServers: [] }));
-  for (let i = 0; i < 20; i++) h.send({ jsonrpc: '2.0', id: i, method: 'fs/read_text_file', params: { sessionId: 's', path: `/p${i}` } });
+  const ours = Array.from({ length: 20 }, (_, i) =>
+    h.conn.sendRequest(AGENT_METHODS.session_new, { cwd: `/w${i}`, mcpServers: [] }),
+  );
+  for (let i = 0; i < 20; i++)
+    h.send({ jsonrpc: '2.0', id: i, method: 'fs/read_text_file', params: { sessionId: 's', path: `/p${i}` } });
   await settle();
   const reqs = h.written.filter((m) => m.method === 'session/new');
   assert.equal(reqs.length, 20);
-  for (const r of reqs.reverse()) h.send({ jsonrpc: '2.0', id: r.id, result: { sessionId: `S-${(r.params as Json).cwd}` } });
+  for (const r of reqs.reverse())
+    h.send({ jsonrpc: '2.0', id: r.id, result: { sessionId: `S-${(r.params as Json).cwd}` } });
   const res = await Promise.all(ours);
-  assert.deepEqual(res.map((r) => r.sessionId), Array.from({ length: 20 }, (_, i) => `S-/w${i}`));
-  for (let i = 0; i < 20; i++) assert.deepEqual((await h.nextWritten((m) => m.id === i && !m.method)).result, { content: `/p${i}` });
+  assert.deepEqual(
+    res.map((r) => r.sessionId),
+    Array.from({ length: 20 }, (_, i) => `S-/w${i}`),
+  );
+  for (let i = 0; i < 20; i++)
+    assert.deepEqual((await h.nextWritten((m) => m.id === i && !m.method)).result, { content: `/p${i}` });
   assert.deepEqual(h.errors(), []);
 });

@@ -40,20 +40,46 @@ export function createHarness(opts: Partial<AcpConnectionOptions> = {}): Harness
       const m = JSON.parse(buf.slice(0, i)) as Json;
       buf = buf.slice(i + 1);
       written.push(m);
-      for (const w of waiters.slice()) if (w.pred(m)) { waiters.splice(waiters.indexOf(w), 1); w.resolve(m); }
+      for (const w of waiters.slice())
+        if (w.pred(m)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(m);
+        }
     }
   });
   let aliveRegistered = false;
   const h: Harness = {
-    conn, logger, input, output, written,
-    send: (msg) => { input.write(JSON.stringify(msg) + '\n'); },
-    sendRaw: (data) => { input.write(data); },
+    conn,
+    logger,
+    input,
+    output,
+    written,
+    send: (msg) => {
+      input.write(JSON.stringify(msg) + '\n');
+    },
+    sendRaw: (data) => {
+      input.write(data);
+    },
     nextWritten(pred, timeoutMs = 2000) {
       const found = written.find(pred);
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error(`timed out waiting for a written message; written: ${JSON.stringify(written).slice(0, 800)}; log: ${JSON.stringify(logger.records).slice(0, 800)}`)), timeoutMs);
-        waiters.push({ pred, resolve: (m) => { clearTimeout(t); resolve(m); } });
+        const t = setTimeout(
+          () =>
+            reject(
+              new Error(
+                `timed out waiting for a written message; written: ${JSON.stringify(written).slice(0, 800)}; log: ${JSON.stringify(logger.records).slice(0, 800)}`,
+              ),
+            ),
+          timeoutMs,
+        );
+        waiters.push({
+          pred,
+          resolve: (m) => {
+            clearTimeout(t);
+            resolve(m);
+          },
+        });
       });
     },
     async assertAlive() {
@@ -64,7 +90,8 @@ export function createHarness(opts: Partial<AcpConnectionOptions> = {}): Harness
       const id = `alive-${++aliveSeq}`;
       h.send({ jsonrpc: '2.0', id, method: 'fs/read_text_file', params: { sessionId: 's1', path: `/p/${id}` } });
       const reply = await h.nextWritten((m) => m.id === id);
-      if ((reply.result as Json | undefined)?.content !== `alive:/p/${id}`) throw new Error(`connection not alive: ${JSON.stringify(reply)}`);
+      if ((reply.result as Json | undefined)?.content !== `alive:/p/${id}`)
+        throw new Error(`connection not alive: ${JSON.stringify(reply)}`);
     },
     errors: () => logger.messages('error'),
   };
@@ -72,8 +99,14 @@ export function createHarness(opts: Partial<AcpConnectionOptions> = {}): Harness
 }
 
 export const tick = () => new Promise<void>((r) => setImmediate(r));
-export async function settle(n = 3): Promise<void> { for (let i = 0; i < n; i++) await tick(); }
+export async function settle(n = 3): Promise<void> {
+  for (let i = 0; i < n; i++) await tick();
+}
 
 export function chunkUpdate(text: string, sessionId = 's1'): Json {
-  return { jsonrpc: '2.0', method: 'session/update', params: { sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } } };
+  return {
+    jsonrpc: '2.0',
+    method: 'session/update',
+    params: { sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } },
+  };
 }

@@ -27,7 +27,12 @@ test('partial lines: a message split over several chunks is delivered once, whol
   h.conn.onNotification(CLIENT_METHODS.session_update, (p) => got.push(p as unknown as Json));
   h.conn.listen();
   const line = JSON.stringify(chunkUpdate('split me')) + '\n';
-  for (const part of [line.slice(0, 5), line.slice(5, 40), line.slice(40, line.length - 1), line.slice(line.length - 1)]) {
+  for (const part of [
+    line.slice(0, 5),
+    line.slice(5, 40),
+    line.slice(40, line.length - 1),
+    line.slice(line.length - 1),
+  ]) {
     h.sendRaw(part);
     await settle(1);
   }
@@ -44,7 +49,10 @@ test('many messages per chunk are delivered in order', async () => {
   h.conn.listen();
   const want = Array.from({ length: 200 }, (_, i) => `m${i}`);
   // plus a tail that completes in the next chunk
-  const all = want.map((t) => JSON.stringify(chunkUpdate(t))).join('\n') + '\n' + JSON.stringify(chunkUpdate('tail')).slice(0, 10);
+  const all =
+    want.map((t) => JSON.stringify(chunkUpdate(t))).join('\n') +
+    '\n' +
+    JSON.stringify(chunkUpdate('tail')).slice(0, 10);
   h.sendRaw(all);
   h.sendRaw(JSON.stringify(chunkUpdate('tail')).slice(10) + '\n');
   await settle();
@@ -61,7 +69,11 @@ test('a multi-byte UTF-8 character split across chunks, at every byte position',
     r.reader.push(bytes.subarray(0, cut));
     r.reader.push(bytes.subarray(cut));
     assert.equal(r.messages.length, 1, `cut at ${cut}`);
-    assert.equal(((r.messages[0] as { params: Json }).params.update as { content: { text: string } }).content.text, text, `cut at ${cut}`);
+    assert.equal(
+      ((r.messages[0] as { params: Json }).params.update as { content: { text: string } }).content.text,
+      text,
+      `cut at ${cut}`,
+    );
     assert.deepEqual(r.errors, []);
   }
   // three-way splits inside the 4-byte emoji, through the real connection
@@ -133,7 +145,10 @@ test('an over-long line (small cap) is reported once with its size and skipped, 
   const long = JSON.stringify(chunkUpdate('x'.repeat(5000)));
   h.sendRaw(long + '\n'); // whole line in one chunk
   await settle();
-  for (let i = 0; i < long.length; i += 300) { h.sendRaw(long.slice(i, i + 300)); await settle(1); }
+  for (let i = 0; i < long.length; i += 300) {
+    h.sendRaw(long.slice(i, i + 300));
+    await settle(1);
+  }
   h.sendRaw('\n');
   await settle();
   const errs = h.errors();
@@ -200,7 +215,9 @@ test('a ~65 MiB line with the real default cap: reported once, memory stays boun
 test('a final line without a newline is delivered at end of stream; close is reported', async () => {
   const r = collectingReader();
   let closed = false;
-  r.reader.onClose(() => { closed = true; });
+  r.reader.onClose(() => {
+    closed = true;
+  });
   r.input.end('{"jsonrpc":"2.0","method":"a"}\n{"jsonrpc":"2.0","method":"b"}');
   await settle();
   assert.equal(r.messages.length, 2);
@@ -211,7 +228,9 @@ test('writer: one JSON message per line, no Content-Length headers', async () =>
   const out = new PassThrough();
   const w = new NdjsonMessageWriter(out);
   let data = '';
-  out.on('data', (c: Buffer) => { data += c.toString(); });
+  out.on('data', (c: Buffer) => {
+    data += c.toString();
+  });
   await w.write({ jsonrpc: '2.0', method: 'x', params: { s: 'ü\n' } } as never);
   await w.write({ jsonrpc: '2.0', id: 0, result: {} } as never);
   assert.equal(data, '{"jsonrpc":"2.0","method":"x","params":{"s":"ü\\n"}}\n{"jsonrpc":"2.0","id":0,"result":{}}\n');

@@ -7,11 +7,31 @@ import { redactSecrets, TrafficRecorder } from '../../../src/acp/trafficRecorder
 
 test('redactSecrets hides tokens in headers, env and fields, keeps the rest', () => {
   const msg = {
-    jsonrpc: '2.0', id: 1, method: 'session/new',
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'session/new',
     params: {
       cwd: '/w',
-      mcpServers: [{ type: 'http', name: 'tandem', url: 'http://127.0.0.1:1/mcp', headers: [{ name: 'Authorization', value: 'Bearer s3cret' }, { name: 'X-Trace', value: 'ok' }] },
-        { name: 'gh', command: 'gh-mcp', args: [], env: [{ name: 'GITHUB_TOKEN', value: 'ghp_s3cret' }, { name: 'LANG', value: 'C' }] }],
+      mcpServers: [
+        {
+          type: 'http',
+          name: 'tandem',
+          url: 'http://127.0.0.1:1/mcp',
+          headers: [
+            { name: 'Authorization', value: 'Bearer s3cret' },
+            { name: 'X-Trace', value: 'ok' },
+          ],
+        },
+        {
+          name: 'gh',
+          command: 'gh-mcp',
+          args: [],
+          env: [
+            { name: 'GITHUB_TOKEN', value: 'ghp_s3cret' },
+            { name: 'LANG', value: 'C' },
+          ],
+        },
+      ],
       _meta: { apiKey: 's3cret', nested: { password: 'pw' } },
     },
   };
@@ -24,12 +44,20 @@ test('redactSecrets hides tokens in headers, env and fields, keeps the rest', ()
 
 test('TrafficRecorder writes replayable JSONL lines', async () => {
   const file = join(mkdtempSync(join(tmpdir(), 'tandem-rec-')), 'sub', 'rec.jsonl');
-  const r = new TrafficRecorder(file, (e) => { throw e; });
+  const r = new TrafficRecorder(file, (e) => {
+    throw e;
+  });
   r.record('out', { jsonrpc: '2.0', id: 0, method: 'initialize', params: {} });
   r.record('in', { jsonrpc: '2.0', id: 0, result: { protocolVersion: 1 } });
   await r.close();
-  const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-  assert.deepEqual(lines.map((l) => l.dir), ['c->a', 'a->c']);
+  const lines = readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    lines.map((l) => l.dir),
+    ['c->a', 'a->c'],
+  );
   assert.equal(lines[1].msg.result.protocolVersion, 1);
   assert.equal(typeof lines[0].ms, 'number');
 });

@@ -8,25 +8,51 @@ import { MemoryLogger } from '../../../src/common/logger';
 import { AcpError } from '../../../src/acp/connection';
 import { AGENT_METHODS, CLIENT_METHODS } from '../../../src/acp/methods';
 import {
-  AcpValidator, AGENT_RESPONSES, AGENT_TO_CLIENT_NOTIFICATIONS, AGENT_TO_CLIENT_REQUESTS, SESSION_UPDATE_KINDS, describeErrors,
+  AcpValidator,
+  AGENT_RESPONSES,
+  AGENT_TO_CLIENT_NOTIFICATIONS,
+  AGENT_TO_CLIENT_REQUESTS,
+  SESSION_UPDATE_KINDS,
+  describeErrors,
 } from '../../../src/acp/validation';
 import { chunkUpdate, createHarness, settle, Json } from './helpers';
 
 test('invalid request params → -32602 naming the failing path; handler not called', async () => {
   const h = createHarness();
   let called = 0;
-  h.conn.onRequest(CLIENT_METHODS.fs_write_text_file, () => { called++; return {}; });
+  h.conn.onRequest(CLIENT_METHODS.fs_write_text_file, () => {
+    called++;
+    return {};
+  });
   h.conn.listen();
   h.send({ jsonrpc: '2.0', id: 7, method: 'fs/read_text_file', params: { sessionId: 's1', path: 42 } });
   const reply = await h.nextWritten((m) => m.id === 7);
-  assert.deepEqual(reply.error, { code: -32602, message: 'Invalid params for fs/read_text_file: /path must be string' });
+  assert.deepEqual(reply.error, {
+    code: -32602,
+    message: 'Invalid params for fs/read_text_file: /path must be string',
+  });
   h.send({ jsonrpc: '2.0', id: 8, method: 'fs/write_text_file', params: { sessionId: 's1', path: '/a' } });
   const reply2 = await h.nextWritten((m) => m.id === 8);
   assert.equal((reply2.error as Json).code, -32602);
-  assert.match((reply2.error as Json).message as string, /^Invalid params for fs\/write_text_file: \/ must have required property 'content'$/);
-  h.send({ jsonrpc: '2.0', id: 9, method: 'session/request_permission', params: { sessionId: 's1', toolCall: { toolCallId: 't' }, options: [{ optionId: 'a', name: 'A', kind: 'allow_sometimes' }] } });
+  assert.match(
+    (reply2.error as Json).message as string,
+    /^Invalid params for fs\/write_text_file: \/ must have required property 'content'$/,
+  );
+  h.send({
+    jsonrpc: '2.0',
+    id: 9,
+    method: 'session/request_permission',
+    params: {
+      sessionId: 's1',
+      toolCall: { toolCallId: 't' },
+      options: [{ optionId: 'a', name: 'A', kind: 'allow_sometimes' }],
+    },
+  });
   const reply3 = await h.nextWritten((m) => m.id === 9);
-  assert.match((reply3.error as Json).message as string, /^Invalid params for session\/request_permission: \/options\/0\/kind /);
+  assert.match(
+    (reply3.error as Json).message as string,
+    /^Invalid params for session\/request_permission: \/options\/0\/kind /,
+  );
   assert.equal(called, 0);
   assert.equal(h.errors().length, 3);
   assert.match(h.errors()[0], /Rejected request fs\/read_text_file \(id 7\).*\/path must be string/);
@@ -38,8 +64,16 @@ test('invalid session/update of a known kind is logged and dropped', async () =>
   const got: unknown[] = [];
   h.conn.onNotification(CLIENT_METHODS.session_update, (p) => got.push(p));
   h.conn.listen();
-  h.send({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'tool_call_update', status: 'done' } } });
-  h.send({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text' } } } });
+  h.send({
+    jsonrpc: '2.0',
+    method: 'session/update',
+    params: { sessionId: 's1', update: { sessionUpdate: 'tool_call_update', status: 'done' } },
+  });
+  h.send({
+    jsonrpc: '2.0',
+    method: 'session/update',
+    params: { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text' } } },
+  });
   h.send({ jsonrpc: '2.0', method: 'session/update', params: { update: { sessionUpdate: 'plan', entries: [] } } });
   h.send(chunkUpdate('valid'));
   await settle();
@@ -57,8 +91,17 @@ test('unknown sessionUpdate kind: warned once per kind, ignored', async () => {
   const got: unknown[] = [];
   h.conn.onNotification(CLIENT_METHODS.session_update, (p) => got.push(p));
   h.conn.listen();
-  for (let i = 0; i < 3; i++) h.send({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'state_update', whatever: i } } });
-  h.send({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: '_vendor_thing' } } });
+  for (let i = 0; i < 3; i++)
+    h.send({
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: { sessionId: 's1', update: { sessionUpdate: 'state_update', whatever: i } },
+    });
+  h.send({
+    jsonrpc: '2.0',
+    method: 'session/update',
+    params: { sessionId: 's1', update: { sessionUpdate: '_vendor_thing' } },
+  });
   await settle();
   assert.equal(got.length, 0);
   const warns = h.logger.messages('warn');
@@ -81,7 +124,10 @@ test('other notifications are validated: elicitation/complete, $/cancel_request'
   assert.deepEqual(got, [{ elicitationId: 'e1' }]);
   const errs = h.errors();
   assert.equal(errs.length, 2, JSON.stringify(errs));
-  assert.match(errs[0], /Dropped invalid elicitation\/complete notification: \/ must have required property 'elicitationId'/);
+  assert.match(
+    errs[0],
+    /Dropped invalid elicitation\/complete notification: \/ must have required property 'elicitationId'/,
+  );
   assert.match(errs[1], /Dropped invalid \$\/cancel_request notification: \/requestId/);
   await h.assertAlive();
 });
@@ -96,7 +142,12 @@ test('invalid response is rejected clearly (method and path), connection survive
     assert.ok(e instanceof AcpError);
     assert.equal(e.message, 'Invalid response to session/new: /sessionId must be string');
     assert.equal(e.code, -32603);
-    assert.deepEqual(e.data, { invalidResponse: true, method: 'session/new', path: '/sessionId', result: { sessionId: 17 } });
+    assert.deepEqual(e.data, {
+      invalidResponse: true,
+      method: 'session/new',
+      path: '/sessionId',
+      result: { sessionId: 17 },
+    });
     return true;
   });
   assert.match(h.errors()[0], /Invalid response to session\/new: \/sessionId must be string/);
@@ -118,8 +169,19 @@ test('a valid response resolves; an error response keeps its code (-32000 auth r
   assert.equal((await p).sessionId, 'abc');
   const p2 = h.conn.sendRequest(AGENT_METHODS.session_new, { cwd: '/w', mcpServers: [] });
   const req2 = await h.nextWritten((m) => m.method === 'session/new' && m.id !== 0);
-  h.send({ jsonrpc: '2.0', id: req2.id, error: { code: -32000, message: 'Authentication required', data: { methods: ['x'] } } });
-  await assert.rejects(p2, (e: unknown) => e instanceof AcpError && e.code === -32000 && e.message === 'Authentication required' && (e.data as Json).methods !== undefined);
+  h.send({
+    jsonrpc: '2.0',
+    id: req2.id,
+    error: { code: -32000, message: 'Authentication required', data: { methods: ['x'] } },
+  });
+  await assert.rejects(
+    p2,
+    (e: unknown) =>
+      e instanceof AcpError &&
+      e.code === -32000 &&
+      e.message === 'Authentication required' &&
+      (e.data as Json).methods !== undefined,
+  );
   assert.deepEqual(h.errors(), []);
 });
 
@@ -157,21 +219,52 @@ test('a message that is neither request, response nor notification is logged', a
 
 test('describeErrors: path first, "/" for the root', () => {
   assert.equal(describeErrors([{ instancePath: '/a/0', message: 'must be string' }]), '/a/0 must be string');
-  assert.equal(describeErrors([{ instancePath: '', message: "must have required property 'x'" }]), "/ must have required property 'x'");
+  assert.equal(
+    describeErrors([{ instancePath: '', message: "must have required property 'x'" }]),
+    "/ must have required property 'x'",
+  );
   assert.equal(describeErrors(undefined), 'invalid');
 });
 
 test('validator tables cover every ACP v1 method', () => {
   assert.deepEqual([...AGENT_TO_CLIENT_REQUESTS.keys()].sort(), [
-    'elicitation/create', 'fs/read_text_file', 'fs/write_text_file', 'session/request_permission',
-    'terminal/create', 'terminal/kill', 'terminal/output', 'terminal/release', 'terminal/wait_for_exit',
+    'elicitation/create',
+    'fs/read_text_file',
+    'fs/write_text_file',
+    'session/request_permission',
+    'terminal/create',
+    'terminal/kill',
+    'terminal/output',
+    'terminal/release',
+    'terminal/wait_for_exit',
   ]);
-  assert.deepEqual([...AGENT_TO_CLIENT_NOTIFICATIONS.keys()].sort(), ['$/cancel_request', 'elicitation/complete', 'session/update']);
-  assert.deepEqual([...AGENT_RESPONSES.keys()].sort(), Object.values(AGENT_METHODS).filter((t) => 'numberOfParams' in t && t.method !== 'session/cancel').map((t) => t.method).sort());
+  assert.deepEqual([...AGENT_TO_CLIENT_NOTIFICATIONS.keys()].sort(), [
+    '$/cancel_request',
+    'elicitation/complete',
+    'session/update',
+  ]);
+  assert.deepEqual(
+    [...AGENT_RESPONSES.keys()].sort(),
+    Object.values(AGENT_METHODS)
+      .filter((t) => 'numberOfParams' in t && t.method !== 'session/cancel')
+      .map((t) => t.method)
+      .sort(),
+  );
   assert.deepEqual([...SESSION_UPDATE_KINDS].sort(), [
-    'agent_message_chunk', 'agent_thought_chunk', 'available_commands_update', 'compaction_summary_chunk', 'compaction_update',
-    'config_option_update', 'current_mode_update', 'notice', 'plan', 'session_info_update', 'tool_call', 'tool_call_update',
-    'usage_update', 'user_message_chunk',
+    'agent_message_chunk',
+    'agent_thought_chunk',
+    'available_commands_update',
+    'compaction_summary_chunk',
+    'compaction_update',
+    'config_option_update',
+    'current_mode_update',
+    'notice',
+    'plan',
+    'session_info_update',
+    'tool_call',
+    'tool_call_update',
+    'usage_update',
+    'user_message_chunk',
   ]);
 });
 
@@ -194,10 +287,16 @@ test('every agent → client message of the recorded real-agent transcripts vali
     for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) {
       if (!line.trim()) continue;
       const rec = JSON.parse(line) as { dir: string; msg: Json };
-      if (rec.dir === 'c->a') { v.noteOutgoing(rec.msg as never); continue; }
+      if (rec.dir === 'c->a') {
+        v.noteOutgoing(rec.msg as never);
+        continue;
+      }
       const out = v.inspectIncoming(rec.msg) as Json | undefined;
       assert.ok(out, `${f}: dropped ${line.slice(0, 200)}\n${JSON.stringify(logger.records)}`);
-      assert.ok(!(out.error && (out.error as Json).data && ((out.error as Json).data as Json).invalidResponse), `${f}: ${JSON.stringify(out.error)}`);
+      assert.ok(
+        !(out.error && (out.error as Json).data && ((out.error as Json).data as Json).invalidResponse),
+        `${f}: ${JSON.stringify(out.error)}`,
+      );
       checked++;
     }
     assert.deepEqual(logger.messages('error'), [], f);

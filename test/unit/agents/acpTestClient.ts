@@ -11,7 +11,16 @@ import { DEFAULT_TOOLS_CONFIG } from '../../../src/tools/types';
 import { ideGroup } from '../tools/fixtures';
 import type { Msg, Peer } from './peer';
 
-export interface TestTerminal { id: string; command: string; args: string[]; output: string; exit?: { exitCode: number | null; signal: string | null }; released: boolean; proc: ChildProcess; exited: Promise<void> }
+export interface TestTerminal {
+  id: string;
+  command: string;
+  args: string[];
+  output: string;
+  exit?: { exitCode: number | null; signal: string | null };
+  released: boolean;
+  proc: ChildProcess;
+  exited: Promise<void>;
+}
 
 export class AcpTestClient {
   readonly asked: Msg[] = [];
@@ -26,7 +35,9 @@ export class AcpTestClient {
     peer.onRequest = (m) => this.handle(m);
   }
 
-  methods(): string[] { return this.asked.map((m) => m.method!); }
+  methods(): string[] {
+    return this.asked.map((m) => m.method!);
+  }
 
   private async handle(m: Msg): Promise<unknown> {
     this.asked.push(m);
@@ -48,13 +59,34 @@ export class AcpTestClient {
         return null;
       case 'terminal/create': {
         const id = `test-term-${++this.termSeq}`;
-        const env: Record<string, string> = { ...process.env as Record<string, string> };
+        const env: Record<string, string> = { ...(process.env as Record<string, string>) };
         for (const e of (p.env ?? []) as Array<{ name: string; value: string }>) env[e.name] = e.value;
-        const proc = spawn(p.command as string, (p.args ?? []) as string[], { cwd: p.cwd as string | undefined, env, stdio: ['ignore', 'pipe', 'pipe'] });
-        const t: TestTerminal = { id, command: p.command as string, args: (p.args ?? []) as string[], output: '', released: false, proc, exited: Promise.resolve() };
-        proc.stdout!.on('data', (d: Buffer) => { t.output += d.toString('utf8'); });
-        proc.stderr!.on('data', (d: Buffer) => { t.output += d.toString('utf8'); });
-        t.exited = new Promise((r) => proc.on('close', (code, signal) => { t.exit = { exitCode: code, signal }; r(); }));
+        const proc = spawn(p.command as string, (p.args ?? []) as string[], {
+          cwd: p.cwd as string | undefined,
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        const t: TestTerminal = {
+          id,
+          command: p.command as string,
+          args: (p.args ?? []) as string[],
+          output: '',
+          released: false,
+          proc,
+          exited: Promise.resolve(),
+        };
+        proc.stdout!.on('data', (d: Buffer) => {
+          t.output += d.toString('utf8');
+        });
+        proc.stderr!.on('data', (d: Buffer) => {
+          t.output += d.toString('utf8');
+        });
+        t.exited = new Promise((r) =>
+          proc.on('close', (code, signal) => {
+            t.exit = { exitCode: code, signal };
+            r();
+          }),
+        );
         this.terminals.set(id, t);
         return { terminalId: id };
       }
@@ -89,14 +121,24 @@ export class AcpTestClient {
 }
 
 /** Tandem's MCP server with the IDE group (fake handler: records OpenFile calls). */
-export async function tandemMcpServer(): Promise<{ server: McpToolServer; slot: ToolSlot; opened: Array<{ path: string; line?: number }>; entry: unknown }> {
+export async function tandemMcpServer(): Promise<{
+  server: McpToolServer;
+  slot: ToolSlot;
+  opened: Array<{ path: string; line?: number }>;
+  entry: unknown;
+}> {
   const registry = new ToolRegistry();
   const opened: Array<{ path: string; line?: number }> = [];
   registry.register(ideGroup(opened));
   const server = new McpToolServer({ registry, config: () => DEFAULT_TOOLS_CONFIG, logger: new MemoryLogger() });
   await server.listen();
   const slot = server.openSlot();
-  const entry = { type: 'http', name: 'tandem', url: slot.url, headers: [{ name: 'Authorization', value: `Bearer ${server.token}` }] };
+  const entry = {
+    type: 'http',
+    name: 'tandem',
+    url: slot.url,
+    headers: [{ name: 'Authorization', value: `Bearer ${server.token}` }],
+  };
   return { server, slot, opened, entry };
 }
 

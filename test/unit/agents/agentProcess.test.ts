@@ -6,7 +6,9 @@ import { MemoryLogger } from '../../../src/common/logger';
 const node = process.execPath;
 
 function nextExit(p: AgentProcess): Promise<AgentExit> {
-  return new Promise((r) => { p.onDidExit(r); });
+  return new Promise((r) => {
+    p.onDidExit(r);
+  });
 }
 
 function readLine(p: AgentProcess): Promise<string> {
@@ -15,7 +17,10 @@ function readLine(p: AgentProcess): Promise<string> {
     const onData = (d: Buffer) => {
       buf += d.toString('utf8');
       const nl = buf.indexOf('\n');
-      if (nl >= 0) { p.stdout.off('data', onData); resolve(buf.slice(0, nl)); }
+      if (nl >= 0) {
+        p.stdout.off('data', onData);
+        resolve(buf.slice(0, nl));
+      }
     };
     p.stdout.on('data', onData);
     p.onDidExit((e) => reject(new Error(`exited before a line: ${e.message}`)));
@@ -32,22 +37,35 @@ async function waitUntil(cond: () => boolean, ms: number): Promise<boolean> {
 }
 
 test('spawns with stdio pipes and env merged over process.env', async () => {
-  const p = spawnAgent({ command: node, args: ['-e', 'process.stdin.on("data", d => process.stdout.write(process.env.TANDEM_T + ":" + d))'], env: { TANDEM_T: 'x1' }, name: 'echo' });
+  const p = spawnAgent({
+    command: node,
+    args: ['-e', 'process.stdin.on("data", d => process.stdout.write(process.env.TANDEM_T + ":" + d))'],
+    env: { TANDEM_T: 'x1' },
+    name: 'echo',
+  });
   try {
     assert.equal(typeof p.pid, 'number');
     const line = readLine(p);
     p.stdin.write('hello\n');
     assert.equal(await line, 'x1:hello');
     assert.equal(p.exited, undefined);
-  } finally { await p.kill(); }
+  } finally {
+    await p.kill();
+  }
   assert.ok(p.exited);
 });
 
 test('stderr lines are logged with the agent name and kept as a bounded tail', async () => {
   const logger = new MemoryLogger();
   const p = spawnAgent({
-    command: node, name: 'talker', logger, stderrTailBytes: 200,
-    args: ['-e', 'for (let i = 1; i <= 50; i++) console.error("line " + i); console.error("Error: something failed"); console.log("ready"); setInterval(() => {}, 1000)'],
+    command: node,
+    name: 'talker',
+    logger,
+    stderrTailBytes: 200,
+    args: [
+      '-e',
+      'for (let i = 1; i <= 50; i++) console.error("line " + i); console.error("Error: something failed"); console.log("ready"); setInterval(() => {}, 1000)',
+    ],
   });
   try {
     await readLine(p);
@@ -56,11 +74,17 @@ test('stderr lines are logged with the agent name and kept as a bounded tail', a
     assert.ok(p.stderrTail(100).length < 30, 'ring buffer is bounded by bytes');
     assert.ok(logger.messages('info').includes('[talker] line 1'));
     assert.ok(logger.messages('warn').includes('[talker] Error: something failed'));
-  } finally { await p.kill(); }
+  } finally {
+    await p.kill();
+  }
 });
 
 test('exit is reported at once, with the last stderr lines in the message', async () => {
-  const p = spawnAgent({ command: node, name: 'X', args: ['-e', 'console.error("first"); console.error("boom"); process.exit(1)'] });
+  const p = spawnAgent({
+    command: node,
+    name: 'X',
+    args: ['-e', 'console.error("first"); console.error("boom"); process.exit(1)'],
+  });
   const t0 = Date.now();
   const e = await nextExit(p);
   assert.ok(Date.now() - t0 < 1500);
@@ -74,7 +98,12 @@ test('exit is reported at once, with the last stderr lines in the message', asyn
 });
 
 test('exit is reported even while a grandchild keeps stderr open', async () => {
-  const p = spawnAgent({ command: 'sh', name: 'leaky', args: ['-c', 'sleep 30 & echo gone >&2; exit 4'], killGraceMs: 200 });
+  const p = spawnAgent({
+    command: 'sh',
+    name: 'leaky',
+    args: ['-c', 'sleep 30 & echo gone >&2; exit 4'],
+    killGraceMs: 200,
+  });
   const t0 = Date.now();
   const e = await nextExit(p);
   assert.ok(Date.now() - t0 < 1000, `took ${Date.now() - t0} ms`);
@@ -107,7 +136,12 @@ test('kill() stops the whole process group, grandchild included', async () => {
 });
 
 test('a child ignoring SIGTERM is SIGKILLed after the grace', async () => {
-  const p = spawnAgent({ command: node, killGraceMs: 300, name: 'stubborn', args: ['-e', 'process.on("SIGTERM", () => {}); console.log("ready"); setInterval(() => {}, 1000)'] });
+  const p = spawnAgent({
+    command: node,
+    killGraceMs: 300,
+    name: 'stubborn',
+    args: ['-e', 'process.on("SIGTERM", () => {}); console.log("ready"); setInterval(() => {}, 1000)'],
+  });
   await readLine(p);
   const t0 = Date.now();
   await p.kill();
@@ -119,10 +153,18 @@ test('a child ignoring SIGTERM is SIGKILLed after the grace', async () => {
 });
 
 test('dispose() kills the group without waiting and leaves no orphan', async () => {
-  const p = spawnAgent({ command: 'sh', args: ['-c', 'trap "" TERM; sleep 1000 & echo $!; wait'], killGraceMs: 200, name: 'forker2' });
+  const p = spawnAgent({
+    command: 'sh',
+    args: ['-c', 'trap "" TERM; sleep 1000 & echo $!; wait'],
+    killGraceMs: 200,
+    name: 'forker2',
+  });
   const grandchild = Number(await readLine(p));
   p.dispose();
-  assert.ok(await waitUntil(() => !processAlive(grandchild) && !processAlive(p.pid!), 3000), 'group gone after dispose');
+  assert.ok(
+    await waitUntil(() => !processAlive(grandchild) && !processAlive(p.pid!), 3000),
+    'group gone after dispose',
+  );
 });
 
 test('writing to a dead agent (EPIPE) does not crash', async () => {
@@ -136,7 +178,11 @@ test('writing to a dead agent (EPIPE) does not crash', async () => {
 });
 
 test('an agent killed by a signal says so', async () => {
-  const p = spawnAgent({ command: node, name: 'sig', args: ['-e', 'console.error("about to die"); process.kill(process.pid, "SIGKILL")'] });
+  const p = spawnAgent({
+    command: node,
+    name: 'sig',
+    args: ['-e', 'console.error("about to die"); process.kill(process.pid, "SIGKILL")'],
+  });
   const e = await nextExit(p);
   assert.equal(e.signal, 'SIGKILL');
   assert.equal(e.message, 'Agent "sig" was stopped by signal SIGKILL.\nLast output:\nabout to die');

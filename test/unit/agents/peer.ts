@@ -13,8 +13,16 @@ export const transcriptsDir = join(repoRoot, 'test/fixtures/acp-transcripts');
 export const demoAgentBundle = join(repoRoot, 'dist/demo-agent.js');
 export const replayAgentBundle = join(repoRoot, 'dist/replay-agent.js');
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON-RPC payloads
-export interface Msg { jsonrpc?: string; id?: number | string | null; method?: string; params?: any; result?: any; error?: any }
+/* eslint-disable @typescript-eslint/no-explicit-any -- tests read arbitrary JSON-RPC payloads */
+export interface Msg {
+  jsonrpc?: string;
+  id?: number | string | null;
+  method?: string;
+  params?: any;
+  result?: any;
+  error?: any;
+}
+/* eslint-enable @typescript-eslint/no-explicit-any */
 
 export class Peer {
   readonly child: ChildProcessWithoutNullStreams;
@@ -40,15 +48,27 @@ export class Peer {
         this.buf = this.buf.slice(nl + 1);
         this.rawLines.push(line);
         let m: Msg | undefined;
-        try { m = JSON.parse(line) as Msg; } catch { m = undefined; }
+        try {
+          m = JSON.parse(line) as Msg;
+        } catch {
+          m = undefined;
+        }
         if (m) this.onMessage(m);
         this.wake();
       }
     });
     this.child.stderr.setEncoding('utf8');
-    this.child.stderr.on('data', (d: string) => { this.stderr += d; });
-    this.child.stdin.on('error', () => { /* agent gone */ });
-    this.child.on('exit', (code, signal) => { this.exitCode = code; this.exitSignal = signal; this.wake(); });
+    this.child.stderr.on('data', (d: string) => {
+      this.stderr += d;
+    });
+    this.child.stdin.on('error', () => {
+      /* agent gone */
+    });
+    this.child.on('exit', (code, signal) => {
+      this.exitCode = code;
+      this.exitSignal = signal;
+      this.wake();
+    });
   }
 
   private onMessage(m: Msg): void {
@@ -60,11 +80,19 @@ export class Peer {
     }
   }
 
-  private wake(): void { const w = this.waiters; this.waiters = []; w.forEach((f) => f()); }
+  private wake(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    w.forEach((f) => f());
+  }
 
-  send(m: Msg): void { this.child.stdin.write(JSON.stringify(m) + '\n'); }
+  send(m: Msg): void {
+    this.child.stdin.write(JSON.stringify(m) + '\n');
+  }
 
-  notify(method: string, params: unknown): void { this.send({ jsonrpc: '2.0', method, params }); }
+  notify(method: string, params: unknown): void {
+    this.send({ jsonrpc: '2.0', method, params });
+  }
 
   async request(method: string, params: unknown, timeoutMs = 5000): Promise<Msg> {
     const id = this.nextId++;
@@ -78,10 +106,19 @@ export class Peer {
     for (;;) {
       const hit = this.received.find(pred);
       if (hit) return hit;
-      if (this.exitCode !== undefined) throw new Error(`agent exited (${this.exitCode ?? this.exitSignal}) while waiting for ${what}; stderr: ${this.stderr}`);
+      if (this.exitCode !== undefined)
+        throw new Error(
+          `agent exited (${this.exitCode ?? this.exitSignal}) while waiting for ${what}; stderr: ${this.stderr}`,
+        );
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`timed out waiting for ${what}; stderr: ${this.stderr}`);
-      await new Promise<void>((r) => { const t = setTimeout(r, left); this.waiters.push(() => { clearTimeout(t); r(); }); });
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, left);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          r();
+        });
+      });
     }
   }
 
@@ -89,15 +126,25 @@ export class Peer {
     const deadline = Date.now() + timeoutMs;
     while (this.exitCode === undefined) {
       if (Date.now() > deadline) throw new Error('agent did not exit');
-      await new Promise<void>((r) => { const t = setTimeout(r, 50); this.waiters.push(() => { clearTimeout(t); r(); }); });
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, 50);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          r();
+        });
+      });
     }
     return { code: this.exitCode, signal: this.exitSignal ?? null };
   }
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see Msg
   updates(kind?: string): any[] {
-    return this.received.filter((m) => m.method === 'session/update' && (!kind || m.params?.update?.sessionUpdate === kind)).map((m) => m.params.update);
+    return this.received
+      .filter((m) => m.method === 'session/update' && (!kind || m.params?.update?.sessionUpdate === kind))
+      .map((m) => m.params.update);
   }
 
-  kill(): void { if (this.exitCode === undefined) this.child.kill('SIGKILL'); }
+  kill(): void {
+    if (this.exitCode === undefined) this.child.kill('SIGKILL');
+  }
 }

@@ -10,7 +10,10 @@ import { Peer, demoAgentJs, replayAgentBundle, replayAgentJs, repoRoot, transcri
 
 const peers: Peer[] = [];
 const clients: AcpTestClient[] = [];
-after(() => { peers.forEach((p) => p.kill()); clients.forEach((c) => c.dispose()); });
+after(() => {
+  peers.forEach((p) => p.kill());
+  clients.forEach((c) => c.dispose());
+});
 
 function replay(name: string): Peer {
   const p = new Peer([replayAgentJs, join(transcriptsDir, name)]);
@@ -21,7 +24,10 @@ function replay(name: string): Peer {
 const cwd = '/tmp/tandem-replay-ws';
 
 async function open(p: Peer): Promise<string> {
-  const init = await p.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true } });
+  const init = await p.request('initialize', {
+    protocolVersion: 1,
+    clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+  });
   assert.equal(init.result.agentInfo.name, '@zed-industries/claude-code-acp');
   const s = await p.request('session/new', { cwd, mcpServers: [] });
   return s.result.sessionId as string;
@@ -33,32 +39,52 @@ test('replays the claude-code-acp bash transcript, answering its requests', asyn
   p.onRequest = (m) => {
     asked.push(m);
     switch (m.method) {
-      case 'session/request_permission': return { outcome: { outcome: 'selected', optionId: 'allow' } };
-      case 'terminal/create': return { terminalId: 'tandem-term-7' };
-      case 'terminal/wait_for_exit': return { exitCode: 0, signal: null };
-      case 'terminal/output': return { output: 'hi\nerr\n', truncated: false, exitStatus: { exitCode: 0, signal: null } };
-      default: return {};
+      case 'session/request_permission':
+        return { outcome: { outcome: 'selected', optionId: 'allow' } };
+      case 'terminal/create':
+        return { terminalId: 'tandem-term-7' };
+      case 'terminal/wait_for_exit':
+        return { exitCode: 0, signal: null };
+      case 'terminal/output':
+        return { output: 'hi\nerr\n', truncated: false, exitStatus: { exitCode: 0, signal: null } };
+      default:
+        return {};
     }
   };
   const sid = await open(p);
   await p.waitFor((m) => m.params?.update?.sessionUpdate === 'available_commands_update');
   const r = await p.request('session/prompt', { sessionId: sid, prompt: [{ type: 'text', text: 'bash' }] });
   assert.deepEqual(r.result, { stopReason: 'end_turn' });
-  assert.deepEqual(asked.map((m) => m.method), ['session/request_permission', 'terminal/create', 'terminal/wait_for_exit', 'terminal/output', 'terminal/release']);
-  assert.deepEqual(asked.map((m) => m.id), [0, 1, 2, 3, 4]);
+  assert.deepEqual(
+    asked.map((m) => m.method),
+    ['session/request_permission', 'terminal/create', 'terminal/wait_for_exit', 'terminal/output', 'terminal/release'],
+  );
+  assert.deepEqual(
+    asked.map((m) => m.id),
+    [0, 1, 2, 3, 4],
+  );
   // the client's terminal id replaces the recorded one everywhere after terminal/create
   for (const m of asked.slice(2)) assert.equal(m.params.terminalId, 'tandem-term-7');
   const term = p.updates('tool_call_update').find((u) => u.content?.[0]?.type === 'terminal');
   assert.deepEqual(term.content, [{ type: 'terminal', terminalId: 'tandem-term-7' }]);
   assert.equal(p.updates('tool_call').length, 2);
-  assert.equal(p.updates('agent_message_chunk').map((u) => u.content.text).join(''), 'Running a command.The command printed hi.');
+  assert.equal(
+    p
+      .updates('agent_message_chunk')
+      .map((u) => u.content.text)
+      .join(''),
+    'Running a command.The command printed hi.',
+  );
   assert.ok(p.received.filter((m) => m.method === 'session/update').every((m) => m.params.sessionId === sid));
 });
 
 test('recorded paths are rebased onto the client cwd (claude-code-acp read transcript)', async () => {
   const p = replay('claude-code-acp-0.16.2-read.jsonl');
   const reads: Msg[] = [];
-  p.onRequest = (m) => { reads.push(m); return { content: 'hello from the client\n' }; };
+  p.onRequest = (m) => {
+    reads.push(m);
+    return { content: 'hello from the client\n' };
+  };
   const sid = await open(p);
   const r = await p.request('session/prompt', { sessionId: sid, prompt: [{ type: 'text', text: 'read hello.txt' }] });
   assert.equal(r.result.stopReason, 'end_turn');
@@ -83,16 +109,28 @@ test('session/cancel during a replayed prompt answers cancelled', async () => {
 });
 
 test('every copied transcript replays to its recorded stop reason', async () => {
-  for (const name of ['claude-agent-acp-0.100.0-bash.jsonl', 'claude-agent-acp-0.100.0-edit.jsonl', 'claude-code-acp-0.16.2-edit.jsonl', 'gemini-cli-0.61.0-edit.jsonl']) {
+  for (const name of [
+    'claude-agent-acp-0.100.0-bash.jsonl',
+    'claude-agent-acp-0.100.0-edit.jsonl',
+    'claude-code-acp-0.16.2-edit.jsonl',
+    'gemini-cli-0.61.0-edit.jsonl',
+  ]) {
     const p = replay(name);
     p.onRequest = (m) => {
-      if (m.method === 'session/request_permission') return { outcome: { outcome: 'selected', optionId: m.params.options[0].optionId } };
+      if (m.method === 'session/request_permission')
+        return { outcome: { outcome: 'selected', optionId: m.params.options[0].optionId } };
       if (m.method === 'fs/read_text_file') return { content: 'hello world\nsecond line\n' };
       return {};
     };
-    await p.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true } });
+    await p.request('initialize', {
+      protocolVersion: 1,
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+    });
     const s = await p.request('session/new', { cwd, mcpServers: [] });
-    const r = await p.request('session/prompt', { sessionId: s.result.sessionId, prompt: [{ type: 'text', text: 'go' }] });
+    const r = await p.request('session/prompt', {
+      sessionId: s.result.sessionId,
+      prompt: [{ type: 'text', text: 'go' }],
+    });
     assert.equal(r.result?.stopReason, 'end_turn', name);
     assert.ok(!JSON.stringify(p.received).includes('/home/user/project'), name);
     p.kill();
@@ -102,7 +140,10 @@ test('every copied transcript replays to its recorded stop reason', async () => 
 // ---------------------------------------------------------------- the bundled replay agent (dist/replay-agent.js)
 
 function bundled(t: TestContext, args: string[], cwd?: string): Peer | undefined {
-  if (!existsSync(replayAgentBundle)) { t.skip('dist/replay-agent.js not built (node esbuild.mjs)'); return undefined; }
+  if (!existsSync(replayAgentBundle)) {
+    t.skip('dist/replay-agent.js not built (node esbuild.mjs)');
+    return undefined;
+  }
   const p = new Peer([replayAgentBundle, ...args], {}, cwd);
   peers.push(p);
   return p;
@@ -117,19 +158,32 @@ test('dist/replay-agent.js plays a transcript from test/fixtures/acp-transcripts
     if (m.method === 'session/request_permission') return { outcome: { outcome: 'selected', optionId: 'allow' } };
     if (m.method === 'terminal/create') return { terminalId: 'tandem-term-1' };
     if (m.method === 'terminal/wait_for_exit') return { exitCode: 0, signal: null };
-    if (m.method === 'terminal/output') return { output: 'hi\n', truncated: false, exitStatus: { exitCode: 0, signal: null } };
+    if (m.method === 'terminal/output')
+      return { output: 'hi\n', truncated: false, exitStatus: { exitCode: 0, signal: null } };
     return {};
   };
   const sid = await open(p);
   const r = await p.request('session/prompt', { sessionId: sid, prompt: [{ type: 'text', text: 'bash' }] });
   assert.deepEqual(r.result, { stopReason: 'end_turn' });
-  assert.deepEqual(asked.map((m) => m.method), ['session/request_permission', 'terminal/create', 'terminal/wait_for_exit', 'terminal/output', 'terminal/release']);
+  assert.deepEqual(
+    asked.map((m) => m.method),
+    ['session/request_permission', 'terminal/create', 'terminal/wait_for_exit', 'terminal/output', 'terminal/release'],
+  );
   assert.ok(asked.slice(2).every((m) => m.params.terminalId === 'tandem-term-1'));
-  assert.equal(p.updates('agent_message_chunk').map((u) => u.content.text).join(''), 'Running a command.The command printed hi.');
+  assert.equal(
+    p
+      .updates('agent_message_chunk')
+      .map((u) => u.content.text)
+      .join(''),
+    'Running a command.The command printed hi.',
+  );
 });
 
 test('record a demo session with the traffic recorder, replay it with the bundle in another workspace', async (t) => {
-  if (!existsSync(replayAgentBundle)) { t.skip('dist/replay-agent.js not built (node esbuild.mjs)'); return; }
+  if (!existsSync(replayAgentBundle)) {
+    t.skip('dist/replay-agent.js not built (node esbuild.mjs)');
+    return;
+  }
   const readme = join(repoRoot, 'test/fixtures/workspace/README.md');
   const wsA = mkdtempSync(join(tmpdir(), 'tandem-rec-a-'));
   const wsB = mkdtempSync(join(tmpdir(), 'tandem-rec-b-'));
@@ -140,22 +194,40 @@ test('record a demo session with the traffic recorder, replay it with the bundle
   const file = join(recDir, 'demo.jsonl');
 
   // 1. Record: the demo agent and a client, every message through TrafficRecorder.
-  const recorder = new TrafficRecorder(file, (err) => { throw err; });
+  const recorder = new TrafficRecorder(file, (err) => {
+    throw err;
+  });
   const demo = new Peer([demoAgentJs], { TANDEM_DEMO_TIME_SCALE: '0' });
   peers.push(demo);
   const send = demo.send.bind(demo);
-  demo.send = (m) => { recorder.record('out', m); send(m); };
+  demo.send = (m) => {
+    recorder.record('out', m);
+    send(m);
+  };
   let buf = '';
   demo.child.stdout.on('data', (d: string) => {
     buf += d;
     let nl: number;
-    while ((nl = buf.indexOf('\n')) >= 0) { const line = buf.slice(0, nl); buf = buf.slice(nl + 1); if (line.trim()) recorder.record('in', JSON.parse(line)); }
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      if (line.trim()) recorder.record('in', JSON.parse(line));
+    }
   });
   const rc = new AcpTestClient(demo);
   clients.push(rc);
   await demo.request('initialize', { protocolVersion: 1, clientCapabilities: FULL_CAPS });
   const s = await demo.request('session/new', { cwd: wsA, mcpServers: [] });
-  assert.equal((await demo.request('session/prompt', { sessionId: s.result.sessionId, prompt: [{ type: 'text', text: 'record me' }] }, 15000)).result.stopReason, 'end_turn');
+  assert.equal(
+    (
+      await demo.request(
+        'session/prompt',
+        { sessionId: s.result.sessionId, prompt: [{ type: 'text', text: 'record me' }] },
+        15000,
+      )
+    ).result.stopReason,
+    'end_turn',
+  );
   demo.kill();
   await recorder.close();
   assert.ok(readFileSync(file, 'utf8').includes(wsA));
@@ -170,26 +242,47 @@ test('record a demo session with the traffic recorder, replay it with the bundle
   assert.equal(init.result.agentInfo.name, 'tandem-demo');
   const s2 = await p.request('session/new', { cwd: wsB, mcpServers: [] });
   assert.equal(s2.result.sessionId, s.result.sessionId, 'the recorded answer');
-  const r = await p.request('session/prompt', { sessionId: s2.result.sessionId, prompt: [{ type: 'text', text: 'anything' }] }, 15000);
+  const r = await p.request(
+    'session/prompt',
+    { sessionId: s2.result.sessionId, prompt: [{ type: 'text', text: 'anything' }] },
+    15000,
+  );
   assert.deepEqual(r.result, { stopReason: 'end_turn' });
   assert.deepEqual(c.methods(), rc.methods(), 'the same requests reach the client');
   assert.equal(c.asked.find((m) => m.method === 'fs/read_text_file')!.params.path, join(wsB, 'README.md'));
   assert.equal(c.asked.find((m) => m.method === 'terminal/create')!.params.cwd, wsB);
-  assert.equal(readFileSync(join(wsB, DEMO_FILE), 'utf8'), DEMO_CONTENT + DEMO_MARK, 'the replayed writes land in workspace B');
+  assert.equal(
+    readFileSync(join(wsB, DEMO_FILE), 'utf8'),
+    DEMO_CONTENT + DEMO_MARK,
+    'the replayed writes land in workspace B',
+  );
   assert.ok(!JSON.stringify(p.received).includes(wsA), 'no path of workspace A is left');
-  assert.deepEqual(p.updates('tool_call').map((u) => u.kind), ['read', 'edit', 'edit', 'execute', 'other']);
+  assert.deepEqual(
+    p.updates('tool_call').map((u) => u.kind),
+    ['read', 'edit', 'edit', 'execute', 'other'],
+  );
 });
 
 test('dist/replay-agent.js: a cut-off last line is skipped; a missing file or a non-recording exits 2', async (t) => {
-  if (!existsSync(replayAgentBundle)) { t.skip('dist/replay-agent.js not built (node esbuild.mjs)'); return; }
+  if (!existsSync(replayAgentBundle)) {
+    t.skip('dist/replay-agent.js not built (node esbuild.mjs)');
+    return;
+  }
   const dir = mkdtempSync(join(tmpdir(), 'tandem-replay-bad-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const cut = join(dir, 'cut.jsonl');
-  writeFileSync(cut, readFileSync(join(transcriptsDir, 'claude-code-acp-0.16.2-read.jsonl'), 'utf8') + '{"ms":99999,"dir":"a->c","msg":{"jsonr');
+  writeFileSync(
+    cut,
+    readFileSync(join(transcriptsDir, 'claude-code-acp-0.16.2-read.jsonl'), 'utf8') +
+      '{"ms":99999,"dir":"a->c","msg":{"jsonr',
+  );
   const p = bundled(t, [cut, '--time-scale', '0'])!;
   p.onRequest = () => ({ content: 'x\n' });
   const sid = await open(p);
-  assert.equal((await p.request('session/prompt', { sessionId: sid, prompt: [{ type: 'text', text: 'read' }] })).result.stopReason, 'end_turn');
+  assert.equal(
+    (await p.request('session/prompt', { sessionId: sid, prompt: [{ type: 'text', text: 'read' }] })).result.stopReason,
+    'end_turn',
+  );
   assert.match(p.stderr, /skipped 1 line\(s\)/);
 
   const missing = bundled(t, [join(dir, 'nope.jsonl')])!;

@@ -8,7 +8,10 @@ import { Peer, scriptedAgentJs } from './peer';
 
 const dir = mkdtempSync(join(tmpdir(), 'tandem-scripted-'));
 const peers: Peer[] = [];
-after(() => { peers.forEach((p) => p.kill()); rmSync(dir, { recursive: true, force: true }); });
+after(() => {
+  peers.forEach((p) => p.kill());
+  rmSync(dir, { recursive: true, force: true });
+});
 
 let fileNo = 0;
 function start(script: AgentScript | string, ext = 'json'): Peer {
@@ -20,7 +23,10 @@ function start(script: AgentScript | string, ext = 'json'): Peer {
 }
 
 async function handshake(p: Peer, cwd = dir): Promise<string> {
-  const init = await p.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true }, terminal: true } });
+  const init = await p.request('initialize', {
+    protocolVersion: 1,
+    clientCapabilities: { fs: { readTextFile: true }, terminal: true },
+  });
   assert.equal(init.result.protocolVersion, 1);
   const s = await p.request('session/new', { cwd, mcpServers: [] });
   return s.result.sessionId as string;
@@ -31,25 +37,55 @@ const prompt = (p: Peer, sessionId: string, text: string, timeoutMs?: number) =>
 
 test('initialize, session/new and a prompt with updates', async () => {
   const p = start({
-    initialize: { agentCapabilities: { loadSession: true, promptCapabilities: { image: true } }, authMethods: [{ id: 'login', name: 'Log in' }], agentInfo: { name: 'fake', version: '9' } },
+    initialize: {
+      agentCapabilities: { loadSession: true, promptCapabilities: { image: true } },
+      authMethods: [{ id: 'login', name: 'Log in' }],
+      agentInfo: { name: 'fake', version: '9' },
+    },
     newSession: {
       sessionId: 'S-${n}',
-      modes: { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code' }] },
-      after: [{ update: { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'hi', description: 'says hi', input: null }] } }],
-    },
-    prompts: [{
-      steps: [
-        { stream: 'Hello there, ${promptLine}!', chunk: 5 },
-        { update: { sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Read', kind: 'read', status: 'pending', locations: [{ path: '${cwd}/a.txt' }] } },
-        { update: { sessionUpdate: 'plan', entries: [{ content: 'one', priority: 'high', status: 'pending' }] } },
+      modes: {
+        currentModeId: 'ask',
+        availableModes: [
+          { id: 'ask', name: 'Ask' },
+          { id: 'code', name: 'Code' },
+        ],
+      },
+      after: [
+        {
+          update: {
+            sessionUpdate: 'available_commands_update',
+            availableCommands: [{ name: 'hi', description: 'says hi', input: null }],
+          },
+        },
       ],
-      stopReason: 'max_tokens',
-    }],
+    },
+    prompts: [
+      {
+        steps: [
+          { stream: 'Hello there, ${promptLine}!', chunk: 5 },
+          {
+            update: {
+              sessionUpdate: 'tool_call',
+              toolCallId: 'c1',
+              title: 'Read',
+              kind: 'read',
+              status: 'pending',
+              locations: [{ path: '${cwd}/a.txt' }],
+            },
+          },
+          { update: { sessionUpdate: 'plan', entries: [{ content: 'one', priority: 'high', status: 'pending' }] } },
+        ],
+        stopReason: 'max_tokens',
+      },
+    ],
   });
   const init = await p.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
   assert.deepEqual(init.result, {
-    protocolVersion: 1, agentCapabilities: { loadSession: true, promptCapabilities: { image: true } },
-    authMethods: [{ id: 'login', name: 'Log in' }], agentInfo: { name: 'fake', version: '9' },
+    protocolVersion: 1,
+    agentCapabilities: { loadSession: true, promptCapabilities: { image: true } },
+    authMethods: [{ id: 'login', name: 'Log in' }],
+    agentInfo: { name: 'fake', version: '9' },
   });
   const s = await p.request('session/new', { cwd: '/w', mcpServers: [] });
   assert.equal(s.result.sessionId, 'S-1');
@@ -57,7 +93,10 @@ test('initialize, session/new and a prompt with updates', async () => {
   await p.waitFor((m) => m.params?.update?.sessionUpdate === 'available_commands_update');
   const r = await prompt(p, 'S-1', 'you');
   assert.deepEqual(r.result, { stopReason: 'max_tokens' });
-  const text = p.updates('agent_message_chunk').map((u) => u.content.text).join('');
+  const text = p
+    .updates('agent_message_chunk')
+    .map((u) => u.content.text)
+    .join('');
   assert.equal(text, 'Hello there, you!');
   assert.equal(p.updates('agent_message_chunk').length, 4);
   assert.deepEqual(p.updates('tool_call')[0].locations, [{ path: '/w/a.txt' }]);
@@ -65,33 +104,74 @@ test('initialize, session/new and a prompt with updates', async () => {
   // set_mode is built in: answers and sends current_mode_update
   const sm = await p.request('session/set_mode', { sessionId: 'S-1', modeId: 'code' });
   assert.deepEqual(sm.result, {});
-  await p.waitFor((m) => m.params?.update?.sessionUpdate === 'current_mode_update' && m.params.update.currentModeId === 'code');
+  await p.waitFor(
+    (m) => m.params?.update?.sessionUpdate === 'current_mode_update' && m.params.update.currentModeId === 'code',
+  );
   const unknown = await p.request('nope/nothing', {});
   assert.equal(unknown.error.code, -32601);
 });
 
 test('request round trips: answers are stored, substituted and branched on', async () => {
   const p = start({
-    prompts: [{
-      steps: [
-        {
-          request: 'session/request_permission', as: 'perm',
-          params: { sessionId: '${sessionId}', toolCall: { toolCallId: 't1', title: 'Run' }, options: [{ optionId: 'yes', name: 'Yes', kind: 'allow_once' }, { optionId: 'no', name: 'No', kind: 'reject_once' }] },
-        },
-        {
-          branch: 'perm.outcome.optionId',
-          cases: {
-            yes: [
-              { request: 'terminal/create', as: 'term', params: { sessionId: '${sessionId}', command: 'echo', args: ['hi'] } },
-              { update: { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'in_progress', content: [{ type: 'terminal', terminalId: '${term.terminalId}' }] } },
-              { request: 'terminal/wait_for_exit', as: 'done', params: { sessionId: '${sessionId}', terminalId: '${term.terminalId}' } },
-              { update: { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed', rawOutput: '${done}' } },
-            ],
+    prompts: [
+      {
+        steps: [
+          {
+            request: 'session/request_permission',
+            as: 'perm',
+            params: {
+              sessionId: '${sessionId}',
+              toolCall: { toolCallId: 't1', title: 'Run' },
+              options: [
+                { optionId: 'yes', name: 'Yes', kind: 'allow_once' },
+                { optionId: 'no', name: 'No', kind: 'reject_once' },
+              ],
+            },
           },
-          else: [{ stop: 'refusal' }],
-        },
-      ],
-    }, { match: 'second', steps: [{ request: 'fs/read_text_file', as: 'f', params: { sessionId: '${sessionId}', path: '/x' } }, { stream: 'got ${f.content}' }] }],
+          {
+            branch: 'perm.outcome.optionId',
+            cases: {
+              yes: [
+                {
+                  request: 'terminal/create',
+                  as: 'term',
+                  params: { sessionId: '${sessionId}', command: 'echo', args: ['hi'] },
+                },
+                {
+                  update: {
+                    sessionUpdate: 'tool_call_update',
+                    toolCallId: 't1',
+                    status: 'in_progress',
+                    content: [{ type: 'terminal', terminalId: '${term.terminalId}' }],
+                  },
+                },
+                {
+                  request: 'terminal/wait_for_exit',
+                  as: 'done',
+                  params: { sessionId: '${sessionId}', terminalId: '${term.terminalId}' },
+                },
+                {
+                  update: {
+                    sessionUpdate: 'tool_call_update',
+                    toolCallId: 't1',
+                    status: 'completed',
+                    rawOutput: '${done}',
+                  },
+                },
+              ],
+            },
+            else: [{ stop: 'refusal' }],
+          },
+        ],
+      },
+      {
+        match: 'second',
+        steps: [
+          { request: 'fs/read_text_file', as: 'f', params: { sessionId: '${sessionId}', path: '/x' } },
+          { stream: 'got ${f.content}' },
+        ],
+      },
+    ],
   });
   p.onRequest = (m) => {
     if (m.method === 'session/request_permission') return { outcome: { outcome: 'selected', optionId: 'yes' } };
@@ -104,12 +184,25 @@ test('request round trips: answers are stored, substituted and branched on', asy
   // "second" is matched by text even though it is listed second
   const r0 = await prompt(p, sid, 'the second one');
   assert.equal(r0.result.stopReason, 'end_turn');
-  assert.equal(p.updates('agent_message_chunk').map((u) => u.content.text).join(''), 'got FILE');
+  assert.equal(
+    p
+      .updates('agent_message_chunk')
+      .map((u) => u.content.text)
+      .join(''),
+    'got FILE',
+  );
   const r = await prompt(p, sid, 'go');
   assert.equal(r.result.stopReason, 'end_turn');
   const reqs = p.received.filter((m) => m.method && m.id !== undefined);
-  assert.deepEqual(reqs.map((m) => m.method), ['fs/read_text_file', 'session/request_permission', 'terminal/create', 'terminal/wait_for_exit']);
-  assert.deepEqual(reqs.map((m) => m.id), [0, 1, 2, 3], 'agent ids start at 0');
+  assert.deepEqual(
+    reqs.map((m) => m.method),
+    ['fs/read_text_file', 'session/request_permission', 'terminal/create', 'terminal/wait_for_exit'],
+  );
+  assert.deepEqual(
+    reqs.map((m) => m.id),
+    [0, 1, 2, 3],
+    'agent ids start at 0',
+  );
   assert.equal(reqs[3].params.terminalId, 'term-42');
   const ups = p.updates('tool_call_update');
   assert.deepEqual(ups[0].content, [{ type: 'terminal', terminalId: 'term-42' }]);
@@ -118,7 +211,10 @@ test('request round trips: answers are stored, substituted and branched on', asy
 
 test('session/cancel stops the steps and answers cancelled, running onCancel', async () => {
   const p = start({
-    prompts: [{ steps: [{ stream: 'working' }, { sleep: 30000 }, { stream: 'never' }], onCancel: [{ stream: 'stopped' }] }, { steps: [{ hang: true }] }],
+    prompts: [
+      { steps: [{ stream: 'working' }, { sleep: 30000 }, { stream: 'never' }], onCancel: [{ stream: 'stopped' }] },
+      { steps: [{ hang: true }] },
+    ],
   });
   const sid = await handshake(p);
   const answer = prompt(p, sid, 'long', 3000);
@@ -139,7 +235,20 @@ test('session/cancel stops the steps and answers cancelled, running onCancel', a
 });
 
 test('cancel while waiting for a permission answer', async () => {
-  const p = start({ prompts: [{ steps: [{ request: 'session/request_permission', as: 'perm', params: { sessionId: '${sessionId}', toolCall: { toolCallId: 'x' }, options: [] } }, { stream: 'after' }] }] });
+  const p = start({
+    prompts: [
+      {
+        steps: [
+          {
+            request: 'session/request_permission',
+            as: 'perm',
+            params: { sessionId: '${sessionId}', toolCall: { toolCallId: 'x' }, options: [] },
+          },
+          { stream: 'after' },
+        ],
+      },
+    ],
+  });
   p.onRequest = () => undefined; // never answer
   const sid = await handshake(p);
   const answer = prompt(p, sid, 'go');
@@ -150,7 +259,9 @@ test('cancel while waiting for a permission answer', async () => {
 });
 
 test('crash exits with the code at once; stderr step writes to stderr', async () => {
-  const p = start({ prompts: [{ steps: [{ stream: 'about to crash' }, { stderr: 'fatal: simulated crash' }, { crash: 7 }] }] });
+  const p = start({
+    prompts: [{ steps: [{ stream: 'about to crash' }, { stderr: 'fatal: simulated crash' }, { crash: 7 }] }],
+  });
   const sid = await handshake(p);
   await assert.rejects(prompt(p, sid, 'x'), /exited \(7\)/);
   assert.equal((await p.waitExit()).code, 7);
@@ -165,17 +276,26 @@ test('exit during initialize: no answer, exit code', async () => {
 
 test('garbage: invalid JSON, non-JSON-RPC, binary and a huge line, then valid traffic again', async () => {
   const p = start({
-    prompts: [{
-      steps: [
-        { garbage: 'invalid-json' }, { garbage: 'not-jsonrpc' }, { garbage: 'binary' },
-        { garbage: 'huge-line', bytes: 2_000_000 }, { stream: 'still alive' },
-      ],
-    }],
+    prompts: [
+      {
+        steps: [
+          { garbage: 'invalid-json' },
+          { garbage: 'not-jsonrpc' },
+          { garbage: 'binary' },
+          { garbage: 'huge-line', bytes: 2_000_000 },
+          { stream: 'still alive' },
+        ],
+      },
+    ],
   });
   const sid = await handshake(p);
   const r = await prompt(p, sid, 'x');
   assert.equal(r.result.stopReason, 'end_turn');
-  assert.ok(p.rawLines.some((l) => l.startsWith('{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":') && !l.endsWith('}')));
+  assert.ok(
+    p.rawLines.some(
+      (l) => l.startsWith('{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":') && !l.endsWith('}'),
+    ),
+  );
   assert.ok(p.rawLines.includes('{"hello":"world"}'));
   const huge = p.rawLines.find((l) => l.length > 1_000_000)!;
   assert.ok(Math.abs(huge.length + 1 - 2_000_000) < 10);
@@ -203,24 +323,33 @@ test('flood: N tool calls completed later, interleaved with M chunks', async () 
 });
 
 test('JSONL script: a $script header and one step per line', async () => {
-  const p = start([
-    JSON.stringify({ $script: { newSession: { sessionId: 'jl' } } }),
-    JSON.stringify({ stream: 'a' }),
-    JSON.stringify({ update: { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'hmm' } } }),
-    JSON.stringify({ stop: 'refusal' }),
-    JSON.stringify({ stream: 'not reached' }),
-  ].join('\n'), 'jsonl');
+  const p = start(
+    [
+      JSON.stringify({ $script: { newSession: { sessionId: 'jl' } } }),
+      JSON.stringify({ stream: 'a' }),
+      JSON.stringify({ update: { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'hmm' } } }),
+      JSON.stringify({ stop: 'refusal' }),
+      JSON.stringify({ stream: 'not reached' }),
+    ].join('\n'),
+    'jsonl',
+  );
   const sid = await handshake(p);
   assert.equal(sid, 'jl');
   const r = await prompt(p, sid, 'x');
   assert.equal(r.result.stopReason, 'refusal');
-  assert.deepEqual(p.updates().map((u) => u.sessionUpdate), ['agent_message_chunk', 'agent_thought_chunk']);
+  assert.deepEqual(
+    p.updates().map((u) => u.sessionUpdate),
+    ['agent_message_chunk', 'agent_thought_chunk'],
+  );
 });
 
 test('custom handlers, fail steps and errors in session/new', async () => {
   const p = start({
     newSession: { error: { code: -32000, message: 'Authentication required' } },
-    handlers: { authenticate: { steps: [{ stderr: 'auth!' }], result: { ok: '${params.methodId}' } }, 'session/list': { steps: [{ fail: { code: -32603, message: 'nope' } }] } },
+    handlers: {
+      authenticate: { steps: [{ stderr: 'auth!' }], result: { ok: '${params.methodId}' } },
+      'session/list': { steps: [{ fail: { code: -32603, message: 'nope' } }] },
+    },
   });
   await p.request('initialize', { protocolVersion: 1 });
   const s = await p.request('session/new', { cwd: dir, mcpServers: [] });
@@ -246,8 +375,15 @@ test('if / set / vars / files: conditions on capabilities, variables kept across
     defaultPrompt: {
       steps: [
         { if: 'client.clientCapabilities.terminal', then: [{ stream: 'T' }], else: [{ stream: 't' }] },
-        { if: ['client.clientCapabilities.fs', '!client.clientCapabilities.fs.writeTextFile'], then: [{ stream: 'R' }] },
-        { if: '!seen', then: [{ stream: '${greeting} ' }, { set: { seen: true, first: '${promptLine}' } }], else: [{ stream: 'again after ${first} ' }] },
+        {
+          if: ['client.clientCapabilities.fs', '!client.clientCapabilities.fs.writeTextFile'],
+          then: [{ stream: 'R' }],
+        },
+        {
+          if: '!seen',
+          then: [{ stream: '${greeting} ' }, { set: { seen: true, first: '${promptLine}' } }],
+          else: [{ stream: 'again after ${first} ' }],
+        },
         { stream: '${files.owned.text}|${files.missing.exists}|' },
         { if: 'mcp.tandem', then: [{ stream: 'mcp' }], else: [{ stream: 'no-mcp' }] },
       ],
@@ -256,7 +392,13 @@ test('if / set / vars / files: conditions on capabilities, variables kept across
   const sid = await handshake(p);
   await prompt(p, sid, 'one');
   await prompt(p, sid, 'two');
-  assert.equal(p.updates('agent_message_chunk').map((u) => u.content.text).join(''), 'TRhello mine\n|false|no-mcpTRagain after one mine\n|false|no-mcp');
+  assert.equal(
+    p
+      .updates('agent_message_chunk')
+      .map((u) => u.content.text)
+      .join(''),
+    'TRhello mine\n|false|no-mcpTRagain after one mine\n|false|no-mcp',
+  );
 });
 
 test('mcpCall / mcpTools without that server in session/new store an error, the turn goes on', async () => {
@@ -271,5 +413,11 @@ test('mcpCall / mcpTools without that server in session/new store an error, the 
   });
   const sid = await handshake(p);
   assert.equal((await prompt(p, sid, 'x')).result.stopReason, 'end_turn');
-  assert.equal(p.updates('agent_message_chunk').map((u) => u.content.text).join(''), 'No MCP server named "tandem" in session/new|No MCP server named "tandem" in session/new');
+  assert.equal(
+    p
+      .updates('agent_message_chunk')
+      .map((u) => u.content.text)
+      .join(''),
+    'No MCP server named "tandem" in session/new|No MCP server named "tandem" in session/new',
+  );
 });

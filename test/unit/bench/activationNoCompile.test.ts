@@ -26,10 +26,26 @@ test('activate() loads no ajv, compiles no schema and generates no code', { time
 });
 
 test('a trusted group compiles its schemas on first use and still validates', () => {
-  const c = compileGroup({
-    name: 'Builtin', description: 'built in',
-    tools: [{ name: 'Open', description: 'opens', handler: () => 'ok', parametersSchema: { type: 'object', properties: { line: { type: 'integer' } }, required: ['line'], additionalProperties: false } }],
-  }, { trusted: true });
+  const c = compileGroup(
+    {
+      name: 'Builtin',
+      description: 'built in',
+      tools: [
+        {
+          name: 'Open',
+          description: 'opens',
+          handler: () => 'ok',
+          parametersSchema: {
+            type: 'object',
+            properties: { line: { type: 'integer' } },
+            required: ['line'],
+            additionalProperties: false,
+          },
+        },
+      ],
+    },
+    { trusted: true },
+  );
   const v = c.validators.get('Open')!;
   assert.equal(v({ line: 3 }), true);
   assert.equal(v({ line: 'x' }), false);

@@ -10,12 +10,26 @@ const TOLERANCE_MB = 1;
 
 test.after(() => cleanupScripts());
 
-test('memory: sessions opened and closed on one AgentClient do not accumulate on the heap', { timeout: 30_000 }, async () => {
-  const r = await sessionLeakCheck({ cycles: 5, warmup: 2, size: SIZE, toleranceMB: TOLERANCE_MB });
-  assert.ok(r.ok, `heap grew ${r.growthMB} MB over ${r.cycles} sessions (tolerance ${TOLERANCE_MB} MB): ${JSON.stringify(r)}`);
-});
+test(
+  'memory: sessions opened and closed on one AgentClient do not accumulate on the heap',
+  { timeout: 30_000 },
+  async () => {
+    const r = await sessionLeakCheck({ cycles: 5, warmup: 2, size: SIZE, toleranceMB: TOLERANCE_MB });
+    assert.ok(
+      r.ok,
+      `heap grew ${r.growthMB} MB over ${r.cycles} sessions (tolerance ${TOLERANCE_MB} MB): ${JSON.stringify(r)}`,
+    );
+  },
+);
 
-test('memory: AgentClient start → prompt → shutdown cycles do not accumulate on the heap', { timeout: 30_000 }, async () => {
-  const r = await clientLeakCheck({ cycles: 5, warmup: 2, size: SIZE, toleranceMB: TOLERANCE_MB });
-  assert.ok(r.ok, `heap grew ${r.growthMB} MB over ${r.cycles} clients (tolerance ${TOLERANCE_MB} MB): ${JSON.stringify(r)}`);
-});
+test(
+  'memory: AgentClient start → prompt → shutdown cycles do not accumulate on the heap',
+  { timeout: 30_000 },
+  async () => {
+    const r = await clientLeakCheck({ cycles: 5, warmup: 2, size: SIZE, toleranceMB: TOLERANCE_MB });
+    assert.ok(
+      r.ok,
+      `heap grew ${r.growthMB} MB over ${r.cycles} clients (tolerance ${TOLERANCE_MB} MB): ${JSON.stringify(r)}`,
+    );
+  },
+);

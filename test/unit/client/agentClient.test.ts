@@ -17,7 +17,12 @@ function client(script: AgentScript, command = process.execPath) {
   const file = join(dir, `script-${n++}.json`);
   writeFileSync(file, JSON.stringify(script));
   const logger = new MemoryLogger();
-  const c = new AgentClient({ agent: { name: 'Scripted', command, args: [AGENT, file] }, cwd: dir, logger, clientInfo: { name: 'tandem-test', version: '0' } });
+  const c = new AgentClient({
+    agent: { name: 'Scripted', command, args: [AGENT, file] },
+    cwd: dir,
+    logger,
+    clientInfo: { name: 'tandem-test', version: '0' },
+  });
   const states: AgentView[] = [];
   c.onDidChangeAgent((a) => states.push(a));
   return { c, logger, states };
@@ -26,13 +31,25 @@ function client(script: AgentScript, command = process.execPath) {
 function until(pred: () => boolean, ms = 5000): Promise<void> {
   const t0 = Date.now();
   return new Promise((resolve, reject) => {
-    const tick = () => pred() ? resolve() : Date.now() - t0 > ms ? reject(new Error('timed out')) : setTimeout(tick, 5);
+    const tick = () =>
+      pred() ? resolve() : Date.now() - t0 > ms ? reject(new Error('timed out')) : setTimeout(tick, 5);
     tick();
   });
 }
 
 test('start, prompt, streamed reply, end_turn', async () => {
-  const { c } = client({ prompts: [{ steps: [{ stream: 'Hello from the agent', chunk: 5 }, { update: { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'ls', kind: 'execute', status: 'completed' } }] }] });
+  const { c } = client({
+    prompts: [
+      {
+        steps: [
+          { stream: 'Hello from the agent', chunk: 5 },
+          {
+            update: { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'ls', kind: 'execute', status: 'completed' },
+          },
+        ],
+      },
+    ],
+  });
   await c.start();
   assert.equal(c.agent.state, 'ready');
   await c.prompt('hi');
@@ -47,7 +64,18 @@ test('start, prompt, streamed reply, end_turn', async () => {
 });
 
 test('agent killed mid-turn: session shows the error within 1 s, with stderr, and no process is left', async () => {
-  const { c } = client({ prompts: [{ steps: [{ stream: 'working' }, { stderr: 'fatal: model exploded' }, { sleep: 100 }, { crash: { signal: 'SIGKILL' } }] }] });
+  const { c } = client({
+    prompts: [
+      {
+        steps: [
+          { stream: 'working' },
+          { stderr: 'fatal: model exploded' },
+          { sleep: 100 },
+          { crash: { signal: 'SIGKILL' } },
+        ],
+      },
+    ],
+  });
   await c.start();
   const pid = (c as unknown as { proc: { pid: number } }).proc.pid;
   const t0 = Date.now();
@@ -95,7 +123,9 @@ test('cancel ends the turn with stop reason cancelled', async () => {
 });
 
 test('a prompt answered with a JSON-RPC error lands in the turn; the session goes on', async () => {
-  const { c } = client({ prompts: [{ steps: [{ fail: { code: -32603, message: 'model overloaded' } }] }, { steps: [{ stream: 'ok now' }] }] });
+  const { c } = client({
+    prompts: [{ steps: [{ fail: { code: -32603, message: 'model overloaded' } }] }, { steps: [{ stream: 'ok now' }] }],
+  });
   await c.start();
   await c.prompt('one');
   await c.prompt('two');
@@ -114,7 +144,18 @@ test('protocol version mismatch is a clear error', async () => {
 });
 
 test('new session replaces the old one; updates racing session/new are kept', async () => {
-  const { c } = client({ newSession: { after: [{ update: { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'init', description: 'Init' }] } }] } });
+  const { c } = client({
+    newSession: {
+      after: [
+        {
+          update: {
+            sessionUpdate: 'available_commands_update',
+            availableCommands: [{ name: 'init', description: 'Init' }],
+          },
+        },
+      ],
+    },
+  });
   await c.start();
   await until(() => (c.session?.snapshot().meta.commands.length ?? 0) > 0);
   const first = c.session!.sessionId;
@@ -133,10 +174,22 @@ test('several sessions at once: switch, close, and updates routed by session id'
   assert.notEqual(a, b);
   assert.equal(c.session!.sessionId, b);
   await c.prompt('second');
-  assert.deepEqual(c.sessions().map((s) => s.sessionId).sort(), [a, b].sort());
+  assert.deepEqual(
+    c
+      .sessions()
+      .map((s) => s.sessionId)
+      .sort(),
+    [a, b].sort(),
+  );
   c.switchTo(a);
   assert.equal(c.session!.sessionId, a);
-  const textOf = (id: string) => JSON.stringify(c.getSession(id)!.snapshot().turns.map((t) => t.items));
+  const textOf = (id: string) =>
+    JSON.stringify(
+      c
+        .getSession(id)!
+        .snapshot()
+        .turns.map((t) => t.items),
+    );
   assert.match(textOf(a), /one/);
   assert.match(textOf(b), /two/);
   await c.closeSession(a);
@@ -153,7 +206,9 @@ test('auth required on session/new: sign-in state with the methods; authenticate
   });
   await c.start();
   assert.equal(c.agent.state, 'auth');
-  assert.deepEqual(c.agent.authMethods, [{ id: 'login', name: 'Log in', description: 'Use the browser', terminal: false }]);
+  assert.deepEqual(c.agent.authMethods, [
+    { id: 'login', name: 'Log in', description: 'Use the browser', terminal: false },
+  ]);
   assert.match(c.agent.message ?? '', /sign in/);
   // This scripted agent keeps refusing session/new: authenticate goes through, the sign-in state stays.
   await c.authenticate('login');
@@ -168,9 +223,24 @@ test('session/list, then session/load replays history into the view', async () =
       'session/list': { result: { sessions: [{ sessionId: 'old-1', cwd: '/w', title: 'Earlier work' }] } },
       'session/load': {
         steps: [
-          { update: { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'fix it' } }, sessionId: 'old-1' },
-          { update: { sessionUpdate: 'tool_call', toolCallId: 'r1', title: 'Read a.ts', kind: 'read', status: 'completed' }, sessionId: 'old-1' },
-          { update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'done' } }, sessionId: 'old-1' },
+          {
+            update: { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'fix it' } },
+            sessionId: 'old-1',
+          },
+          {
+            update: {
+              sessionUpdate: 'tool_call',
+              toolCallId: 'r1',
+              title: 'Read a.ts',
+              kind: 'read',
+              status: 'completed',
+            },
+            sessionId: 'old-1',
+          },
+          {
+            update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'done' } },
+            sessionId: 'old-1',
+          },
         ],
         result: {},
       },
@@ -178,11 +248,17 @@ test('session/list, then session/load replays history into the view', async () =
   });
   await c.start();
   const list = await c.listSessions();
-  assert.deepEqual(list.map((s) => s.title), ['Earlier work']);
+  assert.deepEqual(
+    list.map((s) => s.title),
+    ['Earlier work'],
+  );
   const store = await c.loadSession('old-1');
   assert.equal(c.session, store);
   const snap = store.snapshot();
   assert.equal(snap.toolCalls.r1.title, 'Read a.ts');
-  assert.deepEqual(snap.turns[0].items.map((i) => i.kind), ['user', 'tool', 'agent']);
+  assert.deepEqual(
+    snap.turns[0].items.map((i) => i.kind),
+    ['user', 'tool', 'agent'],
+  );
   await c.shutdown();
 });

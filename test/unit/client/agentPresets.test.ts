@@ -20,7 +20,10 @@ test('findExecutable looks up PATH, needs the executable bit, takes paths as the
 });
 
 test('presets cover the agents named in the issue, each with install help', () => {
-  assert.deepEqual(AGENT_PRESETS.map((p) => p.name), ['Claude Code', 'Claude Agent', 'Gemini CLI', 'Codex']);
+  assert.deepEqual(
+    AGENT_PRESETS.map((p) => p.name),
+    ['Claude Code', 'Claude Agent', 'Gemini CLI', 'Codex'],
+  );
   assert.deepEqual(AGENT_PRESETS.find((p) => p.name === 'Gemini CLI')?.args, ['--acp']);
   const help = missingCommandHelp({ name: 'Claude Code', command: 'claude-code-acp' });
   assert.match(help, /npm install -g @zed-industries\/claude-code-acp/);

@@ -14,7 +14,10 @@ test('first snapshot of a turn wins; later turns get their own', () => {
   assert.equal(t.needsSnapshot('s', 1, '/a'), true);
   t.snapshot('s', 1, '/a', b('two'), { source: 'write' });
   t.markApplied('s', 1, '/a');
-  assert.deepEqual(t.allTurns('s').map((x) => x.turn), [1, 0]);
+  assert.deepEqual(
+    t.allTurns('s').map((x) => x.turn),
+    [1, 0],
+  );
 });
 
 test('only applied changes are listed; forget drops an unapplied one', () => {

@@ -24,10 +24,19 @@ const SCHEMA = {
   required: ['name'],
 };
 const form = (as: string, extra: Record<string, unknown> = {}): Step =>
-  ({ request: 'elicitation/create', params: { sessionId: '${sessionId}', mode: 'form', message: 'Who are you?', requestedSchema: SCHEMA, ...extra }, as }) as Step;
+  ({
+    request: 'elicitation/create',
+    params: { sessionId: '${sessionId}', mode: 'form', message: 'Who are you?', requestedSchema: SCHEMA, ...extra },
+    as,
+  }) as Step;
 const url = (as: string, elicitationId: string, href = 'https://example.com/login?x=1'): Step =>
-  ({ request: 'elicitation/create', params: { sessionId: '${sessionId}', mode: 'url', message: 'Sign in to Example', url: href, elicitationId }, as }) as Step;
-const say = (text: string): Step => ({ update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } }) as Step;
+  ({
+    request: 'elicitation/create',
+    params: { sessionId: '${sessionId}', mode: 'url', message: 'Sign in to Example', url: href, elicitationId },
+    as,
+  }) as Step;
+const say = (text: string): Step =>
+  ({ update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } }) as Step;
 
 class FakeUrl implements UrlPort {
   asked: Array<{ message: string; url: string }> = [];
@@ -40,8 +49,13 @@ class FakeUrl implements UrlPort {
     if (this.hold) return new Promise((r) => this.waiting.push(r));
     return Promise.resolve(this.answers.shift() ?? false);
   }
-  release(b: boolean) { this.waiting.shift()?.(b); }
-  openUrl(url: string): Promise<boolean> { this.opened.push(url); return Promise.resolve(true); }
+  release(b: boolean) {
+    this.waiting.shift()?.(b);
+  }
+  openUrl(url: string): Promise<boolean> {
+    this.opened.push(url);
+    return Promise.resolve(true);
+  }
 }
 
 function setup(script: AgentScript) {
@@ -53,35 +67,60 @@ function setup(script: AgentScript) {
   const out: Array<{ id?: unknown; result?: unknown; method?: string; params?: unknown }> = [];
   const inbound: Array<{ method?: string; params?: unknown }> = [];
   const c = new AgentClient({
-    agent: { name: 'Scripted', command: process.execPath, args: [AGENT, file] }, cwd: dir, logger, clientInfo: { name: 't', version: '0' },
-    features: [feature], traffic: (d, m) => { (d === 'out' ? out : inbound).push(m as never); },
+    agent: { name: 'Scripted', command: process.execPath, args: [AGENT, file] },
+    cwd: dir,
+    logger,
+    clientInfo: { name: 't', version: '0' },
+    features: [feature],
+    traffic: (d, m) => {
+      (d === 'out' ? out : inbound).push(m as never);
+    },
   });
-  const answers = () => out.filter((m) => m.result && typeof m.result === 'object' && 'action' in (m.result as object)).map((m) => m.result);
-  const text = () => c.session!.state.turns.toArray().flatMap((t) => t.items.toArray()).filter((i) => i.kind === 'agent')
-    .flatMap((i) => ('blocks' in i ? i.blocks : [])).map((b) => (b.type === 'text' ? b.text : '')).join('');
+  const answers = () =>
+    out
+      .filter((m) => m.result && typeof m.result === 'object' && 'action' in (m.result as object))
+      .map((m) => m.result);
+  const text = () =>
+    c
+      .session!.state.turns.toArray()
+      .flatMap((t) => t.items.toArray())
+      .filter((i) => i.kind === 'agent')
+      .flatMap((i) => ('blocks' in i ? i.blocks : []))
+      .map((b) => (b.type === 'text' ? b.text : ''))
+      .join('');
   return { c, feature, port, out, inbound, logger, answers, text };
 }
 
 function until(pred: () => boolean, ms = 5000): Promise<void> {
   const t0 = Date.now();
   return new Promise((resolve, reject) => {
-    const tick = () => pred() ? resolve() : Date.now() - t0 > ms ? reject(new Error('timed out')) : setTimeout(tick, 5);
+    const tick = () =>
+      pred() ? resolve() : Date.now() - t0 > ms ? reject(new Error('timed out')) : setTimeout(tick, 5);
     tick();
   });
 }
 
-const validResponse = (r: unknown) => { const v = CLIENT_RESPONSES.get('elicitation/create')!; assert.ok(v(r), `valid CreateElicitationResponse: ${JSON.stringify(r)} ${JSON.stringify(v.errors)}`); };
+const validResponse = (r: unknown) => {
+  const v = CLIENT_RESPONSES.get('elicitation/create')!;
+  assert.ok(v(r), `valid CreateElicitationResponse: ${JSON.stringify(r)} ${JSON.stringify(v.errors)}`);
+};
 
 test('initialize advertises elicitation {form, url}', async () => {
   const t = setup({ prompts: [] });
   await t.c.start();
-  const init = t.out.find((m) => m.method === 'initialize') as { params: { clientCapabilities: { elicitation?: unknown } } };
+  const init = t.out.find((m) => m.method === 'initialize') as {
+    params: { clientCapabilities: { elicitation?: unknown } };
+  };
   assert.deepEqual(init.params.clientCapabilities.elicitation, { form: {}, url: {} });
   await t.c.shutdown();
 });
 
 test('a form shows in the session; invalid content is refused (the form stays), valid content reaches the agent', async () => {
-  const t = setup({ prompts: [{ steps: [form('a', { toolCallId: 'tc1' }), say('hello ${a.content.name}, ${a.content.age}, ${a.action}')] }] });
+  const t = setup({
+    prompts: [
+      { steps: [form('a', { toolCallId: 'tc1' }), say('hello ${a.content.name}, ${a.content.age}, ${a.action}')] },
+    ],
+  });
   const asked: Array<{ agentName: string; message: string }> = [];
   t.feature.onDidAskForm((f) => asked.push(f));
   await t.c.start();
@@ -92,7 +131,11 @@ test('a form shows in the session; invalid content is refused (the form stays), 
   assert.equal(view.message, 'Who are you?');
   assert.equal(view.toolCallId, 'tc1');
   assert.deepEqual(view.requestedSchema, SCHEMA);
-  assert.deepEqual(asked.map((a) => [a.agentName, a.message]), [['Scripted', 'Who are you?']], 'the host hears of the form (notification when the view is hidden)');
+  assert.deepEqual(
+    asked.map((a) => [a.agentName, a.message]),
+    [['Scripted', 'Who are you?']],
+    'the host hears of the form (notification when the view is hidden)',
+  );
   const id = view.requestId;
   assert.equal(t.feature.answer(id, 'accept', { name: 'x' }), false, 'too short');
   assert.equal(t.feature.answer(id, 'accept', { name: 'Ada', age: 1.5 }), false, 'not an integer');
@@ -101,7 +144,9 @@ test('a form shows in the session; invalid content is refused (the form stays), 
   assert.equal(t.feature.answer('elic-999', 'accept', { name: 'Ada' }), false, 'unknown request');
   assert.equal(t.feature.answer(id, 'decline', { name: 'Ada' }), false, 'content only with accept');
   assert.equal(t.c.session!.state.elicitations.length, 1, 'the form stays');
-  assert.ok(t.logger.messages('warn').some((m) => /refused, the form stays: "Name" must be at least 2 characters/.test(m)));
+  assert.ok(
+    t.logger.messages('warn').some((m) => /refused, the form stays: "Name" must be at least 2 characters/.test(m)),
+  );
   assert.equal(t.answers().length, 0);
   assert.equal(t.feature.answer(id, 'accept', { name: 'Ada', age: 36 }), true);
   assert.equal(t.feature.answer(id, 'accept', { name: 'Ada', age: 36 }), false, 'answered once');
@@ -114,7 +159,9 @@ test('a form shows in the session; invalid content is refused (the form stays), 
 });
 
 test('decline and cancel from the user travel as {action}', async () => {
-  const t = setup({ prompts: [{ steps: [form('a'), say('first: ${a.action}. '), form('b'), say('second: ${b.action}')] }] });
+  const t = setup({
+    prompts: [{ steps: [form('a'), say('first: ${a.action}. '), form('b'), say('second: ${b.action}')] }],
+  });
   await t.c.start();
   const turn = t.c.prompt('go');
   await until(() => t.c.session!.state.elicitations.length === 1);
@@ -129,10 +176,12 @@ test('decline and cancel from the user travel as {action}', async () => {
 });
 
 test('session/cancel answers a pending form {action: cancel}; agent exit cancels what is left', async () => {
-  const t = setup({ prompts: [
-    { match: 'one', steps: [{ ...form('a'), wait: false } as Step, { hang: true }] },
-    { match: 'two', steps: [{ ...form('b'), wait: false } as Step, { sleep: 300 }, { crash: 1 }] },
-  ] });
+  const t = setup({
+    prompts: [
+      { match: 'one', steps: [{ ...form('a'), wait: false } as Step, { hang: true }] },
+      { match: 'two', steps: [{ ...form('b'), wait: false } as Step, { sleep: 300 }, { crash: 1 }] },
+    ],
+  });
   await t.c.start();
   const turn = t.c.prompt('one');
   await until(() => t.c.session!.state.elicitations.length === 1);
@@ -166,7 +215,16 @@ test('closing the session cancels its form', async () => {
 });
 
 test('a request-scoped form shows in the active session; with no session open it is declined', async () => {
-  const reqForm = { request: 'elicitation/create', params: { requestId: 77, mode: 'form', message: 'Configure', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean', title: 'OK' } } } }, as: 'r' } as Step;
+  const reqForm = {
+    request: 'elicitation/create',
+    params: {
+      requestId: 77,
+      mode: 'form',
+      message: 'Configure',
+      requestedSchema: { type: 'object', properties: { ok: { type: 'boolean', title: 'OK' } } },
+    },
+    as: 'r',
+  } as Step;
   const t = setup({
     newSession: { steps: [{ ...reqForm, as: 'early' } as Step] },
     prompts: [{ steps: [reqForm, say('r: ${r.action} ${r.content.ok}')] }],
@@ -182,11 +240,22 @@ test('a request-scoped form shows in the active session; with no session open it
 });
 
 test('url mode: confirmed → opened and accept, a card until elicitation/complete; declined → decline, nothing opened', async () => {
-  const t = setup({ prompts: [
-    { match: 'yes', steps: [url('u', 'e-1'), say('u: ${u.action}'), { sleep: 200 }, { notify: 'elicitation/complete', params: { elicitationId: 'e-1' } } as Step, say(' done')] },
-    { match: 'no', steps: [url('v', 'e-2'), say('v: ${v.action}')] },
-    { match: 'ftp', steps: [url('w', 'e-3', 'file:///etc/passwd'), say('w: ${w.action}')] },
-  ] });
+  const t = setup({
+    prompts: [
+      {
+        match: 'yes',
+        steps: [
+          url('u', 'e-1'),
+          say('u: ${u.action}'),
+          { sleep: 200 },
+          { notify: 'elicitation/complete', params: { elicitationId: 'e-1' } } as Step,
+          say(' done'),
+        ],
+      },
+      { match: 'no', steps: [url('v', 'e-2'), say('v: ${v.action}')] },
+      { match: 'ftp', steps: [url('w', 'e-3', 'file:///etc/passwd'), say('w: ${w.action}')] },
+    ],
+  });
   t.port.answers = [true, false];
   await t.c.start();
   const turn = t.c.prompt('yes');
@@ -215,10 +284,12 @@ test('url mode: confirmed → opened and accept, a card until elicitation/comple
 });
 
 test('url mode: cancelled while the dialog is open → cancel, and a late yes opens nothing; a card can be dismissed', async () => {
-  const t = setup({ prompts: [
-    { match: 'hold', steps: [{ ...url('u', 'e-1'), wait: false } as Step, { hang: true }] },
-    { match: 'card', steps: [url('v', 'e-2'), say('v: ${v.action}')] },
-  ] });
+  const t = setup({
+    prompts: [
+      { match: 'hold', steps: [{ ...url('u', 'e-1'), wait: false } as Step, { hang: true }] },
+      { match: 'card', steps: [url('v', 'e-2'), say('v: ${v.action}')] },
+    ],
+  });
   t.port.hold = true;
   await t.c.start();
   const turn = t.c.prompt('hold');

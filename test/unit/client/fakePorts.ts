@@ -11,7 +11,9 @@ export const nodeFs: FsPort = {
     try {
       const s = await fsp.stat(p);
       return { type: s.isFile() ? 'file' : s.isDirectory() ? 'directory' : 'other', size: s.size };
-    } catch { return undefined; }
+    } catch {
+      return undefined;
+    }
   },
   readFile: (p) => fsp.readFile(p),
   realpath: (p) => fsp.realpath(p),
@@ -19,8 +21,12 @@ export const nodeFs: FsPort = {
 
 export class FakeDocs implements DocumentsPort {
   readonly docs = new Map<string, { text: string; isDirty: boolean; version: number }>();
-  get(path: string): OpenDocument | undefined { return this.docs.get(path); }
-  open(path: string, text: string, isDirty = false): void { this.docs.set(path, { text, isDirty, version: 1 }); }
+  get(path: string): OpenDocument | undefined {
+    return this.docs.get(path);
+  }
+  open(path: string, text: string, isDirty = false): void {
+    this.docs.set(path, { text, isDirty, version: 1 });
+  }
   type(path: string, text: string): void {
     const d = this.docs.get(path)!;
     this.docs.set(path, { text, isDirty: true, version: d.version + 1 });
@@ -41,14 +47,24 @@ export class FakeEdits implements EditPort {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, contents, { flag: 'wx' });
   }
-  async deleteFile(path: string): Promise<void> { this.calls.push(`delete ${path}`); await fsp.rm(path); }
-  async restoreBytes(path: string, bytes: Uint8Array): Promise<void> { this.calls.push(`restore ${path}`); writeFileSync(path, bytes); }
+  async deleteFile(path: string): Promise<void> {
+    this.calls.push(`delete ${path}`);
+    await fsp.rm(path);
+  }
+  async restoreBytes(path: string, bytes: Uint8Array): Promise<void> {
+    this.calls.push(`restore ${path}`);
+    writeFileSync(path, bytes);
+  }
 }
 
 export class FakePermission implements PermissionPort {
   readonly asked: { sessionId: string; toolCall: ToolCallUpdate; options: PermissionOption[] }[] = [];
   constructor(public answer: string | 'cancelled' = 'reject_once') {}
-  async request(sessionId: string, toolCall: ToolCallUpdate, options: PermissionOption[]): Promise<RequestPermissionOutcome> {
+  async request(
+    sessionId: string,
+    toolCall: ToolCallUpdate,
+    options: PermissionOption[],
+  ): Promise<RequestPermissionOutcome> {
     this.asked.push({ sessionId, toolCall, options });
     return this.answer === 'cancelled' ? { outcome: 'cancelled' } : { outcome: 'selected', optionId: this.answer };
   }

@@ -23,13 +23,27 @@ function setup(opts: { permission?: string; agentInfoName?: string } = {}) {
   const tracker = new ChangeTracker();
   const store = new SessionStore(S);
   store.dispatch({ type: 'promptStarted', at: 1, prompt: [{ type: 'text', text: 'go' }] });
-  const deps: FileSystemDeps = { documents: docs, fs: nodeFs, edits, workspace: fakeWorkspace(ws), permission, tracker, agentInfoName: () => opts.agentInfoName };
-  const h = new FileSystemHandlers(deps, { cwd: ws, logger: new MemoryLogger(), session: (id) => (id === S ? store : undefined) });
+  const deps: FileSystemDeps = {
+    documents: docs,
+    fs: nodeFs,
+    edits,
+    workspace: fakeWorkspace(ws),
+    permission,
+    tracker,
+    agentInfoName: () => opts.agentInfoName,
+  };
+  const h = new FileSystemHandlers(deps, {
+    cwd: ws,
+    logger: new MemoryLogger(),
+    session: (id) => (id === S ? store : undefined),
+  });
   return { root, ws, docs, edits, permission, tracker, store, h };
 }
 
 async function rejects(p: Promise<unknown>, code: number, re: RegExp): Promise<AcpError> {
-  try { await p; } catch (err) {
+  try {
+    await p;
+  } catch (err) {
     assert.ok(err instanceof AcpError, `not an AcpError: ${err}`);
     assert.equal(err.code, code, err.message);
     assert.match(err.message, re);
@@ -77,7 +91,11 @@ test('read answers from the open buffer, unsaved edits included', async () => {
 
 test('missing file: -32002 with the SDK wording gemini-cli checks for', async () => {
   const { ws, h } = setup();
-  await rejects(h.read({ sessionId: S, path: join(ws, 'nope.txt') }), -32002, /Resource not found: .*nope\.txt.*No such file/);
+  await rejects(
+    h.read({ sessionId: S, path: join(ws, 'nope.txt') }),
+    -32002,
+    /Resource not found: .*nope\.txt.*No such file/,
+  );
 });
 
 test('missing file reads as empty for gemini-cli (it cannot see error text)', async () => {
@@ -113,7 +131,11 @@ test('write goes through the edit port and snapshots the file once per turn', as
   assert.equal(readFileSync(f, 'utf8'), 'v3\n');
   const changes = tracker.changes(S, 0);
   assert.equal(changes.length, 1);
-  assert.equal(Buffer.from(changes[0].before!).toString(), 'v1\r\n', 'the snapshot is the bytes before the first change');
+  assert.equal(
+    Buffer.from(changes[0].before!).toString(),
+    'v1\r\n',
+    'the snapshot is the bytes before the first change',
+  );
   assert.equal(changes[0].source, 'write');
 });
 
@@ -133,12 +155,16 @@ test('write to a dirty buffer the agent has not read is refused; after a read it
   docs.open(f, 'saved\n');
   await h.read({ sessionId: S, path: f }); // the agent saw version 1
   docs.type(f, 'saved\nuser typed this\n'); // then the user typed
-  await rejects(h.write({ sessionId: S, path: f, content: 'agent version\n' }), -32600, /unsaved changes .*Read the file again/);
+  await rejects(
+    h.write({ sessionId: S, path: f, content: 'agent version\n' }),
+    -32600,
+    /unsaved changes .*Read the file again/,
+  );
   assert.equal(edits.calls.length, 0, 'nothing written');
   assert.equal(docs.get(f)!.text, 'saved\nuser typed this\n');
   const seen = (await h.read({ sessionId: S, path: f })).content;
   await h.write({ sessionId: S, path: f, content: seen + 'agent line\n' });
-  assert.equal(readFileSync(f, 'utf8'), 'saved\nuser typed this\nagent line\n', 'the user\'s edits survive');
+  assert.equal(readFileSync(f, 'utf8'), 'saved\nuser typed this\nagent line\n', "the user's edits survive");
 });
 
 test('a clean open buffer is written without a prior read', async () => {
@@ -156,14 +182,22 @@ test('symlink escaping the workspace needs permission; denied → error, nothing
   mkdirSync(outside);
   writeFileSync(join(outside, 'secret.txt'), 'secret\n');
   symlinkSync(outside, join(ws, 'link'));
-  await rejects(h.write({ sessionId: S, path: join(ws, 'link', 'secret.txt'), content: 'pwned' }), -32600, /did not allow writing .*outside the workspace/);
+  await rejects(
+    h.write({ sessionId: S, path: join(ws, 'link', 'secret.txt'), content: 'pwned' }),
+    -32600,
+    /did not allow writing .*outside the workspace/,
+  );
   assert.equal(readFileSync(join(outside, 'secret.txt'), 'utf8'), 'secret\n');
   assert.equal(edits.calls.length, 0);
   assert.equal(permission.asked.length, 1);
   assert.equal(permission.asked[0].toolCall.kind, 'edit');
   assert.deepEqual(permission.asked[0].toolCall.locations, [{ path: join(outside, 'secret.txt') }]);
   // A new file through the link is resolved too.
-  await rejects(h.write({ sessionId: S, path: join(ws, 'link', 'new', 'x.txt'), content: 'x' }), -32600, /outside the workspace/);
+  await rejects(
+    h.write({ sessionId: S, path: join(ws, 'link', 'new', 'x.txt'), content: 'x' }),
+    -32600,
+    /outside the workspace/,
+  );
   assert.equal(existsSync(join(outside, 'new')), false);
   // Reads outside too.
   await rejects(h.read({ sessionId: S, path: join(ws, 'link', 'secret.txt') }), -32600, /did not allow reading/);
@@ -188,7 +222,9 @@ test('a write that fails leaves no review entry', async () => {
   const { ws, edits, tracker, h } = setup();
   const f = join(ws, 'fail.txt');
   writeFileSync(f, 'x');
-  edits.replaceText = async () => { throw new Error('disk full'); };
+  edits.replaceText = async () => {
+    throw new Error('disk full');
+  };
   await rejects(h.write({ sessionId: S, path: f, content: 'y' }), -32603, /Could not write .*disk full/);
   assert.equal(tracker.changes(S, 0).length, 0);
 });
@@ -201,7 +237,14 @@ test('diff content of an agent that writes itself: snapshot while pending, appli
     store.dispatch({ type: 'update', update, at: 2 });
     h.observe({ sessionId: S, update });
   };
-  send({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit', kind: 'edit', status: 'pending', content: [{ type: 'diff', path: f, oldText: 'hello world', newText: 'hello ACP' }] });
+  send({
+    sessionUpdate: 'tool_call',
+    toolCallId: 't1',
+    title: 'Edit',
+    kind: 'edit',
+    status: 'pending',
+    content: [{ type: 'diff', path: f, oldText: 'hello world', newText: 'hello ACP' }],
+  });
   await new Promise((r) => setTimeout(r, 20));
   writeFileSync(f, 'hello ACP\nsecond line\n'); // the agent writes the disk itself
   assert.equal(tracker.changes(S, 0).length, 0, 'not applied yet');
@@ -212,31 +255,59 @@ test('diff content of an agent that writes itself: snapshot while pending, appli
   assert.equal(c.exact, true);
   assert.deepEqual(c.toolCallIds, ['t1']);
   // A call seen only once completed falls back to the diff's oldText (inexact); null = created.
-  send({ sessionUpdate: 'tool_call', toolCallId: 't2', title: 'Write', kind: 'edit', status: 'completed', content: [{ type: 'diff', path: join(ws, 'n.txt'), oldText: null, newText: 'n' }] });
+  send({
+    sessionUpdate: 'tool_call',
+    toolCallId: 't2',
+    title: 'Write',
+    kind: 'edit',
+    status: 'completed',
+    content: [{ type: 'diff', path: join(ws, 'n.txt'), oldText: null, newText: 'n' }],
+  });
   const n = tracker.get(S, 0, join(ws, 'n.txt'))!;
   assert.equal(n.before, null);
   assert.equal(n.exact, false);
   // A rejected call leaves nothing.
-  send({ sessionUpdate: 'tool_call', toolCallId: 't3', title: 'Edit', kind: 'edit', status: 'pending', content: [{ type: 'diff', path: join(ws, 'r.txt'), oldText: 'a', newText: 'b' }] });
+  send({
+    sessionUpdate: 'tool_call',
+    toolCallId: 't3',
+    title: 'Edit',
+    kind: 'edit',
+    status: 'pending',
+    content: [{ type: 'diff', path: join(ws, 'r.txt'), oldText: 'a', newText: 'b' }],
+  });
   send({ sessionUpdate: 'tool_call_update', toolCallId: 't3', status: 'failed' });
   await new Promise((r) => setTimeout(r, 20));
   assert.equal(tracker.get(S, 0, join(ws, 'r.txt')), undefined);
 });
 
-test("claude-agent-acp wrote before our read: its originalFile becomes the snapshot (line endings aside)", async () => {
+test('claude-agent-acp wrote before our read: its originalFile becomes the snapshot (line endings aside)', async () => {
   const { ws, tracker, store, h } = setup();
   const send = (update: Parameters<FileSystemHandlers['observe']>[0]['update']) => {
     store.dispatch({ type: 'update', update, at: 2 });
     h.observe({ sessionId: S, update });
   };
-  const result = (id: string, filePath: string, originalFile: string | null) => send({
-    sessionUpdate: 'tool_call_update', toolCallId: id,
-    _meta: { claudeCode: { toolName: 'Edit', toolResponse: { filePath, oldString: 'x', newString: 'y', originalFile, structuredPatch: [] } } },
-  });
+  const result = (id: string, filePath: string, originalFile: string | null) =>
+    send({
+      sessionUpdate: 'tool_call_update',
+      toolCallId: id,
+      _meta: {
+        claudeCode: {
+          toolName: 'Edit',
+          toolResponse: { filePath, oldString: 'x', newString: 'y', originalFile, structuredPatch: [] },
+        },
+      },
+    });
   // The edit is on disk before Tandem's read of the pending call lands.
   const f = join(ws, 'raced.txt');
   writeFileSync(f, 'hello ACP\nsecond line\n');
-  send({ sessionUpdate: 'tool_call', toolCallId: 'e1', title: 'Edit', kind: 'edit', status: 'pending', content: [{ type: 'diff', path: f, oldText: 'hello world', newText: 'hello ACP' }] });
+  send({
+    sessionUpdate: 'tool_call',
+    toolCallId: 'e1',
+    title: 'Edit',
+    kind: 'edit',
+    status: 'pending',
+    content: [{ type: 'diff', path: f, oldText: 'hello world', newText: 'hello ACP' }],
+  });
   result('e1', f, 'hello world\nsecond line\n');
   send({ sessionUpdate: 'tool_call_update', toolCallId: 'e1', status: 'completed' });
   await new Promise((r) => setTimeout(r, 20));
@@ -244,21 +315,42 @@ test("claude-agent-acp wrote before our read: its originalFile becomes the snaps
   assert.equal(Buffer.from(c.before!).toString(), 'hello world\nsecond line\n', 'the file before the edit, not after');
   assert.equal(c.applied, true);
   // A second edit of the same file in the turn reports the intermediate file: the first snapshot stays.
-  send({ sessionUpdate: 'tool_call', toolCallId: 'e2', title: 'Edit', kind: 'edit', status: 'pending', content: [{ type: 'diff', path: f, oldText: 'second', newText: 'third' }] });
+  send({
+    sessionUpdate: 'tool_call',
+    toolCallId: 'e2',
+    title: 'Edit',
+    kind: 'edit',
+    status: 'pending',
+    content: [{ type: 'diff', path: f, oldText: 'second', newText: 'third' }],
+  });
   result('e2', f, 'hello ACP\nsecond line\n');
   await new Promise((r) => setTimeout(r, 20));
   assert.equal(Buffer.from(tracker.get(S, 0, f)!.before!).toString(), 'hello world\nsecond line\n');
   // A file the agent created before our read: the read found it, the agent says it is new.
   const n = join(ws, 'new.txt');
   writeFileSync(n, 'brand new\n');
-  send({ sessionUpdate: 'tool_call', toolCallId: 'w1', title: 'Write', kind: 'edit', status: 'pending', content: [{ type: 'diff', path: n, oldText: null, newText: 'brand new\n' }] });
+  send({
+    sessionUpdate: 'tool_call',
+    toolCallId: 'w1',
+    title: 'Write',
+    kind: 'edit',
+    status: 'pending',
+    content: [{ type: 'diff', path: n, oldText: null, newText: 'brand new\n' }],
+  });
   result('w1', n, null);
   await new Promise((r) => setTimeout(r, 20));
   assert.equal(tracker.get(S, 0, n)!.before, null, 'created by the call: nothing before it');
   // Our read was in time and the agent's copy differs only in line endings: ours (exact bytes) stays.
   const crlf = join(ws, 'crlf.txt');
   writeFileSync(crlf, 'a\r\nb\r\n');
-  send({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Edit', kind: 'edit', status: 'pending', content: [{ type: 'diff', path: crlf, oldText: 'a', newText: 'A' }] });
+  send({
+    sessionUpdate: 'tool_call',
+    toolCallId: 'c1',
+    title: 'Edit',
+    kind: 'edit',
+    status: 'pending',
+    content: [{ type: 'diff', path: crlf, oldText: 'a', newText: 'A' }],
+  });
   await new Promise((r) => setTimeout(r, 20));
   result('c1', crlf, 'a\nb\n');
   await new Promise((r) => setTimeout(r, 20));

@@ -16,14 +16,21 @@ const posix = process.platform !== 'win32';
 function setup(grace = 300) {
   const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-term-')));
   const store = new SessionStore(S);
-  const m = new TerminalManager({ cwd, logger: new MemoryLogger(), session: (id) => (id === S ? store : undefined), killGraceMs: grace, flushMs: 10 });
+  const m = new TerminalManager({
+    cwd,
+    logger: new MemoryLogger(),
+    session: (id) => (id === S ? store : undefined),
+    killGraceMs: grace,
+    flushMs: 10,
+  });
   return { cwd, store, m };
 }
 
 function until(pred: () => boolean, ms = 5000): Promise<void> {
   const t0 = Date.now();
   return new Promise((resolve, reject) => {
-    const tick = () => pred() ? resolve() : Date.now() - t0 > ms ? reject(new Error('timed out')) : setTimeout(tick, 10);
+    const tick = () =>
+      pred() ? resolve() : Date.now() - t0 > ms ? reject(new Error('timed out')) : setTimeout(tick, 10);
     tick();
   });
 }
@@ -64,7 +71,11 @@ test('OutputBuffer memory stays within limit + one chunk', () => {
 
 test('shell line (no args) with env, cwd defaulting to the workspace folder, exit code', async () => {
   const { cwd, m, store } = setup();
-  const { terminalId } = await m.create({ sessionId: S, command: 'echo "$FOO" && pwd && echo err 1>&2; exit 3', env: [{ name: 'FOO', value: 'bar' }] });
+  const { terminalId } = await m.create({
+    sessionId: S,
+    command: 'echo "$FOO" && pwd && echo err 1>&2; exit 3',
+    env: [{ name: 'FOO', value: 'bar' }],
+  });
   const exit = await m.waitForExit({ sessionId: S, terminalId });
   assert.deepEqual(exit, { exitCode: 3, signal: null });
   const out = await m.output({ sessionId: S, terminalId });
@@ -82,7 +93,11 @@ test('shell line (no args) with env, cwd defaulting to the workspace folder, exi
 
 test('command with args runs without a shell', async () => {
   const { m } = setup();
-  const { terminalId } = await m.create({ sessionId: S, command: process.execPath, args: ['-e', 'console.log(process.argv[1])', '$HOME; echo no'] });
+  const { terminalId } = await m.create({
+    sessionId: S,
+    command: process.execPath,
+    args: ['-e', 'console.log(process.argv[1])', '$HOME; echo no'],
+  });
   await m.waitForExit({ sessionId: S, terminalId });
   assert.equal((await m.output({ sessionId: S, terminalId })).output, '$HOME; echo no\n');
 });
@@ -98,7 +113,12 @@ test('a missing command reports an exit, not a hang', async () => {
 test('output over outputByteLimit: tail kept, cut on a multi-byte boundary, truncated', async () => {
   const { m } = setup();
   // 3000 × "€" (3 bytes each) then "END"; a limit of 1000 is not a multiple of 3 from the end.
-  const { terminalId } = await m.create({ sessionId: S, command: process.execPath, args: ['-e', 'process.stdout.write("€".repeat(3000) + "END")'], outputByteLimit: 1000 });
+  const { terminalId } = await m.create({
+    sessionId: S,
+    command: process.execPath,
+    args: ['-e', 'process.stdout.write("€".repeat(3000) + "END")'],
+    outputByteLimit: 1000,
+  });
   await m.waitForExit({ sessionId: S, terminalId });
   const out = await m.output({ sessionId: S, terminalId });
   assert.equal(out.truncated, true);
@@ -117,28 +137,38 @@ test('output streams live into the store while the command runs', async () => {
   assert.equal(store.snapshot().terminals[terminalId].output, 'first\nsecond\n');
 });
 
-test('kill of a process that ignores SIGTERM, and its children: SIGTERM then SIGKILL to the group', { skip: !posix }, async () => {
-  const { m } = setup(300);
-  const { terminalId } = await m.create({ sessionId: S, command: "trap '' TERM; (trap '' TERM; sleep 30) & echo child $!; sleep 30" });
-  let childPid = 0;
-  await until(() => {
-    const mm = /child (\d+)/.exec((m as unknown as { terms: Map<string, { buffer: OutputBuffer }> }).terms.get(terminalId)!.buffer.read(false).output);
-    if (mm) childPid = Number(mm[1]);
-    return childPid > 0;
-  });
-  const t0 = Date.now();
-  await m.kill({ sessionId: S, terminalId });
-  const took = Date.now() - t0;
-  assert.ok(took >= 250, `waited for the grace (${took} ms)`);
-  assert.equal(processAlive(childPid), false, 'the child that ignored SIGTERM is gone too');
-  // Wait after kill: resolves with the signal; output still readable.
-  const exit = await m.waitForExit({ sessionId: S, terminalId });
-  assert.equal(exit.signal, 'SIGKILL');
-  assert.equal(exit.exitCode, null);
-  const out = await m.output({ sessionId: S, terminalId });
-  assert.match(out.output, /child \d+/);
-  assert.equal(out.exitStatus?.signal, 'SIGKILL');
-});
+test(
+  'kill of a process that ignores SIGTERM, and its children: SIGTERM then SIGKILL to the group',
+  { skip: !posix },
+  async () => {
+    const { m } = setup(300);
+    const { terminalId } = await m.create({
+      sessionId: S,
+      command: "trap '' TERM; (trap '' TERM; sleep 30) & echo child $!; sleep 30",
+    });
+    let childPid = 0;
+    await until(() => {
+      const mm = /child (\d+)/.exec(
+        (m as unknown as { terms: Map<string, { buffer: OutputBuffer }> }).terms.get(terminalId)!.buffer.read(false)
+          .output,
+      );
+      if (mm) childPid = Number(mm[1]);
+      return childPid > 0;
+    });
+    const t0 = Date.now();
+    await m.kill({ sessionId: S, terminalId });
+    const took = Date.now() - t0;
+    assert.ok(took >= 250, `waited for the grace (${took} ms)`);
+    assert.equal(processAlive(childPid), false, 'the child that ignored SIGTERM is gone too');
+    // Wait after kill: resolves with the signal; output still readable.
+    const exit = await m.waitForExit({ sessionId: S, terminalId });
+    assert.equal(exit.signal, 'SIGKILL');
+    assert.equal(exit.exitCode, null);
+    const out = await m.output({ sessionId: S, terminalId });
+    assert.match(out.output, /child \d+/);
+    assert.equal(out.exitStatus?.signal, 'SIGKILL');
+  },
+);
 
 test('kill of a well-behaved command is quick (SIGTERM)', { skip: !posix }, async () => {
   const { m } = setup(5000);
@@ -158,7 +188,10 @@ test('release after exit: output stays in the view, the terminal id is gone', as
   assert.equal(view.output, 'kept\n');
   assert.equal(view.released, true);
   assert.equal(view.exitCode, 0);
-  await assert.rejects(m.output({ sessionId: S, terminalId }), (e: unknown) => e instanceof AcpError && e.code === -32602);
+  await assert.rejects(
+    m.output({ sessionId: S, terminalId }),
+    (e: unknown) => e instanceof AcpError && e.code === -32602,
+  );
 });
 
 test('release of a running command kills it; output so far stays', { skip: !posix }, async () => {

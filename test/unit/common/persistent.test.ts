@@ -5,9 +5,15 @@ import { PMap, PVec } from '../../../src/common/persistent';
 test('PVec push/set keep old versions intact', () => {
   let v = PVec.empty<number>();
   const versions: PVec<number>[] = [];
-  for (let i = 0; i < 200; i++) { v = v.push(i); versions.push(v); }
+  for (let i = 0; i < 200; i++) {
+    v = v.push(i);
+    versions.push(v);
+  }
   assert.equal(v.length, 200);
-  assert.deepEqual(v.toArray(), Array.from({ length: 200 }, (_, i) => i));
+  assert.deepEqual(
+    v.toArray(),
+    Array.from({ length: 200 }, (_, i) => i),
+  );
   const w = v.set(100, -1);
   assert.equal(w.get(100), -1);
   assert.equal(v.get(100), 100);

@@ -20,47 +20,66 @@ const STUBBORN = [
 ].join(' ');
 
 const toolCall = (id: string, title: string, kind = 'execute', status = 'in_progress'): Step =>
-  ({ update: { sessionUpdate: 'tool_call', toolCallId: id, title, kind, status } } as Step);
+  ({ update: { sessionUpdate: 'tool_call', toolCallId: id, title, kind, status } }) as Step;
 
-test('agent SIGKILLed mid-command: turn error names the signal, the running terminal group dies with the connection', { skip: !posix }, async () => {
-  const f = new Fault({
-    prompts: [{
-      steps: [
-        toolCall('t1', 'Run the build'),
-        { request: 'terminal/create', params: { sessionId: '${sessionId}', command: process.execPath, args: ['-e', STUBBORN] }, as: 'term' },
-        { update: { sessionUpdate: 'tool_call_update', toolCallId: 't1', content: [{ type: 'terminal', terminalId: '${term.terminalId}' }] } } as Step,
-        { sleep: 300 },
-        { stderr: 'agent: out of memory' },
-        { crash: { signal: 'SIGKILL' } },
+test(
+  'agent SIGKILLed mid-command: turn error names the signal, the running terminal group dies with the connection',
+  { skip: !posix },
+  async () => {
+    const f = new Fault({
+      prompts: [
+        {
+          steps: [
+            toolCall('t1', 'Run the build'),
+            {
+              request: 'terminal/create',
+              params: { sessionId: '${sessionId}', command: process.execPath, args: ['-e', STUBBORN] },
+              as: 'term',
+            },
+            {
+              update: {
+                sessionUpdate: 'tool_call_update',
+                toolCallId: 't1',
+                content: [{ type: 'terminal', terminalId: '${term.terminalId}' }],
+              },
+            } as Step,
+            { sleep: 300 },
+            { stderr: 'agent: out of memory' },
+            { crash: { signal: 'SIGKILL' } },
+          ],
+        },
       ],
-    }],
-  });
-  await f.client.start();
-  const agentPid = f.agentPid;
-  await f.client.prompt('build it');
-  const snap = f.snapshot;
-  // The message: the turn and the session banner say what happened, with the agent's last words.
-  assert.match(snap.turns[0].error ?? '', /SIGKILL/);
-  assert.match(snap.meta.error ?? '', /out of memory/);
-  assert.equal(snap.meta.status, 'disconnected');
-  assert.equal(f.client.agent.state, 'exited');
-  assert.equal(processAlive(agentPid), false);
-  // The command the dead agent started does not outlive it (no restart, no window close needed).
-  assert.equal(f.terminalPids.length, 1);
-  await until(() => !groupAlive(f.terminalPids[0]), 3000).catch(() => undefined);
-  assert.equal(groupAlive(f.terminalPids[0]), false, 'the terminal group (stubborn children included) is gone');
-  await until(() => Object.values(f.snapshot.terminals)[0]?.exited === true, 2000).catch(() => undefined);
-  const term = Object.values(f.snapshot.terminals)[0];
-  assert.equal(term.exited, true, 'the terminal shows as ended');
-  assert.match(term.output, /children started/, 'its output stays visible');
-  // The call the agent can no longer finish does not spin forever.
-  assert.equal(f.snapshot.toolCalls.t1.interrupted, true, 'shown as interrupted, like a cancelled turn');
-  assert.ok(f.snapshot.toolCalls.t1.endedAt !== undefined);
-  await f.check({ connectionUp: false });
-});
+    });
+    await f.client.start();
+    const agentPid = f.agentPid;
+    await f.client.prompt('build it');
+    const snap = f.snapshot;
+    // The message: the turn and the session banner say what happened, with the agent's last words.
+    assert.match(snap.turns[0].error ?? '', /SIGKILL/);
+    assert.match(snap.meta.error ?? '', /out of memory/);
+    assert.equal(snap.meta.status, 'disconnected');
+    assert.equal(f.client.agent.state, 'exited');
+    assert.equal(processAlive(agentPid), false);
+    // The command the dead agent started does not outlive it (no restart, no window close needed).
+    assert.equal(f.terminalPids.length, 1);
+    await until(() => !groupAlive(f.terminalPids[0]), 3000).catch(() => undefined);
+    assert.equal(groupAlive(f.terminalPids[0]), false, 'the terminal group (stubborn children included) is gone');
+    await until(() => Object.values(f.snapshot.terminals)[0]?.exited === true, 2000).catch(() => undefined);
+    const term = Object.values(f.snapshot.terminals)[0];
+    assert.equal(term.exited, true, 'the terminal shows as ended');
+    assert.match(term.output, /children started/, 'its output stays visible');
+    // The call the agent can no longer finish does not spin forever.
+    assert.equal(f.snapshot.toolCalls.t1.interrupted, true, 'shown as interrupted, like a cancelled turn');
+    assert.ok(f.snapshot.toolCalls.t1.endedAt !== undefined);
+    await f.check({ connectionUp: false });
+  },
+);
 
 test('agent hangs and ignores cancel: cancel still ends the turn (with a message); a new AgentClient works', async () => {
-  const f = new Fault({ prompts: [{ steps: [{ stream: 'thinking…' }, { hang: 'ignore-cancel' }] }] }, { cancelTimeoutMs: 300 });
+  const f = new Fault(
+    { prompts: [{ steps: [{ stream: 'thinking…' }, { hang: 'ignore-cancel' }] }] },
+    { cancelTimeoutMs: 300 },
+  );
   await f.client.start();
   const pid = f.agentPid;
   const turn = f.client.prompt('long job');
@@ -104,7 +123,10 @@ test('agent exits during initialize: exited state with its stderr; no session, n
   assert.match(f.client.agent.message ?? '', /code 7/);
   assert.match(f.client.agent.message ?? '', /config unreadable/);
   assert.equal(f.client.session, undefined);
-  assert.ok(f.states.some((s) => s.state === 'starting'), 'the view showed starting first');
+  assert.ok(
+    f.states.some((s) => s.state === 'starting'),
+    'the view showed starting first',
+  );
   await f.check({ connectionUp: false });
 });
 
@@ -118,13 +140,20 @@ test('agent SIGKILLed during initialize: error state, no orphan', async () => {
 
 test('malformed JSON, non-JSON-RPC lines and invalid UTF-8 mid-turn: logged, skipped, the turn goes on', async () => {
   const f = new Fault({
-    prompts: [{
-      steps: [
-        { stream: 'before ' }, { garbage: 'invalid-json' }, { garbage: 'not-jsonrpc' }, { garbage: 'binary' },
-        { raw: '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"${sessionId}","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"caf\u00e9 "}}}}\n' },
-        { stream: 'after' },
-      ],
-    }],
+    prompts: [
+      {
+        steps: [
+          { stream: 'before ' },
+          { garbage: 'invalid-json' },
+          { garbage: 'not-jsonrpc' },
+          { garbage: 'binary' },
+          {
+            raw: '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"${sessionId}","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"caf\u00e9 "}}}}\n',
+          },
+          { stream: 'after' },
+        ],
+      },
+    ],
   });
   await f.client.start();
   await f.client.prompt('go');
@@ -139,12 +168,16 @@ test('malformed JSON, non-JSON-RPC lines and invalid UTF-8 mid-turn: logged, ski
 
 test('a 50 MB single line (under the 64 MiB default cap) is accepted and shown; memory stays bounded', async () => {
   const bytes = 50_000_000;
-  const f = new Fault({ prompts: [{ steps: [{ stream: 'start ' }, { garbage: 'huge-line', bytes }, { stream: ' end' }] }] });
+  const f = new Fault({
+    prompts: [{ steps: [{ stream: 'start ' }, { garbage: 'huge-line', bytes }, { stream: ' end' }] }],
+  });
   await f.client.start();
   global.gc?.();
   const before = process.memoryUsage();
   let peak = 0;
-  const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss - before.rss); }, 20);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss - before.rss);
+  }, 20);
   const t0 = Date.now();
   await f.client.prompt('big');
   clearInterval(timer);
@@ -162,27 +195,37 @@ test('a 50 MB single line (under the 64 MiB default cap) is accepted and shown; 
 });
 
 test('a line over the default 64 MiB cap is skipped with a clear log line; the turn and the connection go on', async () => {
-  const f = new Fault({ prompts: [{ steps: [{ stream: 'start ' }, { garbage: 'huge-line', bytes: 64 * 1024 * 1024 + 100_000 }, { stream: 'end' }] }] });
+  const f = new Fault({
+    prompts: [
+      { steps: [{ stream: 'start ' }, { garbage: 'huge-line', bytes: 64 * 1024 * 1024 + 100_000 }, { stream: 'end' }] },
+    ],
+  });
   await f.client.start();
   await f.client.prompt('big');
   assert.equal(agentText(f.snapshot), 'start end');
   assert.equal(f.snapshot.turns[0].stopReason, 'end_turn');
-  assert.ok(f.problems().some((m) => /exceeds the limit of 67108864 bytes/.test(m)), f.problems().join('\n'));
+  assert.ok(
+    f.problems().some((m) => /exceeds the limit of 67108864 bytes/.test(m)),
+    f.problems().join('\n'),
+  );
   await f.check();
 });
 
 test('a JSON-RPC batch is answered -32600 and logged; responses to unknown ids are logged and ignored', async () => {
-  const upd = (text: string) => `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"\${sessionId}","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"${text}"}}}}`;
+  const upd = (text: string) =>
+    `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"\${sessionId}","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"${text}"}}}}`;
   const f = new Fault({
-    prompts: [{
-      steps: [
-        { raw: `[${upd('batched ')},${upd('twice ')}]\n` },
-        { raw: '{"jsonrpc":"2.0","id":9999,"result":{"stopReason":"end_turn"}}\n' },
-        { raw: '{"jsonrpc":"2.0","id":"nobody","error":{"code":-32603,"message":"late"}}\n' },
-        { raw: '{"jsonrpc":"2.0","id":0,"result":{}}\n' },
-        { stream: 'still here' },
-      ],
-    }],
+    prompts: [
+      {
+        steps: [
+          { raw: `[${upd('batched ')},${upd('twice ')}]\n` },
+          { raw: '{"jsonrpc":"2.0","id":9999,"result":{"stopReason":"end_turn"}}\n' },
+          { raw: '{"jsonrpc":"2.0","id":"nobody","error":{"code":-32603,"message":"late"}}\n' },
+          { raw: '{"jsonrpc":"2.0","id":0,"result":{}}\n' },
+          { stream: 'still here' },
+        ],
+      },
+    ],
   });
   await f.client.start();
   await f.client.prompt('go');
@@ -200,15 +243,51 @@ test('a JSON-RPC batch is answered -32600 and logged; responses to unknown ids a
 
 test('duplicate tool-call ids and duplicate updates: one call, updated in place, final state wins', async () => {
   const f = new Fault({
-    prompts: [{
-      steps: [
-        { update: { sessionUpdate: 'tool_call', toolCallId: 'dup', title: 'Read', kind: 'read', status: 'pending', rawInput: {} } } as Step,
-        { update: { sessionUpdate: 'tool_call', toolCallId: 'dup', title: 'Read README.md', kind: 'read', status: 'in_progress', rawInput: { path: 'README.md' } } } as Step,
-        { update: { sessionUpdate: 'tool_call_update', toolCallId: 'dup', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'a' } }] } } as Step,
-        { update: { sessionUpdate: 'tool_call_update', toolCallId: 'dup', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'a' } }] } } as Step,
-        { update: { sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: { type: 'text', text: 'once' } } } as Step,
-      ],
-    }],
+    prompts: [
+      {
+        steps: [
+          {
+            update: {
+              sessionUpdate: 'tool_call',
+              toolCallId: 'dup',
+              title: 'Read',
+              kind: 'read',
+              status: 'pending',
+              rawInput: {},
+            },
+          } as Step,
+          {
+            update: {
+              sessionUpdate: 'tool_call',
+              toolCallId: 'dup',
+              title: 'Read README.md',
+              kind: 'read',
+              status: 'in_progress',
+              rawInput: { path: 'README.md' },
+            },
+          } as Step,
+          {
+            update: {
+              sessionUpdate: 'tool_call_update',
+              toolCallId: 'dup',
+              status: 'completed',
+              content: [{ type: 'content', content: { type: 'text', text: 'a' } }],
+            },
+          } as Step,
+          {
+            update: {
+              sessionUpdate: 'tool_call_update',
+              toolCallId: 'dup',
+              status: 'completed',
+              content: [{ type: 'content', content: { type: 'text', text: 'a' } }],
+            },
+          } as Step,
+          {
+            update: { sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: { type: 'text', text: 'once' } },
+          } as Step,
+        ],
+      },
+    ],
   });
   await f.client.start();
   await f.client.prompt('go');
@@ -223,37 +302,62 @@ test('duplicate tool-call ids and duplicate updates: one call, updated in place,
 
 test('updates for an unknown session and an unknown tool call: never shown in this session, nothing breaks', async () => {
   const f = new Fault({
-    prompts: [{
-      steps: [
-        { update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'for someone else' } }, sessionId: 'ghost-session' } as Step,
-        { update: { sessionUpdate: 'tool_call_update', toolCallId: 'ghost-call', status: 'completed' } } as Step,
-        { update: { sessionUpdate: 'tool_call_update', toolCallId: 'ghost-2', title: 'Edit a.ts', kind: 'edit', status: 'in_progress' } } as Step,
-        { update: { sessionUpdate: 'tool_call_update', toolCallId: 'ghost-2', status: 'completed' } } as Step,
-        { stream: 'mine' },
-      ],
-    }],
+    prompts: [
+      {
+        steps: [
+          {
+            update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'for someone else' } },
+            sessionId: 'ghost-session',
+          } as Step,
+          { update: { sessionUpdate: 'tool_call_update', toolCallId: 'ghost-call', status: 'completed' } } as Step,
+          {
+            update: {
+              sessionUpdate: 'tool_call_update',
+              toolCallId: 'ghost-2',
+              title: 'Edit a.ts',
+              kind: 'edit',
+              status: 'in_progress',
+            },
+          } as Step,
+          { update: { sessionUpdate: 'tool_call_update', toolCallId: 'ghost-2', status: 'completed' } } as Step,
+          { stream: 'mine' },
+        ],
+      },
+    ],
   });
   await f.client.start();
   await f.client.prompt('go');
   const snap = f.snapshot;
   assert.equal(agentText(snap), 'mine');
   assert.ok(!JSON.stringify(snap).includes('for someone else'));
-  assert.ok(f.logger.messages().some((m) => /ghost-session/.test(m)), 'the stray update is logged');
+  assert.ok(
+    f.logger.messages().some((m) => /ghost-session/.test(m)),
+    'the stray update is logged',
+  );
   for (const c of Object.values(snap.toolCalls)) assert.equal(c.status, 'completed');
   assert.equal(snap.turns[0].stopReason, 'end_turn');
   await f.check();
 });
 
 test('a permission request arriving after cancel is answered cancelled at once, never shown', async () => {
-  const options = [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }, { optionId: 'reject', name: 'Reject', kind: 'reject_once' }];
+  const options = [
+    { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
+    { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+  ];
   const f = new Fault({
-    prompts: [{
-      steps: [toolCall('t1', 'rm -rf build'), { hang: true }],
-      onCancel: [
-        { request: 'session/request_permission', params: { sessionId: '${sessionId}', toolCall: { toolCallId: 't1', title: 'rm -rf build' }, options }, as: 'late' },
-        { update: { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'failed' } } as Step,
-      ],
-    }],
+    prompts: [
+      {
+        steps: [toolCall('t1', 'rm -rf build'), { hang: true }],
+        onCancel: [
+          {
+            request: 'session/request_permission',
+            params: { sessionId: '${sessionId}', toolCall: { toolCallId: 't1', title: 'rm -rf build' }, options },
+            as: 'late',
+          },
+          { update: { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'failed' } } as Step,
+        ],
+      },
+    ],
   });
   await f.client.start();
   const turn = f.client.prompt('clean');
@@ -263,56 +367,89 @@ test('a permission request arriving after cancel is answered cancelled at once, 
   assert.equal(f.snapshot.turns[0].stopReason, 'cancelled');
   assert.deepEqual(f.responseTo('session/request_permission')?.result, { outcome: { outcome: 'cancelled' } });
   assert.deepEqual(f.shown, [], 'the user was not asked');
-  assert.ok(f.logger.messages().some((m) => /after .*cancel/i.test(m)), 'logged');
+  assert.ok(
+    f.logger.messages().some((m) => /after .*cancel/i.test(m)),
+    'logged',
+  );
   // The next turn asks normally.
   await f.check();
 });
 
-test('cancel mid-command of a terminal that ignores SIGTERM and forks: released, SIGKILLed after the grace, nothing left', { skip: !posix }, async () => {
-  const f = new Fault({
-    prompts: [{
-      steps: [
-        toolCall('t1', 'stubborn'),
-        { terminal: { command: process.execPath, args: ['-e', STUBBORN] }, toolCallId: 't1', as: 'run' },
+test(
+  'cancel mid-command of a terminal that ignores SIGTERM and forks: released, SIGKILLed after the grace, nothing left',
+  { skip: !posix },
+  async () => {
+    const f = new Fault({
+      prompts: [
+        {
+          steps: [
+            toolCall('t1', 'stubborn'),
+            { terminal: { command: process.execPath, args: ['-e', STUBBORN] }, toolCallId: 't1', as: 'run' },
+          ],
+        },
       ],
-    }],
-  });
-  await f.client.start();
-  const turn = f.client.prompt('run it');
-  await until(() => Object.values(f.snapshot.terminals).some((t) => t.output.includes('children started')));
-  const t0 = Date.now();
-  f.client.cancel();
-  await turn;
-  assert.equal(f.snapshot.turns[0].stopReason, 'cancelled');
-  await until(() => f.terminalPids.every((p) => !groupAlive(p)), 5000);
-  const took = Date.now() - t0;
-  assert.ok(took >= 250, `SIGTERM was ignored, so the group lived until SIGKILL (${took} ms)`);
-  const term = Object.values(f.snapshot.terminals)[0];
-  assert.equal(term.released, true);
-  assert.match(term.output, /children started/, 'output kept');
-  assert.ok(f.problems().some((m) => /SIGKILL/.test(m)), 'the escalation is logged');
-  assert.ok(f.outgoing.some((m) => m.method === undefined && m.id !== undefined), 'release answered');
-  await f.check();
-});
+    });
+    await f.client.start();
+    const turn = f.client.prompt('run it');
+    await until(() => Object.values(f.snapshot.terminals).some((t) => t.output.includes('children started')));
+    const t0 = Date.now();
+    f.client.cancel();
+    await turn;
+    assert.equal(f.snapshot.turns[0].stopReason, 'cancelled');
+    await until(() => f.terminalPids.every((p) => !groupAlive(p)), 5000);
+    const took = Date.now() - t0;
+    assert.ok(took >= 250, `SIGTERM was ignored, so the group lived until SIGKILL (${took} ms)`);
+    const term = Object.values(f.snapshot.terminals)[0];
+    assert.equal(term.released, true);
+    assert.match(term.output, /children started/, 'output kept');
+    assert.ok(
+      f.problems().some((m) => /SIGKILL/.test(m)),
+      'the escalation is logged',
+    );
+    assert.ok(
+      f.outgoing.some((m) => m.method === undefined && m.id !== undefined),
+      'release answered',
+    );
+    await f.check();
+  },
+);
 
-test('the agent kills a stubborn terminal itself (terminal/kill): answered after the group is gone', { skip: !posix }, async () => {
-  const f = new Fault({
-    prompts: [{
-      steps: [
-        toolCall('t1', 'stubborn'),
-        { request: 'terminal/create', params: { sessionId: '${sessionId}', command: `${node} -e "${STUBBORN.replace(/"/g, '\\"')}"` }, as: 'term' },
-        { sleep: 300 },
-        { request: 'terminal/kill', params: { sessionId: '${sessionId}', terminalId: '${term.terminalId}' }, as: 'killed' },
-        { request: 'terminal/wait_for_exit', params: { sessionId: '${sessionId}', terminalId: '${term.terminalId}' }, as: 'exit' },
-        { request: 'terminal/release', params: { sessionId: '${sessionId}', terminalId: '${term.terminalId}' } },
-        { update: { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' } } as Step,
-        { stream: 'signal ${exit.signal}' },
+test(
+  'the agent kills a stubborn terminal itself (terminal/kill): answered after the group is gone',
+  { skip: !posix },
+  async () => {
+    const f = new Fault({
+      prompts: [
+        {
+          steps: [
+            toolCall('t1', 'stubborn'),
+            {
+              request: 'terminal/create',
+              params: { sessionId: '${sessionId}', command: `${node} -e "${STUBBORN.replace(/"/g, '\\"')}"` },
+              as: 'term',
+            },
+            { sleep: 300 },
+            {
+              request: 'terminal/kill',
+              params: { sessionId: '${sessionId}', terminalId: '${term.terminalId}' },
+              as: 'killed',
+            },
+            {
+              request: 'terminal/wait_for_exit',
+              params: { sessionId: '${sessionId}', terminalId: '${term.terminalId}' },
+              as: 'exit',
+            },
+            { request: 'terminal/release', params: { sessionId: '${sessionId}', terminalId: '${term.terminalId}' } },
+            { update: { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' } } as Step,
+            { stream: 'signal ${exit.signal}' },
+          ],
+        },
       ],
-    }],
-  });
-  await f.client.start();
-  await f.client.prompt('go');
-  assert.match(agentText(f.snapshot), /signal SIG(KILL|TERM)/);
-  for (const p of f.terminalPids) assert.equal(groupAlive(p), false);
-  await f.check();
-});
+    });
+    await f.client.start();
+    await f.client.prompt('go');
+    assert.match(agentText(f.snapshot), /signal SIG(KILL|TERM)/);
+    for (const p of f.terminalPids) assert.equal(groupAlive(p), false);
+    await f.check();
+  },
+);

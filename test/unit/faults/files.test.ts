@@ -12,8 +12,10 @@ import type { Step } from '../../../src/demo/scriptTypes';
 import { FakeDocs, FakeEdits } from '../client/fakePorts';
 import { Fault, until } from './harness';
 
-const write = (path: string, content: string, as: string): Step => ({ request: 'fs/write_text_file', params: { sessionId: '${sessionId}', path, content }, as } as Step);
-const read = (path: string, as: string): Step => ({ request: 'fs/read_text_file', params: { sessionId: '${sessionId}', path }, as } as Step);
+const write = (path: string, content: string, as: string): Step =>
+  ({ request: 'fs/write_text_file', params: { sessionId: '${sessionId}', path, content }, as }) as Step;
+const read = (path: string, as: string): Step =>
+  ({ request: 'fs/read_text_file', params: { sessionId: '${sessionId}', path }, as }) as Step;
 /** The agent tells what it got back, so the test can see it in the transcript. */
 const report = (as: string): Step => ({ stream: `${as}: \${${as}.error.message}\n` });
 
@@ -39,7 +41,10 @@ function diskError(code: string, opts: { partial?: boolean } = {}) {
 }
 
 test('write outside the workspace: the user is asked; refused → file untouched, the agent told why', async () => {
-  const f = new Fault(({ outside }) => ({ prompts: [{ steps: [write(join(outside, 'notes.txt'), 'pwned\n', 'w'), report('w')] }] }), { answer: 'reject_once' });
+  const f = new Fault(
+    ({ outside }) => ({ prompts: [{ steps: [write(join(outside, 'notes.txt'), 'pwned\n', 'w'), report('w')] }] }),
+    { answer: 'reject_once' },
+  );
   const target = join(f.outside, 'notes.txt');
   writeFileSync(target, 'mine\n');
   await f.client.start();
@@ -50,13 +55,21 @@ test('write outside the workspace: the user is asked; refused → file untouched
   const err = errorOf(f);
   assert.equal(err?.code, -32600);
   assert.match(err?.message ?? '', /did not allow writing .*outside the workspace/);
-  assert.ok(f.logger.messages().some((m) => /Permission .*→ Deny .*by the user/.test(m)), 'the decision is in the log');
+  assert.ok(
+    f.logger.messages().some((m) => /Permission .*→ Deny .*by the user/.test(m)),
+    'the decision is in the log',
+  );
   assert.equal(f.tracker.allTurns().length, 0, 'nothing to review: nothing changed');
   await f.check();
 });
 
 test('write through a symlink that leaves the workspace: asked with both paths; refused → target untouched, nothing created', async () => {
-  const f = new Fault({ prompts: [{ steps: [write('link/secret.txt', 'pwned', 'w1'), write('link/new/x.txt', 'x', 'w2'), report('w1')] }] }, { answer: 'reject_once' });
+  const f = new Fault(
+    {
+      prompts: [{ steps: [write('link/secret.txt', 'pwned', 'w1'), write('link/new/x.txt', 'x', 'w2'), report('w1')] }],
+    },
+    { answer: 'reject_once' },
+  );
   writeFileSync(join(f.outside, 'secret.txt'), 'secret\n');
   symlinkSync(f.outside, join(f.ws, 'link'));
   await f.client.start();
@@ -88,13 +101,15 @@ test('write outside the workspace, cancelled turn: the pending question resolves
 
 test('write over a buffer with unsaved user edits: refused until the agent has read them; then the edits survive', async () => {
   const f = new Fault({
-    prompts: [{
-      steps: [
-        write('doc.md', 'agent rewrite\n', 'blind'),
-        read('doc.md', 'seen'),
-        write('doc.md', '${seen.content}agent line\n', 'informed'),
-      ],
-    }],
+    prompts: [
+      {
+        steps: [
+          write('doc.md', 'agent rewrite\n', 'blind'),
+          read('doc.md', 'seen'),
+          write('doc.md', '${seen.content}agent line\n', 'informed'),
+        ],
+      },
+    ],
   });
   const file = join(f.ws, 'doc.md');
   writeFileSync(file, 'saved\n');
@@ -108,12 +123,19 @@ test('write over a buffer with unsaved user edits: refused until the agent has r
   assert.equal(errorOf(f, 1), undefined, 'the informed write went through');
   assert.equal(readFileSync(file, 'utf8'), 'saved\nuser typed this\nagent line\n', "the user's edits are kept");
   const [change] = f.tracker.changes(f.client.session!.sessionId, 0);
-  assert.equal(Buffer.from(change.before!).toString(), 'saved\nuser typed this\n', 'Review Changes can restore the buffer as the user left it');
+  assert.equal(
+    Buffer.from(change.before!).toString(),
+    'saved\nuser typed this\n',
+    'Review Changes can restore the buffer as the user left it',
+  );
   await f.check();
 });
 
 test('disk full (ENOSPC) before anything is written: the agent and the log say so; the file is untouched, nothing to review', async () => {
-  const f = new Fault({ prompts: [{ steps: [write('a.txt', 'new content\n', 'w'), report('w')] }] }, { edits: diskError('ENOSPC') });
+  const f = new Fault(
+    { prompts: [{ steps: [write('a.txt', 'new content\n', 'w'), report('w')] }] },
+    { edits: diskError('ENOSPC') },
+  );
   const file = join(f.ws, 'a.txt');
   writeFileSync(file, 'original\n');
   await f.client.start();
@@ -121,7 +143,10 @@ test('disk full (ENOSPC) before anything is written: the agent and the log say s
   const err = errorOf(f);
   assert.equal(err?.code, -32603);
   assert.match(err?.message ?? '', /Could not write .*a\.txt: ENOSPC/);
-  assert.ok(f.problems().some((m) => /Could not write .*ENOSPC/.test(m)), 'the user can see it in the log');
+  assert.ok(
+    f.problems().some((m) => /Could not write .*ENOSPC/.test(m)),
+    'the user can see it in the log',
+  );
   assert.equal(readFileSync(file, 'utf8'), 'original\n');
   assert.equal(f.tracker.allTurns().length, 0);
   assert.equal(f.snapshot.turns[0].stopReason, 'end_turn', 'the session goes on');
@@ -138,7 +163,10 @@ test('read-only location (EROFS) when creating a file: clear error, no file appe
 });
 
 test('a write that fails half-way (file truncated, then ENOSPC): the original stays restorable from Review Changes', async () => {
-  const f = new Fault({ prompts: [{ steps: [write('data.csv', 'a,b,c\n1,2,3\n', 'w')] }] }, { edits: diskError('ENOSPC', { partial: true }) });
+  const f = new Fault(
+    { prompts: [{ steps: [write('data.csv', 'a,b,c\n1,2,3\n', 'w')] }] },
+    { edits: diskError('ENOSPC', { partial: true }) },
+  );
   const file = join(f.ws, 'data.csv');
   writeFileSync(file, 'precious,user,data\n');
   await f.client.start();

@@ -39,7 +39,13 @@ afterEach(async () => {
   live.clear();
 });
 
-type Msg = { id?: number | string | null; method?: string; params?: unknown; result?: unknown; error?: { code: number; message: string } };
+type Msg = {
+  id?: number | string | null;
+  method?: string;
+  params?: unknown;
+  result?: unknown;
+  error?: { code: number; message: string };
+};
 
 export interface FaultOptions {
   /** How the user answers permission prompts: an optionId, or undefined to leave them pending. */
@@ -72,7 +78,10 @@ export class Fault {
   mirror?: SessionSnapshot;
   private readonly features: ClientFeature[];
 
-  constructor(script: AgentScript | ((dirs: { ws: string; outside: string }) => AgentScript), readonly opts: FaultOptions = {}) {
+  constructor(
+    script: AgentScript | ((dirs: { ws: string; outside: string }) => AgentScript),
+    readonly opts: FaultOptions = {},
+  ) {
     const dir = join(root, `case-${seq++}`);
     mkdirSync(dir);
     this.ws = join(realpathSync(dir), 'ws');
@@ -80,14 +89,24 @@ export class Fault {
     mkdirSync(this.ws);
     mkdirSync(this.outside);
     const file = join(dir, 'script.json');
-    writeFileSync(file, JSON.stringify(typeof script === 'function' ? script({ ws: this.ws, outside: this.outside }) : script));
+    writeFileSync(
+      file,
+      JSON.stringify(typeof script === 'function' ? script({ ws: this.ws, outside: this.outside }) : script),
+    );
     this.edits = opts.edits ? opts.edits(this.docs) : new FakeEdits(this.docs);
     this.broker = new PermissionBroker({
-      rules: () => ({ user: [], workspace: [] }), roots: () => [this.ws], remembered: new RememberedDecisions(memoryMemento()), logger: this.logger,
+      rules: () => ({ user: [], workspace: [] }),
+      roots: () => [this.ws],
+      remembered: new RememberedDecisions(memoryMemento()),
+      logger: this.logger,
     });
     this.broker.onDidChange((c) => {
       if (c.type !== 'added') return;
-      this.shown.push({ requestId: c.pending.requestId, toolCallId: c.pending.view.toolCallId, title: c.pending.view.toolCall.title ?? undefined });
+      this.shown.push({
+        requestId: c.pending.requestId,
+        toolCallId: c.pending.view.toolCallId,
+        title: c.pending.view.toolCall.title ?? undefined,
+      });
       const answer = this.opts.answer;
       if (answer !== undefined) setTimeout(() => this.broker.answer(c.pending.requestId, answer), 5);
     });
@@ -100,19 +119,32 @@ export class Fault {
     };
     this.features = [
       new PermissionsFeature(this.broker),
-      new FileSystemFeature({ documents: this.docs, fs: nodeFs, edits: this.edits, workspace: fakeWorkspace(this.ws), permission: this.broker, tracker: this.tracker }),
+      new FileSystemFeature({
+        documents: this.docs,
+        fs: nodeFs,
+        edits: this.edits,
+        workspace: fakeWorkspace(this.ws),
+        permission: this.broker,
+        tracker: this.tracker,
+      }),
       new TerminalsFeature({ processes: recording, killGraceMs: opts.killGraceMs ?? 300, flushMs: 10 }),
     ];
     this.client = new AgentClient({
       agent: { name: 'Scripted', command: process.execPath, args: [AGENT, file], env: opts.env },
-      cwd: this.ws, logger: this.logger, clientInfo: { name: 'tandem-faults', version: '0' }, features: this.features,
-      maxLineBytes: opts.maxLineBytes, ...(opts.cancelTimeoutMs !== undefined ? { cancelTimeoutMs: opts.cancelTimeoutMs } : {}),
+      cwd: this.ws,
+      logger: this.logger,
+      clientInfo: { name: 'tandem-faults', version: '0' },
+      features: this.features,
+      maxLineBytes: opts.maxLineBytes,
+      ...(opts.cancelTimeoutMs !== undefined ? { cancelTimeoutMs: opts.cancelTimeoutMs } : {}),
       traffic: (dir, m) => (dir === 'in' ? this.incoming : this.outgoing).push(slim(m as Msg)),
     });
     live.add(this);
     this.client.onDidChangeAgent((a) => this.states.push(a));
     // The webview's view of the session: a snapshot when the session is (re)placed, then patches.
-    this.client.onDidReplaceSession((s) => { this.mirror = s.snapshot(); });
+    this.client.onDidReplaceSession((s) => {
+      this.mirror = s.snapshot();
+    });
     this.client.onDidChangeSession((c) => {
       if (this.mirror && c.sessionId === this.mirror.meta.sessionId) applyPatches(this.mirror, c.patches);
     });
@@ -122,15 +154,25 @@ export class Fault {
     return (this.client as unknown as { proc: { pid: number } }).proc.pid;
   }
 
-  get snapshot(): SessionSnapshot { return this.client.session!.snapshot(); }
+  get snapshot(): SessionSnapshot {
+    return this.client.session!.snapshot();
+  }
 
   /** Log lines at warn/error level. */
-  problems(): string[] { return [...this.logger.messages('warn'), ...this.logger.messages('error')]; }
+  problems(): string[] {
+    return [...this.logger.messages('warn'), ...this.logger.messages('error')];
+  }
 
   /** Agent→client requests that got no response (ids compared as JSON, id 0 included). */
   unanswered(): Msg[] {
-    const answered = new Set(this.outgoing.filter((m) => m.method === undefined && m.id !== undefined && m.id !== null).map((m) => JSON.stringify(m.id)));
-    return this.incoming.filter((m) => typeof m.method === 'string' && m.id !== undefined && m.id !== null && !answered.has(JSON.stringify(m.id)));
+    const answered = new Set(
+      this.outgoing
+        .filter((m) => m.method === undefined && m.id !== undefined && m.id !== null)
+        .map((m) => JSON.stringify(m.id)),
+    );
+    return this.incoming.filter(
+      (m) => typeof m.method === 'string' && m.id !== undefined && m.id !== null && !answered.has(JSON.stringify(m.id)),
+    );
   }
 
   /** The response the client sent to the agent's request with this method (the n-th). */
@@ -147,10 +189,17 @@ export class Fault {
       const snap = session.snapshot();
       assert.notEqual(snap.meta.status, 'working', 'the session is not left working');
       for (const [id, call] of Object.entries(snap.toolCalls)) {
-        assert.ok(['pending', 'in_progress', 'completed', 'failed'].includes(call.status), `tool call ${id} has status ${call.status}`);
+        assert.ok(
+          ['pending', 'in_progress', 'completed', 'failed'].includes(call.status),
+          `tool call ${id} has status ${call.status}`,
+        );
       }
       const last = snap.turns.at(-1);
-      if (last) assert.ok(last.stopReason !== undefined || last.error !== undefined, `the last turn ended: ${JSON.stringify(last).slice(0, 300)}`);
+      if (last)
+        assert.ok(
+          last.stopReason !== undefined || last.error !== undefined,
+          `the last turn ended: ${JSON.stringify(last).slice(0, 300)}`,
+        );
       assert.deepEqual(snap.permissions, [], 'no permission prompt left in the view');
       assert.ok(this.mirror, 'the view got a snapshot');
       assert.deepEqual(this.mirror, snap, 'the view (snapshot + patches) equals the store');
@@ -159,14 +208,22 @@ export class Fault {
     if (opts.connectionUp !== false) {
       // Let replies written a moment ago show in the traffic.
       await until(() => this.unanswered().length === 0, 2000).catch(() => undefined);
-      assert.deepEqual(this.unanswered().map((m) => `${m.method}#${String(m.id)}`), [], 'every agent request was answered');
+      assert.deepEqual(
+        this.unanswered().map((m) => `${m.method}#${String(m.id)}`),
+        [],
+        'every agent request was answered',
+      );
     }
     await this.shutdown();
   }
 
   async shutdown(): Promise<void> {
     let pid: number | undefined;
-    try { pid = this.agentPid; } catch { pid = undefined; }
+    try {
+      pid = this.agentPid;
+    } catch {
+      pid = undefined;
+    }
     await this.client.shutdown();
     live.delete(this);
     if (pid !== undefined) {
@@ -184,7 +241,8 @@ function slim(m: Msg): Msg {
   if (!m || typeof m !== 'object') return m;
   const out: Msg = { id: m.id, method: m.method };
   if (m.error) out.error = m.error;
-  if (m.method === undefined && m.result !== undefined) out.result = JSON.stringify(m.result).length < 10_000 ? m.result : '[large]';
+  if (m.method === undefined && m.result !== undefined)
+    out.result = JSON.stringify(m.result).length < 10_000 ? m.result : '[large]';
   if (m.method !== undefined && m.method !== 'session/update') out.params = m.params;
   return out;
 }
@@ -192,13 +250,17 @@ function slim(m: Msg): Msg {
 export function until(pred: () => boolean, ms = 5000): Promise<void> {
   const t0 = Date.now();
   return new Promise((resolve, reject) => {
-    const tick = () => pred() ? resolve() : Date.now() - t0 > ms ? reject(new Error('timed out')) : setTimeout(tick, 5);
+    const tick = () =>
+      pred() ? resolve() : Date.now() - t0 > ms ? reject(new Error('timed out')) : setTimeout(tick, 5);
     tick();
   });
 }
 
 /** Text of the agent items of a turn. */
 export function agentText(snap: SessionSnapshot, turn = 0): string {
-  return (snap.turns[turn]?.items ?? []).filter((i) => i.kind === 'agent').flatMap((i) => ('blocks' in i ? i.blocks : []))
-    .map((b) => (b.type === 'text' ? b.text : '')).join('');
+  return (snap.turns[turn]?.items ?? [])
+    .filter((i) => i.kind === 'agent')
+    .flatMap((i) => ('blocks' in i ? i.blocks : []))
+    .map((b) => (b.type === 'text' ? b.text : ''))
+    .join('');
 }

@@ -20,7 +20,9 @@ export const state = {
 };
 
 function stub(name: string): unknown {
-  const target = function () { /* stub */ };
+  const target = function () {
+    /* stub */
+  };
   return new Proxy(target, {
     get(_t, p) {
       if (p === 'then') return undefined;
@@ -28,65 +30,170 @@ function stub(name: string): unknown {
       if (p === Symbol.toPrimitive || p === 'toString') return () => name;
       return stub(`${name}.${String(p)}`);
     },
-    apply() { return { dispose() { /* stub */ }, then: (r: (v: unknown) => void) => Promise.resolve(undefined).then(r) }; },
-    construct() { return stub(`new ${name}`) as object; },
+    apply() {
+      return {
+        dispose() {
+          /* stub */
+        },
+        then: (r: (v: unknown) => void) => Promise.resolve(undefined).then(r),
+      };
+    },
+    construct() {
+      return stub(`new ${name}`) as object;
+    },
   });
 }
 
 class Uri {
-  private constructor(readonly scheme: string, readonly fsPath: string, readonly path: string, private readonly text: string) {}
-  static file(p: string): Uri { return new Uri('file', p, p, `file://${p}`); }
-  static parse(s: string): Uri { const m = /^([\w+.-]+):/.exec(s); return new Uri(m?.[1] ?? 'file', s, s, s); }
-  static joinPath(u: Uri, ...parts: string[]): Uri { return Uri.file(nodePath.join(u.fsPath, ...parts)); }
-  static from(c: { scheme: string; path: string }): Uri { return new Uri(c.scheme, c.path, c.path, `${c.scheme}:${c.path}`); }
-  with(): Uri { return this; }
-  toString(): string { return this.text; }
+  private constructor(
+    readonly scheme: string,
+    readonly fsPath: string,
+    readonly path: string,
+    private readonly text: string,
+  ) {}
+  static file(p: string): Uri {
+    return new Uri('file', p, p, `file://${p}`);
+  }
+  static parse(s: string): Uri {
+    const m = /^([\w+.-]+):/.exec(s);
+    return new Uri(m?.[1] ?? 'file', s, s, s);
+  }
+  static joinPath(u: Uri, ...parts: string[]): Uri {
+    return Uri.file(nodePath.join(u.fsPath, ...parts));
+  }
+  static from(c: { scheme: string; path: string }): Uri {
+    return new Uri(c.scheme, c.path, c.path, `${c.scheme}:${c.path}`);
+  }
+  with(): Uri {
+    return this;
+  }
+  toString(): string {
+    return this.text;
+  }
 }
 
 class EventEmitter<T> {
   private listeners: Array<(e: T) => void> = [];
-  readonly event = (l: (e: T) => void) => { this.listeners.push(l); return { dispose: () => { this.listeners = this.listeners.filter((x) => x !== l); } }; };
-  fire(e: T): void { for (const l of [...this.listeners]) l(e); }
-  dispose(): void { this.listeners = []; }
+  readonly event = (l: (e: T) => void) => {
+    this.listeners.push(l);
+    return {
+      dispose: () => {
+        this.listeners = this.listeners.filter((x) => x !== l);
+      },
+    };
+  };
+  fire(e: T): void {
+    for (const l of [...this.listeners]) l(e);
+  }
+  dispose(): void {
+    this.listeners = [];
+  }
 }
 
 class Disposable {
   constructor(private readonly fn?: () => void) {}
-  static from(...ds: Array<{ dispose(): unknown }>): Disposable { return new Disposable(() => ds.forEach((d) => d.dispose())); }
-  dispose(): void { this.fn?.(); }
+  static from(...ds: Array<{ dispose(): unknown }>): Disposable {
+    return new Disposable(() => ds.forEach((d) => d.dispose()));
+  }
+  dispose(): void {
+    this.fn?.();
+  }
 }
 
-const record = (kind: string) => async (msg: string) => { state.shown.push(`${kind}: ${msg}`); return undefined; };
-
-const api: Record<string, unknown> = {
-  Uri, EventEmitter, Disposable,
-  Range: class { constructor(...a: unknown[]) { Object.assign(this, { a }); } },
-  LogLevel: { Off: 0, Trace: 1, Debug: 2, Info: 3, Warning: 4, Error: 5 },
-  ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
-  workspace: new Proxy({
-    get isTrusted() { return state.isTrusted; },
-    get workspaceFolders() { return state.folders.map((p, index) => ({ uri: Uri.file(p), name: nodePath.basename(p), index })); },
-    getConfiguration: (section?: string) => ({
-      get: (key: string, d?: unknown) => { const v = state.config[section ? `${section}.${key}` : key]; return v === undefined ? d : v; },
-      inspect: () => undefined,
-      has: () => false,
-      update: async () => undefined,
-    }),
-    onDidGrantWorkspaceTrust: (l: () => void) => { state.trustListeners.push(l); return { dispose() { /* */ } }; },
-    registerTextDocumentContentProvider: () => ({ dispose() { /* */ } }),
-  }, { get: (t, p) => (p in t ? (t as Record<string | symbol, unknown>)[p] : stub(`workspace.${String(p)}`)) }),
-  window: new Proxy({
-    showErrorMessage: record('error'), showWarningMessage: record('warning'), showInformationMessage: record('info'),
-    showInputBox: async (o: { title?: string; password?: boolean } = {}) => { state.inputBoxes.push({ title: o.title, password: o.password }); return state.inputs.shift(); },
-    withProgress: async (_o: unknown, task: (p: unknown, t: unknown) => Promise<unknown>) => task({ report() { /* */ } }, { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() { /* */ } }) }),
-  }, { get: (t, p) => (p in t ? (t as Record<string | symbol, unknown>)[p] : stub(`window.${String(p)}`)) }),
-  commands: new Proxy({
-    executeCommand: async (c: string) => { state.commands.push(c); return undefined; },
-  }, { get: (t, p) => (p in t ? (t as Record<string | symbol, unknown>)[p] : stub(`commands.${String(p)}`)) }),
+const record = (kind: string) => async (msg: string) => {
+  state.shown.push(`${kind}: ${msg}`);
+  return undefined;
 };
 
-export const vscodeFake = new Proxy(api, { get: (t, p) => (p in t ? t[p as string] : stub(`vscode.${String(p)}`)) }) as Record<string, unknown> & {
-  Uri: typeof Uri; LogLevel: Record<string, number>; workspace: Record<string, unknown>;
+const api: Record<string, unknown> = {
+  Uri,
+  EventEmitter,
+  Disposable,
+  Range: class {
+    constructor(...a: unknown[]) {
+      Object.assign(this, { a });
+    }
+  },
+  LogLevel: { Off: 0, Trace: 1, Debug: 2, Info: 3, Warning: 4, Error: 5 },
+  ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
+  workspace: new Proxy(
+    {
+      get isTrusted() {
+        return state.isTrusted;
+      },
+      get workspaceFolders() {
+        return state.folders.map((p, index) => ({ uri: Uri.file(p), name: nodePath.basename(p), index }));
+      },
+      getConfiguration: (section?: string) => ({
+        get: (key: string, d?: unknown) => {
+          const v = state.config[section ? `${section}.${key}` : key];
+          return v === undefined ? d : v;
+        },
+        inspect: () => undefined,
+        has: () => false,
+        update: async () => undefined,
+      }),
+      onDidGrantWorkspaceTrust: (l: () => void) => {
+        state.trustListeners.push(l);
+        return {
+          dispose() {
+            /* */
+          },
+        };
+      },
+      registerTextDocumentContentProvider: () => ({
+        dispose() {
+          /* */
+        },
+      }),
+    },
+    { get: (t, p) => (p in t ? (t as Record<string | symbol, unknown>)[p] : stub(`workspace.${String(p)}`)) },
+  ),
+  window: new Proxy(
+    {
+      showErrorMessage: record('error'),
+      showWarningMessage: record('warning'),
+      showInformationMessage: record('info'),
+      showInputBox: async (o: { title?: string; password?: boolean } = {}) => {
+        state.inputBoxes.push({ title: o.title, password: o.password });
+        return state.inputs.shift();
+      },
+      withProgress: async (_o: unknown, task: (p: unknown, t: unknown) => Promise<unknown>) =>
+        task(
+          {
+            report() {
+              /* */
+            },
+          },
+          {
+            isCancellationRequested: false,
+            onCancellationRequested: () => ({
+              dispose() {
+                /* */
+              },
+            }),
+          },
+        ),
+    },
+    { get: (t, p) => (p in t ? (t as Record<string | symbol, unknown>)[p] : stub(`window.${String(p)}`)) },
+  ),
+  commands: new Proxy(
+    {
+      executeCommand: async (c: string) => {
+        state.commands.push(c);
+        return undefined;
+      },
+    },
+    { get: (t, p) => (p in t ? (t as Record<string | symbol, unknown>)[p] : stub(`commands.${String(p)}`)) },
+  ),
+};
+
+export const vscodeFake = new Proxy(api, {
+  get: (t, p) => (p in t ? t[p as string] : stub(`vscode.${String(p)}`)),
+}) as Record<string, unknown> & {
+  Uri: typeof Uri;
+  LogLevel: Record<string, number>;
+  workspace: Record<string, unknown>;
 };
 
 const M = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
@@ -104,8 +211,23 @@ export function fakeContext(extensionPath: string, storage: string): unknown {
     globalStorageUri: Uri.file(storage),
     subscriptions: [],
     extension: { packageJSON: { version: '0.0.0-test' } },
-    secrets: { get: async (k: string) => secrets.get(k), store: async (k: string, v: string) => { secrets.set(k, v); }, delete: async (k: string) => { secrets.delete(k); } },
+    secrets: {
+      get: async (k: string) => secrets.get(k),
+      store: async (k: string, v: string) => {
+        secrets.set(k, v);
+      },
+      delete: async (k: string) => {
+        secrets.delete(k);
+      },
+    },
     workspaceState: { get: () => undefined, update: async () => undefined, keys: () => [] },
-    globalState: { get: () => undefined, update: async () => undefined, keys: () => [], setKeysForSync() { /* */ } },
+    globalState: {
+      get: () => undefined,
+      update: async () => undefined,
+      keys: () => [],
+      setKeysForSync() {
+        /* */
+      },
+    },
   };
 }

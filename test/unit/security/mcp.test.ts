@@ -15,11 +15,26 @@ import { ToolRegistry } from '../../../src/tools/registry';
 import { DEFAULT_TOOLS_CONFIG } from '../../../src/tools/types';
 import { ideGroup } from '../tools/fixtures';
 
-const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+const INIT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+});
 
 function post(url: string, headers: Record<string, string>, body = INIT): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers } }, (res) => { res.resume(); resolve(res.statusCode!); });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -28,9 +43,15 @@ function post(url: string, headers: Record<string, string>, body = INIT): Promis
 function canConnect(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const s = connect({ host, port });
-    s.once('connect', () => { s.destroy(); resolve(true); });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
     s.once('error', () => resolve(false));
-    setTimeout(() => { s.destroy(); resolve(false); }, 1000);
+    setTimeout(() => {
+      s.destroy();
+      resolve(false);
+    }, 1000);
   });
 }
 
@@ -49,10 +70,15 @@ test('binds 127.0.0.1 only: address() is loopback; other local addresses refuse 
     assert.equal(addr.address, '127.0.0.1');
     assert.equal(addr.family, 'IPv4');
     assert.match(s.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
-    const others = Object.values(networkInterfaces()).flat().filter((i) => i && !i.internal && i.family === 'IPv4').map((i) => i!.address);
+    const others = Object.values(networkInterfaces())
+      .flat()
+      .filter((i) => i && !i.internal && i.family === 'IPv4')
+      .map((i) => i!.address);
     for (const ip of others) assert.equal(await canConnect(ip, addr.port), false, `not reachable on ${ip}`);
     assert.equal(await canConnect('127.0.0.1', addr.port), true);
-  } finally { s.dispose(); }
+  } finally {
+    s.dispose();
+  }
 });
 
 test('token: 256 bits, different per server, never in the slot URL', async () => {
@@ -63,7 +89,10 @@ test('token: 256 bits, different per server, never in the slot URL', async () =>
     assert.notEqual(a.token, b.token);
     const slot = a.openSlot();
     assert.ok(!slot.url.includes(a.token), 'the URL carries no secret');
-  } finally { a.dispose(); b.dispose(); }
+  } finally {
+    a.dispose();
+    b.dispose();
+  }
 });
 
 test('refused: token as query parameter, other auth schemes, a prefix of the token, rebinding hosts, any Origin', async () => {
@@ -74,18 +103,37 @@ test('refused: token as query parameter, other auth schemes, a prefix of the tok
   try {
     assert.equal(await post(`${slot.url}?token=${s.token}`, {}), 401);
     assert.equal(await post(`${slot.url}?access_token=${s.token}`, {}), 401);
-    assert.equal(await post(slot.url, { Authorization: `Basic ${Buffer.from(`x:${s.token}`).toString('base64')}` }), 401);
+    assert.equal(
+      await post(slot.url, { Authorization: `Basic ${Buffer.from(`x:${s.token}`).toString('base64')}` }),
+      401,
+    );
     assert.equal(await post(slot.url, { Authorization: s.token }), 401);
     assert.equal(await post(slot.url, { Authorization: `Bearer ${s.token.slice(0, -1)}` }), 401);
     assert.equal(await post(slot.url, { Authorization: 'Bearer ' }), 401);
     assert.equal(await post(slot.url, { Cookie: `token=${s.token}` }), 401);
-    for (const host of [`evil.example:${port}`, `127.0.0.1.nip.io:${port}`, `localhost.evil.example:${port}`, `127.0.0.1:${Number(port) + 1}`, '127.0.0.1', `[::1]:${port}`, `0.0.0.0:${port}`]) {
+    for (const host of [
+      `evil.example:${port}`,
+      `127.0.0.1.nip.io:${port}`,
+      `localhost.evil.example:${port}`,
+      `127.0.0.1:${Number(port) + 1}`,
+      '127.0.0.1',
+      `[::1]:${port}`,
+      `0.0.0.0:${port}`,
+    ]) {
       assert.equal(await post(slot.url, { ...ok, Host: host }), 403, `Host ${host}`);
     }
-    for (const origin of ['null', `http://127.0.0.1:${port}`, `http://localhost:${port}`, 'https://evil.example', 'vscode-webview://abc']) {
+    for (const origin of [
+      'null',
+      `http://127.0.0.1:${port}`,
+      `http://localhost:${port}`,
+      'https://evil.example',
+      'vscode-webview://abc',
+    ]) {
       assert.equal(await post(slot.url, { ...ok, Origin: origin }), 403, `Origin ${origin}`);
     }
     assert.equal(await post(slot.url, { ...ok, Host: `localhost:${port}` }), 200);
     assert.equal(await post(slot.url, ok), 200);
-  } finally { s.dispose(); }
+  } finally {
+    s.dispose();
+  }
 });

@@ -38,11 +38,16 @@ test('no secret in logs, trace lines, Show Traffic or the recorded JSONL', async
   vs.folders = [ws];
   vs.isTrusted = true;
   vs.config = {
-    'tandem.agents': [{ name: 'Scripted', command: process.execPath, args: [AGENT, scriptFile], secretEnv: Object.keys(SECRET_ENV) }],
+    'tandem.agents': [
+      { name: 'Scripted', command: process.execPath, args: [AGENT, scriptFile], secretEnv: Object.keys(SECRET_ENV) },
+    ],
     'tandem.defaultAgent': 'Scripted',
     'tandem.recordTraffic': true,
   };
-  const context = fakeContext(REPO, join(root, 'storage')) as { secrets: { store(k: string, v: string): Promise<void> }; globalStorageUri: unknown };
+  const context = fakeContext(REPO, join(root, 'storage')) as {
+    secrets: { store(k: string, v: string): Promise<void> };
+    globalStorageUri: unknown;
+  };
   for (const [k, v] of Object.entries(SECRET_ENV)) await context.secrets.store(`tandem.agentSecret.Scripted.${k}`, v);
 
   const logger = new MemoryLogger();
@@ -53,24 +58,46 @@ test('no secret in logs, trace lines, Show Traffic or the recorded JSONL', async
   const registry = new ToolRegistry();
   registry.register(ideGroup([]));
   const userServers: McpServer[] = [
-    { type: 'http', name: 'web', url: 'http://127.0.0.1:9/mcp', headers: [{ name: 'X-Custom-Auth', value: USER_HEADER }] },
+    {
+      type: 'http',
+      name: 'web',
+      url: 'http://127.0.0.1:9/mcp',
+      headers: [{ name: 'X-Custom-Auth', value: USER_HEADER }],
+    },
     { name: 'local', command: 'true', args: [], env: [{ name: 'OPENAI_KEY', value: USER_ENV }] },
   ];
-  const tools = new ClientToolsFeature({ registry, config: () => DEFAULT_TOOLS_CONFIG, logger, userServers: () => userServers });
+  const tools = new ClientToolsFeature({
+    registry,
+    config: () => DEFAULT_TOOLS_CONFIG,
+    logger,
+    userServers: () => userServers,
+  });
   const ctl = new Controller({
-    context: context as never, logger, showLog: () => undefined,
-    traffic: (d, m) => { raw.push(JSON.stringify(m)); traffic.onMessage(d, m); },
+    context: context as never,
+    logger,
+    showLog: () => undefined,
+    traffic: (d, m) => {
+      raw.push(JSON.stringify(m));
+      traffic.onMessage(d, m);
+    },
     onWillConnect: (n) => traffic.startConnection(n),
     features: () => [tools],
   });
   let shownDoc = '';
-  (vscodeFake.workspace as Record<string, unknown>).openTextDocument = async (o: { content: string }) => { shownDoc = o.content; return {}; };
+  (vscodeFake.workspace as Record<string, unknown>).openTextDocument = async (o: { content: string }) => {
+    shownDoc = o.content;
+    return {};
+  };
   try {
     await ctl.start();
     assert.equal(ctl.agent.state, 'ready', ctl.agent.message);
     await ctl.handle({ type: 'prompt', text: 'list your tools' });
     const snap = ctl.snapshot().session!;
-    assert.match(JSON.stringify(snap.turns[0].items), /tools: .*Tandem|tools: .*IDE|tools: [A-Za-z]/, 'the MCP server answered with the bearer token');
+    assert.match(
+      JSON.stringify(snap.turns[0].items),
+      /tools: .*Tandem|tools: .*IDE|tools: [A-Za-z]/,
+      'the MCP server answered with the bearer token',
+    );
     await traffic.show();
   } finally {
     await ctl.stop();
@@ -82,8 +109,11 @@ test('no secret in logs, trace lines, Show Traffic or the recorded JSONL', async
   const recorded = readFileSync(file, 'utf8');
   // The wire really carried the secrets we look for (else the scan proves nothing).
   const token = /"Authorization","value":"Bearer ([^"]+)"/.exec(raw.join('\n'))?.[1];
-  assert.ok(token && token.length >= 40, 'Tandem\'s bearer token went out in session/new');
-  assert.ok(raw.join('\n').includes(USER_HEADER) && raw.join('\n').includes(USER_ENV), 'the user\'s MCP credentials went out to the agent');
+  assert.ok(token && token.length >= 40, "Tandem's bearer token went out in session/new");
+  assert.ok(
+    raw.join('\n').includes(USER_HEADER) && raw.join('\n').includes(USER_ENV),
+    "the user's MCP credentials went out to the agent",
+  );
   assert.ok(recorded.includes('session/new') && recorded.includes('[redacted]'));
   const logs = logger.records.map((r) => `${r.message} ${JSON.stringify(r.args)}`).join('\n');
   const secrets = { ...SECRET_ENV, token, USER_HEADER, USER_ENV };
@@ -97,13 +127,20 @@ test('no secret in logs, trace lines, Show Traffic or the recorded JSONL', async
 });
 
 test('redactSecrets: every header and env value of an MCP server entry, whatever its name', () => {
-  const msg = { method: 'session/new', params: { mcpServers: [
-    { type: 'http', name: 'a', url: 'http://x', headers: [{ name: 'X-Anything', value: 'v1' }] },
-    { name: 'b', command: 'c', args: ['--flag'], env: [{ name: 'PLAIN', value: 'v2' }] },
-  ] } };
+  const msg = {
+    method: 'session/new',
+    params: {
+      mcpServers: [
+        { type: 'http', name: 'a', url: 'http://x', headers: [{ name: 'X-Anything', value: 'v1' }] },
+        { name: 'b', command: 'c', args: ['--flag'], env: [{ name: 'PLAIN', value: 'v2' }] },
+      ],
+    },
+  };
   const out = JSON.stringify(redactSecrets(msg));
   assert.ok(!out.includes('v1') && !out.includes('v2'), out);
   assert.ok(out.includes('X-Anything') && out.includes('PLAIN') && out.includes('--flag'), 'names and args are kept');
 });
 
-after(() => { vs.config = {}; });
+after(() => {
+  vs.config = {};
+});

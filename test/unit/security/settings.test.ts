@@ -9,7 +9,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const pkg = JSON.parse(readFileSync(join(__dirname, '../../../../package.json'), 'utf8'));
-const props: Record<string, { scope?: string; [k: string]: unknown }> = Object.assign({}, ...[].concat(pkg.contributes.configuration).map((c: { properties: object }) => c.properties));
+const props: Record<string, { scope?: string; [k: string]: unknown }> = Object.assign(
+  {},
+  ...[].concat(pkg.contributes.configuration).map((c: { properties: object }) => c.properties),
+);
 const EXECUTES = ['tandem.agents', 'tandem.defaultAgent', 'tandem.clientTools.commandTools', 'tandem.mcpServers'];
 
 test('every setting that executes a command is machine-scoped and restricted in untrusted workspaces', () => {
@@ -28,10 +31,17 @@ test('any setting whose schema can name a command, args, env or a server URL is 
     const s = schema as Record<string, unknown>;
     const names = Object.keys((s.properties as object | undefined) ?? {});
     if (names.some((n) => ['command', 'args', 'env', 'url', 'headers'].includes(n))) return true;
-    return [s.items, s.additionalProperties, ...Object.values((s.properties as object | undefined) ?? {}), ...((s.anyOf ?? s.oneOf ?? []) as unknown[])].some((x) => risky(x, depth + 1));
+    return [
+      s.items,
+      s.additionalProperties,
+      ...Object.values((s.properties as object | undefined) ?? {}),
+      ...((s.anyOf ?? s.oneOf ?? []) as unknown[]),
+    ].some((x) => risky(x, depth + 1));
   };
   // tandem.permissions.rules has a `command` *matcher* (a prefix it compares), nothing it runs.
-  const found = Object.entries(props).filter(([k, s]) => k !== 'tandem.permissions.rules' && risky(s)).map(([k]) => k);
+  const found = Object.entries(props)
+    .filter(([k, s]) => k !== 'tandem.permissions.rules' && risky(s))
+    .map(([k]) => k);
   assert.ok(found.length >= 3, `found ${found.join(', ')}`);
   for (const key of found) assert.equal(props[key].scope, 'machine', `${key} can execute something: machine scope`);
 });

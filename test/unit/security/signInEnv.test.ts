@@ -22,15 +22,24 @@ test('env-var sign-in: asked once as a password, kept as a secret, passed to the
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-sec-signin-')));
   const ws = join(root, 'ws');
   mkdirSync(ws);
-  const agents = [{ name: 'Auth', command: process.execPath, args: [AGENT], env: { AUTH_MARKER: join(root, 'no-marker') } }];
+  const agents = [
+    { name: 'Auth', command: process.execPath, args: [AGENT], env: { AUTH_MARKER: join(root, 'no-marker') } },
+  ];
   vs.folders = [ws];
   vs.isTrusted = true;
   vs.config = { 'tandem.agents': agents, 'tandem.defaultAgent': 'Auth' };
   vs.inputs = [];
   vs.inputBoxes = [];
   vs.shown = [];
-  const context = fakeContext(REPO, join(root, 'storage')) as { secrets: { get(k: string): Promise<string | undefined> } };
-  const ctl = new Controller({ context: context as never, logger: new MemoryLogger(), traffic: () => undefined, showLog: () => undefined });
+  const context = fakeContext(REPO, join(root, 'storage')) as {
+    secrets: { get(k: string): Promise<string | undefined> };
+  };
+  const ctl = new Controller({
+    context: context as never,
+    logger: new MemoryLogger(),
+    traffic: () => undefined,
+    showLog: () => undefined,
+  });
   try {
     await ctl.start();
     assert.equal(ctl.agent.state, 'auth', ctl.agent.message);
@@ -67,10 +76,19 @@ test('env-var sign-in: asked once as a password, kept as a secret, passed to the
   }
 });
 
-test('errorDetail: the agent\'s data says what failed', () => {
-  assert.equal(errorDetail(new AcpError('Internal error', -32603, 'OPENAI_API_KEY is not set')), 'Internal error: OPENAI_API_KEY is not set');
-  assert.equal(errorDetail(new AcpError('Bad', -32602, { message: 'path must be absolute' })), 'Bad: path must be absolute');
-  assert.equal(errorDetail(new AcpError('Authentication required', -32000, 'Authentication required')), 'Authentication required');
+test("errorDetail: the agent's data says what failed", () => {
+  assert.equal(
+    errorDetail(new AcpError('Internal error', -32603, 'OPENAI_API_KEY is not set')),
+    'Internal error: OPENAI_API_KEY is not set',
+  );
+  assert.equal(
+    errorDetail(new AcpError('Bad', -32602, { message: 'path must be absolute' })),
+    'Bad: path must be absolute',
+  );
+  assert.equal(
+    errorDetail(new AcpError('Authentication required', -32000, 'Authentication required')),
+    'Authentication required',
+  );
   assert.equal(errorDetail(new AcpError('x', 1, { other: 1 })), 'x');
   assert.equal(errorDetail('plain'), 'plain');
 });

@@ -25,9 +25,17 @@ test('untrusted workspace: no agent process is started by start, view open or pr
   const boot = `require('fs').writeFileSync(${JSON.stringify(marker)}, String(process.pid)); require(${JSON.stringify(AGENT)})`;
   vs.folders = [ws];
   vs.isTrusted = false;
-  vs.config = { 'tandem.agents': [{ name: 'Marker', command: process.execPath, args: ['-e', boot, 'placeholder', scriptFile] }], 'tandem.defaultAgent': 'Marker' };
+  vs.config = {
+    'tandem.agents': [{ name: 'Marker', command: process.execPath, args: ['-e', boot, 'placeholder', scriptFile] }],
+    'tandem.defaultAgent': 'Marker',
+  };
   const logger = new MemoryLogger();
-  const ctl = new Controller({ context: fakeContext(REPO, join(root, 'storage')) as never, logger, traffic: () => undefined, showLog: () => undefined });
+  const ctl = new Controller({
+    context: fakeContext(REPO, join(root, 'storage')) as never,
+    logger,
+    traffic: () => undefined,
+    showLog: () => undefined,
+  });
   try {
     await ctl.start();
     assert.equal(ctl.agent.state, 'untrusted');
@@ -50,4 +58,7 @@ test('untrusted workspace: no agent process is started by start, view open or pr
   }
 });
 
-after(() => { vs.config = {}; vs.isTrusted = true; });
+after(() => {
+  vs.config = {};
+  vs.isTrusted = true;
+});

@@ -35,15 +35,39 @@ function fakeWebviewView(): FakeView {
   let listener: ((m: unknown) => void) | undefined;
   const posted: unknown[] = [];
   const webview = {
-    options: {}, html: '', cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
-    asWebviewUri: (u: { fsPath: string }) => ({ toString: () => `https://file+.vscode-resource.vscode-cdn.net${u.fsPath}` }),
-    onDidReceiveMessage: (l: (m: unknown) => void) => { listener = l; return { dispose() { /* */ } }; },
-    postMessage: async (m: unknown) => { posted.push(m); return true; },
+    options: {},
+    html: '',
+    cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
+    asWebviewUri: (u: { fsPath: string }) => ({
+      toString: () => `https://file+.vscode-resource.vscode-cdn.net${u.fsPath}`,
+    }),
+    onDidReceiveMessage: (l: (m: unknown) => void) => {
+      listener = l;
+      return {
+        dispose() {
+          /* */
+        },
+      };
+    },
+    postMessage: async (m: unknown) => {
+      posted.push(m);
+      return true;
+    },
   };
   const view = {
-    webview, visible: true, badge: undefined,
-    onDidChangeVisibility: () => ({ dispose() { /* */ } }),
-    onDidDispose: () => ({ dispose() { /* */ } }),
+    webview,
+    visible: true,
+    badge: undefined,
+    onDidChangeVisibility: () => ({
+      dispose() {
+        /* */
+      },
+    }),
+    onDidDispose: () => ({
+      dispose() {
+        /* */
+      },
+    }),
   };
   return { view, posted, send: (m) => listener?.(m), html: () => webview.html };
 }
@@ -51,12 +75,22 @@ function fakeWebviewView(): FakeView {
 function cspOf(html: string): Map<string, string[]> {
   const m = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html);
   assert.ok(m, 'a CSP meta tag');
-  return new Map(m[1].split(';').map((d) => d.trim().split(/\s+/)).filter((p) => p[0]).map(([k, ...v]) => [k, v]));
+  return new Map(
+    m[1]
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((p) => p[0])
+      .map(([k, ...v]) => [k, v]),
+  );
 }
 
 test('CSP: default-src none, scripts only by nonce (fresh per load), no unsafe-inline / unsafe-eval, no remote images', () => {
   const logger = new MemoryLogger();
-  const provider = new SessionViewProvider(vscodeFake.Uri.file(REPO) as never, logger, { snapshot: () => ({ type: 'snapshot', agent: { state: 'none' }, session: null, workspaceRoots: [], sessions: [] }) as never, turns: () => undefined });
+  const provider = new SessionViewProvider(vscodeFake.Uri.file(REPO) as never, logger, {
+    snapshot: () =>
+      ({ type: 'snapshot', agent: { state: 'none' }, session: null, workspaceRoots: [], sessions: [] }) as never,
+    turns: () => undefined,
+  });
   const a = fakeWebviewView();
   provider.resolveWebviewView(a.view as never);
   const html = a.html();
@@ -65,12 +99,21 @@ test('CSP: default-src none, scripts only by nonce (fresh per load), no unsafe-i
   const all = [...csp.values()].flat();
   assert.ok(!all.includes("'unsafe-inline'"), 'no unsafe-inline anywhere');
   assert.ok(!all.includes("'unsafe-eval'"), 'no unsafe-eval anywhere');
-  assert.ok(!all.some((s) => s === '*' || /^https?:$/.test(s) || s === 'http:' || s === 'https:'), `no wildcard sources: ${all.join(' ')}`);
+  assert.ok(
+    !all.some((s) => s === '*' || /^https?:$/.test(s) || s === 'http:' || s === 'https:'),
+    `no wildcard sources: ${all.join(' ')}`,
+  );
   const scriptSrc = csp.get('script-src')!;
   const nonce = scriptSrc.find((s) => s.startsWith("'nonce-"))?.slice(7, -1);
   assert.ok(nonce && nonce.length >= 16, 'a script nonce of at least 128 bits');
-  assert.ok(!(csp.get('img-src') ?? []).some((s) => /^https?:\/\/(?!file\+\.vscode-resource)/.test(s)), 'images only from the extension or data:');
-  assert.ok(!csp.has('connect-src') || !csp.get('connect-src')!.some((s) => s !== "'none'"), 'no network from the webview');
+  assert.ok(
+    !(csp.get('img-src') ?? []).some((s) => /^https?:\/\/(?!file\+\.vscode-resource)/.test(s)),
+    'images only from the extension or data:',
+  );
+  assert.ok(
+    !csp.has('connect-src') || !csp.get('connect-src')!.some((s) => s !== "'none'"),
+    'no network from the webview',
+  );
   // Every script tag carries the nonce and loads a file: no inline code, no inline handlers.
   const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
   assert.ok(scripts.length >= 1);
@@ -83,7 +126,9 @@ test('CSP: default-src none, scripts only by nonce (fresh per load), no unsafe-i
   // A second load gets a new nonce.
   const b = fakeWebviewView();
   provider.resolveWebviewView(b.view as never);
-  const nonce2 = cspOf(b.html()).get('script-src')!.find((s) => s.startsWith("'nonce-"));
+  const nonce2 = cspOf(b.html())
+    .get('script-src')!
+    .find((s) => s.startsWith("'nonce-"));
   assert.notEqual(nonce2, `'nonce-${nonce}'`);
   provider.dispose();
 });
@@ -94,16 +139,33 @@ const root = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-sec-view-')));
 const ws = join(root, 'ws');
 mkdirSync(ws);
 writeFileSync(join(ws, 'keep.txt'), 'user data\n');
-const OPTIONS = [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }, { optionId: 'reject', name: 'Reject', kind: 'reject_once' }];
+const OPTIONS = [
+  { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
+  { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+];
 const script: AgentScript = {
-  prompts: [{
-    match: 'ask',
-    steps: [
-      { update: { sessionUpdate: 'tool_call', toolCallId: 'rm', title: 'rm -rf /', kind: 'execute', status: 'pending' } },
-      { request: 'session/request_permission', params: { sessionId: '${sessionId}', toolCall: { toolCallId: 'rm', title: 'rm -rf /' }, options: OPTIONS }, as: 'p' },
-      { stream: 'answer ${p.outcome.outcome} ${p.outcome.optionId}' },
-    ],
-  }],
+  prompts: [
+    {
+      match: 'ask',
+      steps: [
+        {
+          update: {
+            sessionUpdate: 'tool_call',
+            toolCallId: 'rm',
+            title: 'rm -rf /',
+            kind: 'execute',
+            status: 'pending',
+          },
+        },
+        {
+          request: 'session/request_permission',
+          params: { sessionId: '${sessionId}', toolCall: { toolCallId: 'rm', title: 'rm -rf /' }, options: OPTIONS },
+          as: 'p',
+        },
+        { stream: 'answer ${p.outcome.outcome} ${p.outcome.optionId}' },
+      ],
+    },
+  ],
 };
 const scriptFile = join(root, 'script.json');
 writeFileSync(scriptFile, JSON.stringify(script));
@@ -115,7 +177,8 @@ function digest(dir: string): string {
       const p = join(d, name);
       const st = statSync(p);
       h.update(`${p}:${st.size}:${st.mtimeMs}\n`);
-      if (st.isDirectory()) walk(p); else h.update(readFileSync(p));
+      if (st.isDirectory()) walk(p);
+      else h.update(readFileSync(p));
     }
   };
   walk(dir);
@@ -125,18 +188,45 @@ function digest(dir: string): string {
 test('forged webview messages: malformed ones are refused and logged; nothing is written; a prompt not shown cannot be answered', async () => {
   vs.isTrusted = true;
   vs.folders = [ws];
-  vs.config = { 'tandem.agents': [{ name: 'Scripted', command: process.execPath, args: [AGENT, scriptFile] }], 'tandem.defaultAgent': 'Scripted' };
+  vs.config = {
+    'tandem.agents': [{ name: 'Scripted', command: process.execPath, args: [AGENT, scriptFile] }],
+    'tandem.defaultAgent': 'Scripted',
+  };
   const logger = new MemoryLogger();
-  const broker = new PermissionBroker({ rules: () => ({ user: [], workspace: [] }), roots: () => [ws], remembered: new RememberedDecisions(memoryMemento()), logger });
+  const broker = new PermissionBroker({
+    rules: () => ({ user: [], workspace: [] }),
+    roots: () => [ws],
+    remembered: new RememberedDecisions(memoryMemento()),
+    logger,
+  });
   const docs = new FakeDocs();
   const ctl = new Controller({
-    context: fakeContext(REPO, join(root, 'storage')) as never, logger, traffic: () => undefined, showLog: () => undefined,
+    context: fakeContext(REPO, join(root, 'storage')) as never,
+    logger,
+    traffic: () => undefined,
+    showLog: () => undefined,
     permissions: { answer: (r, o) => broker.answer(r, o) },
-    features: () => [new PermissionsFeature(broker), new FileSystemFeature({ documents: docs, fs: nodeFs, edits: new FakeEdits(docs), workspace: fakeWorkspace(ws), permission: broker, tracker: new ChangeTracker() })],
+    features: () => [
+      new PermissionsFeature(broker),
+      new FileSystemFeature({
+        documents: docs,
+        fs: nodeFs,
+        edits: new FakeEdits(docs),
+        workspace: fakeWorkspace(ws),
+        permission: broker,
+        tracker: new ChangeTracker(),
+      }),
+    ],
   });
-  const provider = new SessionViewProvider(vscodeFake.Uri.file(REPO) as never, logger, { snapshot: () => ctl.snapshot(), turns: () => undefined });
+  const provider = new SessionViewProvider(vscodeFake.Uri.file(REPO) as never, logger, {
+    snapshot: () => ctl.snapshot(),
+    turns: () => undefined,
+  });
   const handled: string[] = [];
-  provider.onIntent((i) => { handled.push(i.type); void ctl.handle(i); });
+  provider.onIntent((i) => {
+    handled.push(i.type);
+    void ctl.handle(i);
+  });
   const v = fakeWebviewView();
   provider.resolveWebviewView(v.view as never);
   try {
@@ -155,8 +245,13 @@ test('forged webview messages: malformed ones are refused and logged; nothing is
       { type: 'openExternal', url: 'javascript:alert(1)' },
       { type: 'permissionAnswer', requestId: 'perm-1' },
       { type: 'permissionAnswer', requestId: { $gt: '' }, optionId: 'allow' },
-      { type: 'copyText' }, ['ready'], 'ready', null, 42,
-      { type: '__proto__' }, { type: 'constructor' },
+      { type: 'copyText' },
+      ['ready'],
+      'ready',
+      null,
+      42,
+      { type: '__proto__' },
+      { type: 'constructor' },
     ];
     for (const m of forged) v.send(m);
     assert.deepEqual(handled, [], `no forged message was handled: ${handled.join(', ')}`);
@@ -181,7 +276,10 @@ test('forged webview messages: malformed ones are refused and logged; nothing is
     for (let i = 0; i < 5; i++) v.send({ type: 'permissionAnswer', requestId: `perm-${i}`, optionId: 'allow' });
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(broker.pending().length, 1, 'the prompt the view was not shown is still pending');
-    assert.ok(logger.messages('warn').some((m) => /permission answer .*not shown/i.test(m)), 'the forged answer is logged');
+    assert.ok(
+      logger.messages('warn').some((m) => /permission answer .*not shown/i.test(m)),
+      'the forged answer is logged',
+    );
     // Shown again (switch back): now the user's answer counts.
     v.send({ type: 'switchSession', sessionId: a });
     await until(() => ctl.current!.session!.sessionId === a);
@@ -195,4 +293,6 @@ test('forged webview messages: malformed ones are refused and logged; nothing is
   }
 });
 
-after(() => { vs.config = {}; });
+after(() => {
+  vs.config = {};
+});

@@ -9,8 +9,11 @@ import type { SessionAction } from '../../../src/session/actions';
 import { applyPatches, coalescePatches, TERMINAL_VIEW_MAX_CHARS, type Patch } from '../../../src/shared/sessionModel';
 
 const up = (update: SessionUpdate, at = 1): SessionAction => ({ type: 'update', update, at });
-const text = (sessionUpdate: 'agent_message_chunk' | 'agent_thought_chunk' | 'user_message_chunk', t: string, messageId?: string) =>
-  up({ sessionUpdate, content: { type: 'text', text: t }, ...(messageId ? { messageId } : {}) } as SessionUpdate);
+const text = (
+  sessionUpdate: 'agent_message_chunk' | 'agent_thought_chunk' | 'user_message_chunk',
+  t: string,
+  messageId?: string,
+) => up({ sessionUpdate, content: { type: 'text', text: t }, ...(messageId ? { messageId } : {}) } as SessionUpdate);
 
 /** Applies actions one by one, checking the patch mirror matches the state after each step. */
 function run(actions: SessionAction[], s: SessionState = createSessionState('s1')) {
@@ -29,10 +32,15 @@ function run(actions: SessionAction[], s: SessionState = createSessionState('s1'
 test('streamed text merges into one message, patches are appends', () => {
   const { snap, patches } = run([
     { type: 'promptStarted', at: 1, prompt: [{ type: 'text', text: 'hi' }] },
-    text('agent_message_chunk', 'Hel'), text('agent_message_chunk', 'lo'), text('agent_message_chunk', '!'),
+    text('agent_message_chunk', 'Hel'),
+    text('agent_message_chunk', 'lo'),
+    text('agent_message_chunk', '!'),
   ]);
   assert.equal(snap.turns.length, 1);
-  assert.deepEqual(snap.turns[0].items.map((i) => i.kind), ['user', 'agent']);
+  assert.deepEqual(
+    snap.turns[0].items.map((i) => i.kind),
+    ['user', 'agent'],
+  );
   const agent = snap.turns[0].items[1];
   assert.ok('blocks' in agent);
   assert.deepEqual(agent.blocks, [{ type: 'text', text: 'Hello!' }]);
@@ -42,19 +50,40 @@ test('streamed text merges into one message, patches are appends', () => {
 
 test('thought, then message, then thought: separate items; messageId splits messages', () => {
   const { snap } = run([
-    text('agent_thought_chunk', 'think'), text('agent_message_chunk', 'a', 'm1'), text('agent_message_chunk', 'b', 'm1'),
-    text('agent_message_chunk', 'c', 'm2'), text('agent_thought_chunk', 'more'),
+    text('agent_thought_chunk', 'think'),
+    text('agent_message_chunk', 'a', 'm1'),
+    text('agent_message_chunk', 'b', 'm1'),
+    text('agent_message_chunk', 'c', 'm2'),
+    text('agent_thought_chunk', 'more'),
   ]);
-  assert.deepEqual(snap.turns[0].items.map((i) => i.kind), ['thought', 'agent', 'agent', 'thought']);
+  assert.deepEqual(
+    snap.turns[0].items.map((i) => i.kind),
+    ['thought', 'agent', 'agent', 'thought'],
+  );
 });
 
 test('tool_call on a known id is an update; content and locations replace', () => {
   const { snap } = run([
     up({ sessionUpdate: 'tool_call', toolCallId: 't0', title: 'Read', kind: 'read', status: 'pending', rawInput: {} }),
-    up({ sessionUpdate: 'tool_call', toolCallId: 't0', title: 'Read README.md', kind: 'read', status: 'pending',
-      content: [{ type: 'content', content: { type: 'text', text: 'one' } }], locations: [{ path: '/a', line: 1 }] }),
-    up({ sessionUpdate: 'tool_call_update', toolCallId: 't0', status: 'in_progress',
-      content: [{ type: 'content', content: { type: 'text', text: 'two' } }], locations: [{ path: '/b' }] }, 5),
+    up({
+      sessionUpdate: 'tool_call',
+      toolCallId: 't0',
+      title: 'Read README.md',
+      kind: 'read',
+      status: 'pending',
+      content: [{ type: 'content', content: { type: 'text', text: 'one' } }],
+      locations: [{ path: '/a', line: 1 }],
+    }),
+    up(
+      {
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 't0',
+        status: 'in_progress',
+        content: [{ type: 'content', content: { type: 'text', text: 'two' } }],
+        locations: [{ path: '/b' }],
+      },
+      5,
+    ),
     up({ sessionUpdate: 'tool_call_update', toolCallId: 't0', status: 'completed' }, 9),
   ]);
   assert.equal(Object.keys(snap.toolCalls).length, 1);
@@ -77,12 +106,25 @@ test('tool_call_update for an unknown id creates a visible call with defaults', 
 
 test('meta updates: plan, commands, mode, config, usage, title, notice, compaction', () => {
   const { snap } = run([
-    { type: 'started', at: 0, modes: [{ id: 'default', name: 'Default' }, { id: 'plan', name: 'Plan' }], currentModeId: 'default' },
+    {
+      type: 'started',
+      at: 0,
+      modes: [
+        { id: 'default', name: 'Default' },
+        { id: 'plan', name: 'Plan' },
+      ],
+      currentModeId: 'default',
+    },
     up({ sessionUpdate: 'plan', entries: [{ content: 'a', priority: 'high', status: 'pending' }] }),
     up({ sessionUpdate: 'plan', entries: [{ content: 'a', priority: 'high', status: 'completed' }] }),
     up({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'init', description: 'Init' }] }),
     up({ sessionUpdate: 'current_mode_update', currentModeId: 'plan' }),
-    up({ sessionUpdate: 'config_option_update', configOptions: [{ id: 'model', name: 'Model', type: 'select', currentValue: 'x', options: [{ value: 'x', name: 'X' }] }] }),
+    up({
+      sessionUpdate: 'config_option_update',
+      configOptions: [
+        { id: 'model', name: 'Model', type: 'select', currentValue: 'x', options: [{ value: 'x', name: 'X' }] },
+      ],
+    }),
     up({ sessionUpdate: 'usage_update', used: 10, size: 100, cost: { amount: 0.5, currency: 'USD' } }),
     up({ sessionUpdate: 'session_info_update', title: 'Fix bug' }),
     up({ sessionUpdate: 'notice', severity: 'warning', title: 'Rate limited' }),
@@ -109,7 +151,11 @@ test('prompt lifecycle: ended, failed, disconnected', () => {
     { type: 'promptStarted', at: 3, prompt: [{ type: 'text', text: 'b' }] },
     { type: 'promptFailed', at: 4, error: 'boom' },
     { type: 'promptStarted', at: 5, prompt: [{ type: 'text', text: 'c' }] },
-    { type: 'update', at: 5, update: { sessionUpdate: 'tool_call', toolCallId: 'x', title: 'Run', status: 'in_progress' } },
+    {
+      type: 'update',
+      at: 5,
+      update: { sessionUpdate: 'tool_call', toolCallId: 'x', title: 'Run', status: 'in_progress' },
+    },
     { type: 'disconnected', at: 6, error: 'Agent exited' },
   ]);
   // The agent left mid-call: interrupted (outcome unknown), the same as a cancelled turn's calls.
@@ -126,8 +172,11 @@ test('prompt lifecycle: ended, failed, disconnected', () => {
 
 test('load replay: user chunks after agent output open new turns', () => {
   const { snap } = run([
-    text('user_message_chunk', 'q1'), text('agent_message_chunk', 'a1'),
-    text('user_message_chunk', 'q2'), text('user_message_chunk', ' more'), text('agent_message_chunk', 'a2'),
+    text('user_message_chunk', 'q1'),
+    text('agent_message_chunk', 'a1'),
+    text('user_message_chunk', 'q2'),
+    text('user_message_chunk', ' more'),
+    text('agent_message_chunk', 'a2'),
   ]);
   assert.equal(snap.turns.length, 2);
   const u2 = snap.turns[1].items[0];
@@ -146,8 +195,10 @@ test('coalesced patches give the same mirror', () => {
   const actions: SessionAction[] = [{ type: 'promptStarted', at: 0, prompt: [{ type: 'text', text: 'go' }] }];
   for (let i = 0; i < 50; i++) {
     actions.push(text('agent_message_chunk', `w${i} `));
-    if (i % 5 === 0) actions.push(up({ sessionUpdate: 'tool_call', toolCallId: `t${i}`, title: `call ${i}`, kind: 'execute' }));
-    if (i % 5 === 2) actions.push(up({ sessionUpdate: 'tool_call_update', toolCallId: `t${i - 2}`, status: 'completed' }));
+    if (i % 5 === 0)
+      actions.push(up({ sessionUpdate: 'tool_call', toolCallId: `t${i}`, title: `call ${i}`, kind: 'execute' }));
+    if (i % 5 === 2)
+      actions.push(up({ sessionUpdate: 'tool_call_update', toolCallId: `t${i - 2}`, status: 'completed' }));
   }
   const s0 = createSessionState('s');
   const r = reduceAll(s0, actions);
@@ -161,9 +212,14 @@ test('coalesced patches give the same mirror', () => {
 test('recorded transcripts reduce without loss (real agent traffic)', () => {
   const dir = join(__dirname, '../../../../test/fixtures/acp-transcripts');
   let files: string[] = [];
-  try { files = readdirSync(dir).filter((f) => f.endsWith('.jsonl')); } catch { /* copied by a later step */ }
+  try {
+    files = readdirSync(dir).filter((f) => f.endsWith('.jsonl'));
+  } catch {
+    /* copied by a later step */
+  }
   const shared = join(__dirname, '../../../../../shared/fixtures/acp-transcripts');
-  if (!files.length) files = readdirSync(shared).map((f) => join(shared, f)); else files = files.map((f) => join(dir, f));
+  if (!files.length) files = readdirSync(shared).map((f) => join(shared, f));
+  else files = files.map((f) => join(dir, f));
   assert.ok(files.length >= 6);
   for (const f of files) {
     const actions: SessionAction[] = [];
@@ -183,7 +239,6 @@ test('recorded transcripts reduce without loss (real agent traffic)', () => {
 });
 
 test('terminals: header upsert, bounded output, truncation flag, exit', () => {
-
   const big = 'x'.repeat(TERMINAL_VIEW_MAX_CHARS - 10);
   const { snap, patches } = run([
     { type: 'terminal', at: 1, terminal: { terminalId: 'term1', command: 'npm test', exited: false } },
@@ -206,28 +261,81 @@ test('terminals: header upsert, bounded output, truncation flag, exit', () => {
 
 test('permissions queue in order; resolution is recorded on the tool call', () => {
   const req = (id: string, toolCallId: string) => ({
-    requestId: id, toolCallId, at: 1, toolCall: { toolCallId, title: `run ${id}` },
-    options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' as const }, { optionId: 'no', name: 'Reject', kind: 'reject_once' as const }],
+    requestId: id,
+    toolCallId,
+    at: 1,
+    toolCall: { toolCallId, title: `run ${id}` },
+    options: [
+      { optionId: 'allow', name: 'Allow', kind: 'allow_once' as const },
+      { optionId: 'no', name: 'Reject', kind: 'reject_once' as const },
+    ],
   });
   const { snap } = run([
     up({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Bash', kind: 'execute' }),
     { type: 'permissionRequested', at: 1, request: req('p1', 'c1') },
     { type: 'permissionRequested', at: 2, request: req('p2', 'c-no-prior-call') },
-    { type: 'permissionResolved', at: 3, requestId: 'p1', decision: { outcome: 'selected', optionId: 'allow', optionName: 'Allow', optionKind: 'allow_once', by: 'rule', rule: 'reads in workspace', at: 3 } },
-    { type: 'permissionResolved', at: 3, requestId: 'nope', decision: { outcome: 'cancelled', by: 'cancelled', at: 3 } },
+    {
+      type: 'permissionResolved',
+      at: 3,
+      requestId: 'p1',
+      decision: {
+        outcome: 'selected',
+        optionId: 'allow',
+        optionName: 'Allow',
+        optionKind: 'allow_once',
+        by: 'rule',
+        rule: 'reads in workspace',
+        at: 3,
+      },
+    },
+    {
+      type: 'permissionResolved',
+      at: 3,
+      requestId: 'nope',
+      decision: { outcome: 'cancelled', by: 'cancelled', at: 3 },
+    },
   ]);
-  assert.deepEqual(snap.permissions.map((p) => p.requestId), ['p2']);
+  assert.deepEqual(
+    snap.permissions.map((p) => p.requestId),
+    ['p2'],
+  );
   assert.equal(snap.toolCalls.c1.permission?.by, 'rule');
   assert.equal(snap.toolCalls.c1.permission?.rule, 'reads in workspace');
 });
 
 test('an answered agent request with no tool call of its own becomes its row: allowed runs, denied fails, cancelled leaves none', () => {
   const req = (id: string, toolCallId: string) => ({
-    requestId: id, toolCallId, at: 1, toolCall: { toolCallId, title: `OpenFile (tandem MCP Server) ${id}`, kind: 'other' as const, status: 'pending' as const, content: [] },
-    options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' as const }, { optionId: 'no', name: 'Reject', kind: 'reject_once' as const }],
+    requestId: id,
+    toolCallId,
+    at: 1,
+    toolCall: {
+      toolCallId,
+      title: `OpenFile (tandem MCP Server) ${id}`,
+      kind: 'other' as const,
+      status: 'pending' as const,
+      content: [],
+    },
+    options: [
+      { optionId: 'allow', name: 'Allow', kind: 'allow_once' as const },
+      { optionId: 'no', name: 'Reject', kind: 'reject_once' as const },
+    ],
   });
-  const allow = { outcome: 'selected' as const, optionId: 'allow', optionName: 'Allow', optionKind: 'allow_once' as const, by: 'user' as const, at: 3 };
-  const deny = { outcome: 'selected' as const, optionId: 'no', optionName: 'Reject', optionKind: 'reject_once' as const, by: 'user' as const, at: 3 };
+  const allow = {
+    outcome: 'selected' as const,
+    optionId: 'allow',
+    optionName: 'Allow',
+    optionKind: 'allow_once' as const,
+    by: 'user' as const,
+    at: 3,
+  };
+  const deny = {
+    outcome: 'selected' as const,
+    optionId: 'no',
+    optionName: 'Reject',
+    optionKind: 'reject_once' as const,
+    by: 'user' as const,
+    at: 3,
+  };
   const { snap, patches } = run([
     { type: 'promptStarted', at: 0, prompt: [{ type: 'text', text: 'go' }] },
     { type: 'permissionRequested', at: 1, request: req('p1', 'g1') },
@@ -239,7 +347,12 @@ test('an answered agent request with no tool call of its own becomes its row: al
     { type: 'permissionResolved', at: 3, requestId: 'p3', decision: { outcome: 'cancelled', by: 'cancelled', at: 3 } },
     { type: 'permissionResolved', at: 3, requestId: 'p4', decision: allow },
     // The agent reports the result on the same id: the same row, not a second one.
-    up({ sessionUpdate: 'tool_call_update', toolCallId: 'g1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'Opened.' } }] }),
+    up({
+      sessionUpdate: 'tool_call_update',
+      toolCallId: 'g1',
+      status: 'completed',
+      content: [{ type: 'content', content: { type: 'text', text: 'Opened.' } }],
+    }),
   ]);
   assert.equal(snap.toolCalls.g1.status, 'completed');
   assert.equal(snap.toolCalls.g1.title, 'OpenFile (tandem MCP Server) p1');
@@ -253,15 +366,34 @@ test('an answered agent request with no tool call of its own becomes its row: al
   const firstTool = patches.findIndex((p) => p.op === 'tool' && p.call.toolCallId === 'g1');
   const item = patches.findIndex((p) => p.op === 'item' && p.item.kind === 'tool' && p.item.toolCallId === 'g1');
   assert.ok(item >= 0 && item < firstTool, 'the row is added before its call is sent');
-  assert.equal(patches.filter((p) => p.op === 'tool' && p.call.toolCallId === 'g1' && p.call.status === 'in_progress').length, 1, 'one tool patch per resolution');
+  assert.equal(
+    patches.filter((p) => p.op === 'tool' && p.call.toolCallId === 'g1' && p.call.status === 'in_progress').length,
+    1,
+    'one tool patch per resolution',
+  );
 });
 
 test('elicitations queue in order, resolve by id (unknown ids change nothing), and re-requesting an id replaces it', () => {
   const form = (id: string) => ({
-    requestId: id, mode: 'form' as const, message: `form ${id}`, at: 1,
-    requestedSchema: { type: 'object' as const, properties: { name: { type: 'string' as const, title: 'Name' } }, required: ['name'] },
+    requestId: id,
+    mode: 'form' as const,
+    message: `form ${id}`,
+    at: 1,
+    requestedSchema: {
+      type: 'object' as const,
+      properties: { name: { type: 'string' as const, title: 'Name' } },
+      required: ['name'],
+    },
   });
-  const url = { requestId: 'u1', mode: 'url' as const, message: 'Sign in', url: 'https://example.com/a', host: 'example.com', elicitationId: 'e1', at: 2 };
+  const url = {
+    requestId: 'u1',
+    mode: 'url' as const,
+    message: 'Sign in',
+    url: 'https://example.com/a',
+    host: 'example.com',
+    elicitationId: 'e1',
+    at: 2,
+  };
   const { snap, patches } = run([
     { type: 'elicitationRequested', at: 1, request: form('f1') },
     { type: 'elicitationRequested', at: 2, request: url },
@@ -270,7 +402,10 @@ test('elicitations queue in order, resolve by id (unknown ids change nothing), a
     { type: 'elicitationResolved', at: 4, requestId: 'nope' },
     { type: 'elicitationRequested', at: 5, request: { ...form('f2'), message: 'again' } },
   ]);
-  assert.deepEqual(snap.elicitations.map((e) => e.requestId), ['u1', 'f2']);
+  assert.deepEqual(
+    snap.elicitations.map((e) => e.requestId),
+    ['u1', 'f2'],
+  );
   assert.equal(snap.elicitations[1].message, 'again');
   assert.equal(patches.filter((p) => p.op === 'elicitations').length, 5, 'an unknown id makes no patch');
   const empty = run([{ type: 'elicitationResolved', at: 1, requestId: 'x' }]);
@@ -280,16 +415,47 @@ test('elicitations queue in order, resolve by id (unknown ids change nothing), a
 
 test('agent-side terminal output in _meta (claude-agent-acp) becomes a terminal on the call', () => {
   const { snap } = run([
-    up({ sessionUpdate: 'tool_call', toolCallId: 'b1', title: 'Bash', kind: 'execute', status: 'in_progress', rawInput: { command: 'npm test' },
-      _meta: { claudeCode: { toolName: 'Bash' }, terminal_info: { terminal_id: 'T1' } } }),
-    up({ sessionUpdate: 'tool_call_update', toolCallId: 'b1', _meta: { terminal_output: { terminal_id: 'T1', data: 'ok 1\n' } } }),
-    up({ sessionUpdate: 'tool_call_update', toolCallId: 'b1', _meta: { terminal_output: { terminal_id: 'T1', data: 'ok 2\n' } } }),
-    up({ sessionUpdate: 'tool_call_update', toolCallId: 'b1', status: 'completed', _meta: { terminal_exit: { terminal_id: 'T1', exit_code: 0, signal: null } } }),
+    up({
+      sessionUpdate: 'tool_call',
+      toolCallId: 'b1',
+      title: 'Bash',
+      kind: 'execute',
+      status: 'in_progress',
+      rawInput: { command: 'npm test' },
+      _meta: { claudeCode: { toolName: 'Bash' }, terminal_info: { terminal_id: 'T1' } },
+    }),
+    up({
+      sessionUpdate: 'tool_call_update',
+      toolCallId: 'b1',
+      _meta: { terminal_output: { terminal_id: 'T1', data: 'ok 1\n' } },
+    }),
+    up({
+      sessionUpdate: 'tool_call_update',
+      toolCallId: 'b1',
+      _meta: { terminal_output: { terminal_id: 'T1', data: 'ok 2\n' } },
+    }),
+    up({
+      sessionUpdate: 'tool_call_update',
+      toolCallId: 'b1',
+      status: 'completed',
+      _meta: { terminal_exit: { terminal_id: 'T1', exit_code: 0, signal: null } },
+    }),
   ]);
   const call = snap.toolCalls.b1;
   assert.equal(call.agentTerminalId, 'T1');
   assert.deepEqual(call.meta, { claudeCode: { toolName: 'Bash' } }, 'terminal keys are not kept in meta');
-  assert.deepEqual({ ...snap.terminals.T1 }, { terminalId: 'T1', command: 'npm test', output: 'ok 1\nok 2\n', truncated: false, exited: true, exitCode: 0, signal: null });
+  assert.deepEqual(
+    { ...snap.terminals.T1 },
+    {
+      terminalId: 'T1',
+      command: 'npm test',
+      output: 'ok 1\nok 2\n',
+      truncated: false,
+      exited: true,
+      exitCode: 0,
+      signal: null,
+    },
+  );
 });
 
 test('calls unfinished when a turn is cancelled or fails are marked interrupted; a late update wins', () => {
@@ -316,10 +482,15 @@ test('calls unfinished when a turn is cancelled or fails are marked interrupted;
 });
 
 test("a subagent's calls record the Agent call that started them (claude-agent-acp parentToolUseId)", () => {
-  const call = (toolCallId: string, parent?: string, sessionUpdate: 'tool_call' | 'tool_call_update' = 'tool_call') => up({
-    sessionUpdate, toolCallId, title: toolCallId, kind: 'read', status: 'pending',
-    ...(parent ? { _meta: { claudeCode: { toolName: 'Read', parentToolUseId: parent } } } : {}),
-  } as SessionUpdate);
+  const call = (toolCallId: string, parent?: string, sessionUpdate: 'tool_call' | 'tool_call_update' = 'tool_call') =>
+    up({
+      sessionUpdate,
+      toolCallId,
+      title: toolCallId,
+      kind: 'read',
+      status: 'pending',
+      ...(parent ? { _meta: { claudeCode: { toolName: 'Read', parentToolUseId: parent } } } : {}),
+    } as SessionUpdate);
   const { snap } = run([
     { type: 'promptStarted', at: 1, prompt: [{ type: 'text', text: 'go' }] },
     call('agent'),
@@ -335,7 +506,11 @@ test("a subagent's calls record the Agent call that started them (claude-agent-a
   assert.equal(snap.toolCalls.child.parentId, 'agent');
   assert.equal(snap.toolCalls.grandchild.parentId, 'child');
   assert.equal(snap.toolCalls.orphan.parentId, undefined, 'an unknown parent is no parent');
-  assert.equal(snap.turns[0].items.filter((i) => i.kind === 'tool').length, 4, 'every call is still an item of its turn');
+  assert.equal(
+    snap.turns[0].items.filter((i) => i.kind === 'tool').length,
+    4,
+    'every call is still an item of its turn',
+  );
 });
 
 test("a background subagent's call that comes after its turn ended goes into that turn, under its Agent call", () => {
@@ -344,10 +519,23 @@ test("a background subagent's call that comes after its turn ended goes into tha
     up({ sessionUpdate: 'tool_call', toolCallId: 'agent', title: 'Agent', kind: 'think', status: 'completed' }),
     { type: 'promptEnded', at: 2, stopReason: 'end_turn' },
     { type: 'promptStarted', at: 3, prompt: [{ type: 'text', text: 'second' }] },
-    up({ sessionUpdate: 'tool_call', toolCallId: 'late', title: 'Read', kind: 'read', status: 'pending', _meta: { claudeCode: { toolName: 'Read', parentToolUseId: 'agent' } } } as SessionUpdate),
+    up({
+      sessionUpdate: 'tool_call',
+      toolCallId: 'late',
+      title: 'Read',
+      kind: 'read',
+      status: 'pending',
+      _meta: { claudeCode: { toolName: 'Read', parentToolUseId: 'agent' } },
+    } as SessionUpdate),
     up({ sessionUpdate: 'tool_call', toolCallId: 'own', title: 'Read', kind: 'read', status: 'pending' }),
   ]);
   assert.equal(snap.toolCalls.late.turn, 0);
-  assert.deepEqual(snap.turns[0].items.filter((i) => i.kind === 'tool').map((i) => (i as { toolCallId: string }).toolCallId), ['agent', 'late']);
-  assert.deepEqual(snap.turns[1].items.filter((i) => i.kind === 'tool').map((i) => (i as { toolCallId: string }).toolCallId), ['own']);
+  assert.deepEqual(
+    snap.turns[0].items.filter((i) => i.kind === 'tool').map((i) => (i as { toolCallId: string }).toolCallId),
+    ['agent', 'late'],
+  );
+  assert.deepEqual(
+    snap.turns[1].items.filter((i) => i.kind === 'tool').map((i) => (i as { toolCallId: string }).toolCallId),
+    ['own'],
+  );
 });

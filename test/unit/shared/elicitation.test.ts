@@ -3,7 +3,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ElicitationSchema } from '@agentclientprotocol/sdk';
-import { defaultsFor, elicitationIssues, fieldsOf, httpHost, validateElicitationContent } from '../../../src/shared/elicitation';
+import {
+  defaultsFor,
+  elicitationIssues,
+  fieldsOf,
+  httpHost,
+  validateElicitationContent,
+} from '../../../src/shared/elicitation';
 import { parseIntent } from '../../../src/shared/protocol';
 
 const schema = {
@@ -20,9 +26,32 @@ const schema = {
     ratio: { type: 'number', title: 'Ratio', minimum: 0.5, maximum: 1 },
     ok: { type: 'boolean', title: 'OK' },
     color: { type: 'string', title: 'Color', enum: ['red', 'green'], default: 'green' },
-    size: { type: 'string', title: 'Size', oneOf: [{ const: 's', title: 'Small' }, { const: 'l', title: 'Large', description: 'big' }] },
-    tags: { type: 'array', title: 'Tags', items: { type: 'string', enum: ['a', 'b', 'c'] }, minItems: 1, maxItems: 2, default: ['a'] },
-    langs: { type: 'array', title: 'Languages', items: { anyOf: [{ const: 'ts', title: 'TypeScript' }, { const: 'rs', title: 'Rust' }] } },
+    size: {
+      type: 'string',
+      title: 'Size',
+      oneOf: [
+        { const: 's', title: 'Small' },
+        { const: 'l', title: 'Large', description: 'big' },
+      ],
+    },
+    tags: {
+      type: 'array',
+      title: 'Tags',
+      items: { type: 'string', enum: ['a', 'b', 'c'] },
+      minItems: 1,
+      maxItems: 2,
+      default: ['a'],
+    },
+    langs: {
+      type: 'array',
+      title: 'Languages',
+      items: {
+        anyOf: [
+          { const: 'ts', title: 'TypeScript' },
+          { const: 'rs', title: 'Rust' },
+        ],
+      },
+    },
   },
   required: ['name', 'age', 'tags'],
 } as ElicitationSchema;
@@ -31,17 +60,37 @@ const errs = (content: unknown) => validateElicitationContent(schema, content);
 
 test('fields: kinds, titles, options, constraints in schema order', () => {
   const f = fieldsOf(schema);
-  assert.deepEqual(f.map((x) => [x.name, x.kind]), [
-    ['name', 'text'], ['code', 'text'], ['email', 'text'], ['site', 'text'], ['born', 'text'], ['at', 'text'], ['age', 'integer'], ['ratio', 'number'],
-    ['ok', 'boolean'], ['color', 'select'], ['size', 'select'], ['tags', 'multiselect'], ['langs', 'multiselect'],
-  ]);
+  assert.deepEqual(
+    f.map((x) => [x.name, x.kind]),
+    [
+      ['name', 'text'],
+      ['code', 'text'],
+      ['email', 'text'],
+      ['site', 'text'],
+      ['born', 'text'],
+      ['at', 'text'],
+      ['age', 'integer'],
+      ['ratio', 'number'],
+      ['ok', 'boolean'],
+      ['color', 'select'],
+      ['size', 'select'],
+      ['tags', 'multiselect'],
+      ['langs', 'multiselect'],
+    ],
+  );
   assert.equal(f.find((x) => x.name === 'site')!.title, 'site', 'the name stands in for a missing title');
   const size = f.find((x) => x.name === 'size')!;
   assert.ok(size.kind === 'select');
-  assert.deepEqual(size.options, [{ value: 's', title: 'Small' }, { value: 'l', title: 'Large', description: 'big' }]);
+  assert.deepEqual(size.options, [
+    { value: 's', title: 'Small' },
+    { value: 'l', title: 'Large', description: 'big' },
+  ]);
   assert.ok(f.find((x) => x.name === 'name')!.required);
   assert.ok(!f.find((x) => x.name === 'code')!.required);
-  assert.deepEqual(fieldsOf({ type: 'object', properties: { x: { type: '_custom' } } } as never).map((x) => x.kind), ['unsupported']);
+  assert.deepEqual(
+    fieldsOf({ type: 'object', properties: { x: { type: '_custom' } } } as never).map((x) => x.kind),
+    ['unsupported'],
+  );
   assert.deepEqual(fieldsOf(undefined), []);
   assert.deepEqual(fieldsOf({ properties: 'nonsense' } as never), []);
 });
@@ -53,7 +102,11 @@ test('defaults come from the schema; booleans start false', () => {
 
 test('required, types, lengths and ranges give one clear message per field', () => {
   assert.deepEqual(errs({}), ['"Name" is required.', '"Age" is required.', '"Tags" is required.']);
-  assert.deepEqual(errs({ name: '', age: 3, tags: ['a'] }), ['"Name" is required.'], 'an empty required text counts as missing');
+  assert.deepEqual(
+    errs({ name: '', age: 3, tags: ['a'] }),
+    ['"Name" is required.'],
+    'an empty required text counts as missing',
+  );
   const base = { name: 'Ada', age: 3, tags: ['a'] };
   const one = (extra: Record<string, unknown>) => errs({ ...base, ...extra });
   assert.deepEqual(one({ name: 'A' }), ['"Name" must be at least 2 characters.']);
@@ -103,12 +156,16 @@ test('pattern, formats, enums and multi-select', () => {
 });
 
 test('issues name their field; an invalid pattern constrains nothing; unsupported required fields cannot be satisfied', () => {
-  assert.deepEqual(elicitationIssues(schema, { name: 'A', age: 3, tags: ['a'] }), [{ field: 'name', message: '"Name" must be at least 2 characters.' }]);
+  assert.deepEqual(elicitationIssues(schema, { name: 'A', age: 3, tags: ['a'] }), [
+    { field: 'name', message: '"Name" must be at least 2 characters.' },
+  ]);
   const bad = { type: 'object', properties: { x: { type: 'string', pattern: '([' } } } as ElicitationSchema;
   assert.deepEqual(validateElicitationContent(bad, { x: 'anything' }), []);
   const custom = { type: 'object', properties: { x: { type: '_color', title: 'Colour' } }, required: ['x'] } as never;
   assert.deepEqual(validateElicitationContent(custom, {}), ['"Colour" is required.']);
-  assert.deepEqual(validateElicitationContent(custom, { x: '#fff' }), ['"Colour" has a field type Tandem cannot show (_color).']);
+  assert.deepEqual(validateElicitationContent(custom, { x: '#fff' }), [
+    '"Colour" has a field type Tandem cannot show (_color).',
+  ]);
   assert.deepEqual(validateElicitationContent({ type: 'object', properties: {} } as never, {}), []);
 });
 
@@ -121,10 +178,25 @@ test('httpHost: only http(s) URLs have a host to show', () => {
 });
 
 test('elicitationAnswer intent: shape checked, content only with accept', () => {
-  assert.deepEqual(parseIntent({ type: 'elicitationAnswer', requestId: 'elic-1', action: 'accept', content: { a: 'x', n: 2, b: true, l: ['p'] } }),
-    { type: 'elicitationAnswer', requestId: 'elic-1', action: 'accept', content: { a: 'x', n: 2, b: true, l: ['p'] } });
-  assert.deepEqual(parseIntent({ type: 'elicitationAnswer', requestId: 'elic-1', action: 'decline' }), { type: 'elicitationAnswer', requestId: 'elic-1', action: 'decline' });
-  assert.deepEqual(parseIntent({ type: 'elicitationAnswer', requestId: 'elic-1', action: 'accept' }), { type: 'elicitationAnswer', requestId: 'elic-1', action: 'accept' });
+  assert.deepEqual(
+    parseIntent({
+      type: 'elicitationAnswer',
+      requestId: 'elic-1',
+      action: 'accept',
+      content: { a: 'x', n: 2, b: true, l: ['p'] },
+    }),
+    { type: 'elicitationAnswer', requestId: 'elic-1', action: 'accept', content: { a: 'x', n: 2, b: true, l: ['p'] } },
+  );
+  assert.deepEqual(parseIntent({ type: 'elicitationAnswer', requestId: 'elic-1', action: 'decline' }), {
+    type: 'elicitationAnswer',
+    requestId: 'elic-1',
+    action: 'decline',
+  });
+  assert.deepEqual(parseIntent({ type: 'elicitationAnswer', requestId: 'elic-1', action: 'accept' }), {
+    type: 'elicitationAnswer',
+    requestId: 'elic-1',
+    action: 'accept',
+  });
   const bad = [
     { type: 'elicitationAnswer', requestId: '', action: 'accept' },
     { type: 'elicitationAnswer', requestId: 'elic-1', action: 'maybe' },

@@ -9,18 +9,37 @@ import { TurnOutliner, outlineOf } from '../../../src/shared/turnOutline';
 
 function session(turns: number, callsPerTurn: number): SessionState {
   let s = createSessionState('s');
-  const run = (a: SessionAction) => { s = reduce(s, a).state; };
+  const run = (a: SessionAction) => {
+    s = reduce(s, a).state;
+  };
   for (let t = 0; t < turns; t++) {
     run({ type: 'promptStarted', at: t, prompt: [{ type: 'text', text: `task ${t}` }] });
-    run({ type: 'update', at: t, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `working on ${t}` } } });
+    run({
+      type: 'update',
+      at: t,
+      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `working on ${t}` } },
+    });
     for (let c = 0; c < callsPerTurn; c++) {
-      run({ type: 'update', at: t, update: { sessionUpdate: 'tool_call', toolCallId: `c${t}.${c}`, title: `Read f${c}`, kind: 'read', status: c === 0 ? 'failed' : 'completed' } });
+      run({
+        type: 'update',
+        at: t,
+        update: {
+          sessionUpdate: 'tool_call',
+          toolCallId: `c${t}.${c}`,
+          title: `Read f${c}`,
+          kind: 'read',
+          status: c === 0 ? 'failed' : 'completed',
+        },
+      });
     }
     if (t < turns - 1) run({ type: 'promptEnded', at: t, stopReason: 'end_turn' });
   }
   return s;
 }
-const sourceOf = (get: () => SessionState) => ({ fullTurn: (t: number) => turnWithCalls(get(), t), turnOfCall: (id: string) => getToolCall(get(), id)?.turn });
+const sourceOf = (get: () => SessionState) => ({
+  fullTurn: (t: number) => turnWithCalls(get(), t),
+  turnOfCall: (id: string) => getToolCall(get(), id)?.turn,
+});
 
 test('snapshot: every turn but the last is an outline with its prompt and counts; its calls are not sent', () => {
   const s = session(3, 4);
@@ -51,7 +70,9 @@ test('snapshot: a turn with a prompt waiting stays whole; a turn with nothing to
   s = reduce(s, { type: 'promptEnded', at: 11, stopReason: 'cancelled' }).state;
   s = reduce(s, { type: 'promptStarted', at: 12, prompt: [{ type: 'text', text: 'last' }] }).state;
   const snap = toSnapshot(s);
-  snap.permissions = [{ requestId: 'p1', toolCallId: 'c0.1', toolCall: { toolCallId: 'c0.1' }, options: [], at: 1 } as never];
+  snap.permissions = [
+    { requestId: 'p1', toolCallId: 'c0.1', toolCall: { toolCallId: 'c0.1' }, options: [], at: 1 } as never,
+  ];
   const o = new TurnOutliner();
   const out = o.snapshot(snap)!;
   assert.equal(out.turns[0].outline, undefined, 'turn 0 has the pending prompt');
@@ -87,12 +108,19 @@ test('patches: a change to an outlined turn sends the whole turn instead, and la
   assert.ok(o.isOutlined('s', 0));
   const src = sourceOf(() => s);
   // A late update of a call in turn 0 (agents finish background work after the turn ended).
-  const r = reduce(s, { type: 'update', at: 6, update: { sessionUpdate: 'tool_call_update', toolCallId: 'c0.0', status: 'completed', title: 'Read again' } });
+  const r = reduce(s, {
+    type: 'update',
+    at: 6,
+    update: { sessionUpdate: 'tool_call_update', toolCallId: 'c0.0', status: 'completed', title: 'Read again' },
+  });
   s = r.state;
   // The same batch also holds an append to turn 0: it is inside the fullTurn already.
   const fake: Patch = { op: 'append', turn: 0, index: 1, block: 0, text: ' DUP' };
   const sent = o.patches('s', [...r.patches, fake, { op: 'meta', meta: { title: 't' } }], src);
-  assert.deepEqual(sent.map((p) => p.op), ['fullTurn', 'meta']);
+  assert.deepEqual(
+    sent.map((p) => p.op),
+    ['fullTurn', 'meta'],
+  );
   applyPatches(mirror, sent);
   assert.equal(mirror.toolCalls['c0.0'].title, 'Read again');
   assert.equal(JSON.stringify(mirror.turns[0]).includes('DUP'), false);
@@ -106,18 +134,40 @@ test('patches: a permission prompt for a call of an outlined turn loads the turn
   const s = session(3, 2);
   const o = new TurnOutliner();
   o.snapshot(toSnapshot(s));
-  const perm: Patch = { op: 'permissions', permissions: [{ requestId: 'p', toolCallId: 'c1.0', toolCall: { toolCallId: 'c1.0' }, options: [], at: 1 } as never] };
-  const sent = o.patches('s', [perm], sourceOf(() => s));
-  assert.deepEqual(sent.map((p) => p.op), ['fullTurn', 'permissions']);
+  const perm: Patch = {
+    op: 'permissions',
+    permissions: [
+      { requestId: 'p', toolCallId: 'c1.0', toolCall: { toolCallId: 'c1.0' }, options: [], at: 1 } as never,
+    ],
+  };
+  const sent = o.patches(
+    's',
+    [perm],
+    sourceOf(() => s),
+  );
+  assert.deepEqual(
+    sent.map((p) => p.op),
+    ['fullTurn', 'permissions'],
+  );
   assert.equal((sent[0] as Extract<Patch, { op: 'fullTurn' }>).turn.index, 1);
 });
 
 test('outline counts: calls of a cancelled turn are not running (they show as interrupted)', () => {
   let s = createSessionState('s');
-  const run = (a: SessionAction) => { s = reduce(s, a).state; };
+  const run = (a: SessionAction) => {
+    s = reduce(s, a).state;
+  };
   run({ type: 'promptStarted', at: 1, prompt: [{ type: 'text', text: 'go' }] });
-  run({ type: 'update', at: 1, update: { sessionUpdate: 'tool_call', toolCallId: 'a', title: 'Run', kind: 'execute', status: 'in_progress' } });
-  run({ type: 'update', at: 1, update: { sessionUpdate: 'tool_call', toolCallId: 'b', title: 'Read', kind: 'read', status: 'pending' } });
+  run({
+    type: 'update',
+    at: 1,
+    update: { sessionUpdate: 'tool_call', toolCallId: 'a', title: 'Run', kind: 'execute', status: 'in_progress' },
+  });
+  run({
+    type: 'update',
+    at: 1,
+    update: { sessionUpdate: 'tool_call', toolCallId: 'b', title: 'Read', kind: 'read', status: 'pending' },
+  });
   assert.deepEqual(outlineOf(toSnapshot(s).turns[0], toSnapshot(s).toolCalls), { tools: 2, failed: 0, running: 2 });
   run({ type: 'promptEnded', at: 2, stopReason: 'cancelled' });
   assert.deepEqual(outlineOf(toSnapshot(s).turns[0], toSnapshot(s).toolCalls), { tools: 2, failed: 0, running: 0 });

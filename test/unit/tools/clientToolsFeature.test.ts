@@ -18,15 +18,35 @@ import { ideGroup, tool } from './fixtures';
 function setup(permission?: (sid: string, call: ToolCallUpdate, options: PermissionOption[]) => string | undefined) {
   const registry = new ToolRegistry();
   registry.register(ideGroup());
-  registry.register({ name: 'Danger', startCollapsed: false, tools: [tool('Wipe', () => 'wiped', { requiresPermission: true })] });
+  registry.register({
+    name: 'Danger',
+    startCollapsed: false,
+    tools: [tool('Wipe', () => 'wiped', { requiresPermission: true })],
+  });
   const stores = new Map<string, SessionStore>();
-  const ctx = { logger: new MemoryLogger(), cwd: '/w', agentName: 'Fake', session: (id: string) => stores.get(id) } as unknown as FeatureContext;
+  const ctx = {
+    logger: new MemoryLogger(),
+    cwd: '/w',
+    agentName: 'Fake',
+    session: (id: string) => stores.get(id),
+  } as unknown as FeatureContext;
   const asked: ToolCallUpdate[] = [];
   const feature = new ClientToolsFeature({
-    registry, config: () => DEFAULT_TOOLS_CONFIG, logger: new MemoryLogger(),
-    permission: () => ({ request: async (sid, call, options) => { asked.push(call); const id = permission?.(sid, call, options); return id ? { outcome: 'selected', optionId: id } : { outcome: 'cancelled' }; } }),
+    registry,
+    config: () => DEFAULT_TOOLS_CONFIG,
+    logger: new MemoryLogger(),
+    permission: () => ({
+      request: async (sid, call, options) => {
+        asked.push(call);
+        const id = permission?.(sid, call, options);
+        return id ? { outcome: 'selected', optionId: id } : { outcome: 'cancelled' };
+      },
+    }),
     bridge: { command: process.execPath, args: [join(__dirname, '../../../src/tools/bridge.js')] },
-    userServers: () => [{ name: 'mine', command: 'x', args: [], env: [] }, { type: 'http', name: 'web', url: 'http://h', headers: [] }],
+    userServers: () => [
+      { name: 'mine', command: 'x', args: [], env: [] },
+      { type: 'http', name: 'web', url: 'http://h', headers: [] },
+    ],
   });
   const conn = feature.attach(ctx);
   return { feature, ctx, stores, asked, dispose: () => conn.dispose() };
@@ -44,7 +64,10 @@ test('http agent: entry named tandem with bearer header; calls show in the tool-
   const t = setup();
   try {
     const set = await t.feature.mcpServers({ mcpCapabilities: { http: true } }, t.ctx);
-    assert.deepEqual(set.servers.map((s) => s.name), ['tandem', 'mine', 'web']);
+    assert.deepEqual(
+      set.servers.map((s) => s.name),
+      ['tandem', 'mine', 'web'],
+    );
     const entry = set.servers[0] as Extract<McpServer, { type: 'http' }>;
     assert.match(entry.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp\/s1-/);
     assert.match(entry.headers[0].value, /^Bearer [A-Za-z0-9_-]{43}$/);
@@ -55,7 +78,14 @@ test('http agent: entry named tandem with bearer header; calls show in the tool-
     await client.callTool({ name: 'IDE', arguments: {} });
     await client.callTool({ name: 'OpenFile', arguments: { path: 'src/a.ts', line: 4 } });
     const calls: Array<{ id: string; title: string; status: string; group: unknown }> = [];
-    store.state.toolCalls.forEach((c) => calls.push({ id: c.toolCallId, title: c.title, status: c.status, group: (c.meta?.tandem as { group?: string })?.group }));
+    store.state.toolCalls.forEach((c) =>
+      calls.push({
+        id: c.toolCallId,
+        title: c.title,
+        status: c.status,
+        group: (c.meta?.tandem as { group?: string })?.group,
+      }),
+    );
     calls.sort((a, b) => a.id.localeCompare(b.id));
     assert.deepEqual(calls, [
       { id: 'tandem-tool-1', title: 'IDE · expand group', status: 'completed', group: 'IDE' },
@@ -63,29 +93,74 @@ test('http agent: entry named tandem with bearer header; calls show in the tool-
     ]);
 
     // The agent reported the MCP call itself: that row is annotated, no duplicate row.
-    store.dispatch({ type: 'update', at: 1, update: { sessionUpdate: 'tool_call', toolCallId: 'toolu_1', title: 'mcp__tandem__GetSelection', status: 'in_progress', rawInput: {} } });
+    store.dispatch({
+      type: 'update',
+      at: 1,
+      update: {
+        sessionUpdate: 'tool_call',
+        toolCallId: 'toolu_1',
+        title: 'mcp__tandem__GetSelection',
+        status: 'in_progress',
+        rawInput: {},
+      },
+    });
     await client.callTool({ name: 'GetSelection', arguments: {} });
     const own = store.state.toolCalls.get('toolu_1')!;
-    assert.deepEqual(own.meta, { tandem: { group: 'IDE', tool: 'GetSelection', kind: 'tool', args: {}, clientTool: true } });
-    let n = 0; store.state.toolCalls.forEach(() => n++);
+    assert.deepEqual(own.meta, {
+      tandem: { group: 'IDE', tool: 'GetSelection', kind: 'tool', args: {}, clientTool: true },
+    });
+    let n = 0;
+    store.state.toolCalls.forEach(() => n++);
     assert.equal(n, 3);
 
     // A call proxied through the container (Claude Code with a stale tool list) names the
     // container, not the tool: that row is the call's too.
-    store.dispatch({ type: 'update', at: 2, update: { sessionUpdate: 'tool_call', toolCallId: 'toolu_2', title: 'mcp__tandem__IDE', status: 'in_progress', rawInput: { function: 'ShowMessage', arguments: { message: 'hi' } } } });
+    store.dispatch({
+      type: 'update',
+      at: 2,
+      update: {
+        sessionUpdate: 'tool_call',
+        toolCallId: 'toolu_2',
+        title: 'mcp__tandem__IDE',
+        status: 'in_progress',
+        rawInput: { function: 'ShowMessage', arguments: { message: 'hi' } },
+      },
+    });
     await client.callTool({ name: 'IDE', arguments: { function: 'ShowMessage', arguments: { message: 'hi' } } });
-    assert.deepEqual(store.state.toolCalls.get('toolu_2')!.meta, { tandem: { group: 'IDE', tool: 'ShowMessage', kind: 'tool', args: { message: 'hi' }, clientTool: true } });
-    n = 0; store.state.toolCalls.forEach(() => n++);
+    assert.deepEqual(store.state.toolCalls.get('toolu_2')!.meta, {
+      tandem: { group: 'IDE', tool: 'ShowMessage', kind: 'tool', args: { message: 'hi' }, clientTool: true },
+    });
+    n = 0;
+    store.state.toolCalls.forEach(() => n++);
     assert.equal(n, 4, 'no synthetic row for the proxied call');
 
     // codex-acp wraps the input as {server, tool, arguments} and titles it "Tool: tandem/IDE".
-    store.dispatch({ type: 'update', at: 3, update: { sessionUpdate: 'tool_call', toolCallId: 'call_3', title: 'Tool: tandem/IDE', status: 'in_progress', rawInput: { server: 'tandem', tool: 'IDE', arguments: { function: 'OpenFile', arguments: { path: 'src/b.ts' } } } } });
+    store.dispatch({
+      type: 'update',
+      at: 3,
+      update: {
+        sessionUpdate: 'tool_call',
+        toolCallId: 'call_3',
+        title: 'Tool: tandem/IDE',
+        status: 'in_progress',
+        rawInput: {
+          server: 'tandem',
+          tool: 'IDE',
+          arguments: { function: 'OpenFile', arguments: { path: 'src/b.ts' } },
+        },
+      },
+    });
     await client.callTool({ name: 'IDE', arguments: { function: 'OpenFile', arguments: { path: 'src/b.ts' } } });
-    assert.deepEqual(store.state.toolCalls.get('call_3')!.meta, { tandem: { group: 'IDE', tool: 'OpenFile', kind: 'tool', args: { path: 'src/b.ts' }, clientTool: true } });
-    n = 0; store.state.toolCalls.forEach(() => n++);
-    assert.equal(n, 5, 'no synthetic row for codex\'s proxied call');
+    assert.deepEqual(store.state.toolCalls.get('call_3')!.meta, {
+      tandem: { group: 'IDE', tool: 'OpenFile', kind: 'tool', args: { path: 'src/b.ts' }, clientTool: true },
+    });
+    n = 0;
+    store.state.toolCalls.forEach(() => n++);
+    assert.equal(n, 5, "no synthetic row for codex's proxied call");
     await client.close();
-  } finally { t.dispose(); }
+  } finally {
+    t.dispose();
+  }
 });
 
 test('permission-required tool asks through the PermissionPort with the group in _meta', async () => {
@@ -108,28 +183,53 @@ test('permission-required tool asks through the PermissionPort with the group in
     assert.equal(t.asked[0].title, 'Danger · Wipe');
     assert.deepEqual(t.asked[0]._meta, { tandem: { group: 'Danger', tool: 'Wipe', args: {} } });
     await client.close();
-  } finally { t.dispose(); }
+  } finally {
+    t.dispose();
+  }
 });
 
 test('stdio agent: the bridge entry relays to the HTTP server (list_changed included)', async () => {
   const t = setup();
   try {
     const set = await t.feature.mcpServers({ mcpCapabilities: { http: false } }, t.ctx);
-    assert.deepEqual(set.servers.map((s) => s.name), ['tandem', 'mine'], 'http user server dropped');
+    assert.deepEqual(
+      set.servers.map((s) => s.name),
+      ['tandem', 'mine'],
+      'http user server dropped',
+    );
     const e = set.servers[0] as Extract<McpServer, { command: string }>;
     set.opened!('s');
     t.stores.set('s', new SessionStore('s'));
     const client = new Client({ name: 'agent', version: '1' });
-    await client.connect(new StdioClientTransport({ command: e.command, args: e.args, env: Object.fromEntries(e.env.map((v) => [v.name, v.value])), stderr: 'inherit' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: e.command,
+        args: e.args,
+        env: Object.fromEntries(e.env.map((v) => [v.name, v.value])),
+        stderr: 'inherit',
+      }),
+    );
     const { ToolListChangedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
-    const changed = new Promise<void>((r) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => r()));
-    assert.deepEqual((await client.listTools()).tools.map((x) => x.name), ['IDE', 'Wipe']);
+    const changed = new Promise<void>((r) =>
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => r()),
+    );
+    assert.deepEqual(
+      (await client.listTools()).tools.map((x) => x.name),
+      ['IDE', 'Wipe'],
+    );
     const r = await client.callTool({ name: 'IDE', arguments: {} });
-    assert.deepEqual(r.content, [{ type: 'text', text: 'IDE expanded. Available functions: OpenFile, GetSelection, ShowMessage' }]);
+    assert.deepEqual(r.content, [
+      { type: 'text', text: 'IDE expanded. Available functions: OpenFile, GetSelection, ShowMessage' },
+    ]);
     await changed;
-    assert.deepEqual((await client.listTools()).tools.map((x) => x.name), ['OpenFile', 'GetSelection', 'ShowMessage', 'Wipe']);
+    assert.deepEqual(
+      (await client.listTools()).tools.map((x) => x.name),
+      ['OpenFile', 'GetSelection', 'ShowMessage', 'Wipe'],
+    );
     await client.close();
-  } finally { t.dispose(); }
+  } finally {
+    t.dispose();
+  }
 });
 
 test('a replaced session: calls on its slot get the disconnection fallback', async () => {
@@ -144,5 +244,7 @@ test('a replaced session: calls on its slot get the disconnection fallback', asy
     const r = await client.callTool({ name: 'OpenFile', arguments: { path: 'x' } });
     assert.deepEqual(r.content, [{ type: 'text', text: "Client disconnected. Tool 'OpenFile' unavailable." }]);
     await client.close().catch(() => undefined);
-  } finally { t.dispose(); }
+  } finally {
+    t.dispose();
+  }
 });

@@ -1,7 +1,13 @@
 import type { Tool, ToolGroup, ToolHandler } from '../../../src/tools/types';
 
 export function tool(name: string, handler: ToolHandler = () => `${name} ok`, extra: Partial<Tool> = {}): Tool {
-  return { name, description: `${name} does a thing`, parametersSchema: { type: 'object', properties: {} }, handler, ...extra };
+  return {
+    name,
+    description: `${name} does a thing`,
+    parametersSchema: { type: 'object', properties: {} },
+    handler,
+    ...extra,
+  };
 }
 
 /** The IDE group of the spec with fake handlers. */
@@ -11,14 +17,33 @@ export function ideGroup(opened: Array<{ path: string; line?: number }> = []): T
     description: 'VS Code interaction tools',
     tools: [
       {
-        name: 'OpenFile', description: 'Open a file in the editor',
-        parametersSchema: { type: 'object', properties: { path: { type: 'string' }, line: { type: 'integer', minimum: 1 } }, required: ['path'], additionalProperties: false },
-        handler: (a) => { opened.push({ path: a.path as string, line: a.line as number | undefined }); return `Opened ${a.path}`; },
+        name: 'OpenFile',
+        description: 'Open a file in the editor',
+        parametersSchema: {
+          type: 'object',
+          properties: { path: { type: 'string' }, line: { type: 'integer', minimum: 1 } },
+          required: ['path'],
+          additionalProperties: false,
+        },
+        handler: (a) => {
+          opened.push({ path: a.path as string, line: a.line as number | undefined });
+          return `Opened ${a.path}`;
+        },
       },
-      { name: 'GetSelection', description: "Get the user's current text selection", parametersSchema: { type: 'object' }, handler: () => ({ content: [{ type: 'json', json: { path: 'a.ts', text: 'x' } }] }) },
       {
-        name: 'ShowMessage', description: 'Show a message to the user',
-        parametersSchema: { type: 'object', properties: { message: { type: 'string' }, severity: { type: 'string', enum: ['info', 'warning', 'error'] } }, required: ['message'] },
+        name: 'GetSelection',
+        description: "Get the user's current text selection",
+        parametersSchema: { type: 'object' },
+        handler: () => ({ content: [{ type: 'json', json: { path: 'a.ts', text: 'x' } }] }),
+      },
+      {
+        name: 'ShowMessage',
+        description: 'Show a message to the user',
+        parametersSchema: {
+          type: 'object',
+          properties: { message: { type: 'string' }, severity: { type: 'string', enum: ['info', 'warning', 'error'] } },
+          required: ['message'],
+        },
         handler: () => 'shown',
       },
     ],

@@ -30,7 +30,10 @@ test('invalid arguments: "Invalid arguments for tool X: <ajv message>"', async (
   r = await invokeTool('OpenFile', { path: 'a', line: 'x' }, env);
   assert.equal(text(r), 'Invalid arguments for tool OpenFile: /line must be integer');
   r = await invokeTool('ShowMessage', { message: 'm', severity: 'loud' }, env);
-  assert.equal(text(r), 'Invalid arguments for tool ShowMessage: /severity must be equal to one of the allowed values ("info", "warning", "error")');
+  assert.equal(
+    text(r),
+    'Invalid arguments for tool ShowMessage: /severity must be equal to one of the allowed values ("info", "warning", "error")',
+  );
   r = await invokeTool('OpenFile', { path: 'a', extra: 1 }, env);
   assert.equal(text(r), "Invalid arguments for tool OpenFile: must NOT have additional properties 'extra'");
 });
@@ -55,7 +58,13 @@ test('OpenFile with valid arguments runs the handler', async () => {
 test('timeout: an error result after the configured time; the late result is dropped', async () => {
   let aborted = false;
   const logs: string[] = [];
-  const slow = tool('Slow', async (_a, ctx) => { ctx.signal.addEventListener('abort', () => { aborted = true; }); await sleep(150); return 'late'; });
+  const slow = tool('Slow', async (_a, ctx) => {
+    ctx.signal.addEventListener('abort', () => {
+      aborted = true;
+    });
+    await sleep(150);
+    return 'late';
+  });
   const config = { ...DEFAULT_TOOLS_CONFIG, timeoutMs: 40 };
   const { env } = setup([{ name: 'G', startCollapsed: false, tools: [slow] }], config);
   const t0 = Date.now();
@@ -70,7 +79,12 @@ test('timeout: an error result after the configured time; the late result is dro
 
 test('5 parallel calls run concurrently: total â‰ˆ the slowest, not the sum', async () => {
   const delays = [100, 60, 80, 40, 90];
-  const tools = delays.map((d, i) => tool(`T${i}`, async () => { await sleep(d); return `t${i}`; }));
+  const tools = delays.map((d, i) =>
+    tool(`T${i}`, async () => {
+      await sleep(d);
+      return `t${i}`;
+    }),
+  );
   const { env } = setup([{ name: 'G', startCollapsed: false, tools }]);
   const t0 = performance.now();
   const rs = await Promise.all(delays.map((_, i) => invokeTool(`T${i}`, {}, env)));
@@ -81,7 +95,17 @@ test('5 parallel calls run concurrently: total â‰ˆ the slowest, not the sum', as
 
 test('a handler that throws becomes an error result with its message', async () => {
   const logs: string[] = [];
-  const { env } = setup([{ name: 'G', startCollapsed: false, tools: [tool('Boom', () => { throw new Error('disk on fire'); })] }]);
+  const { env } = setup([
+    {
+      name: 'G',
+      startCollapsed: false,
+      tools: [
+        tool('Boom', () => {
+          throw new Error('disk on fire');
+        }),
+      ],
+    },
+  ]);
   const r = await invokeTool('Boom', {}, { ...env, log: (m) => logs.push(m) });
   assert.equal(text(r), 'Tool Boom failed: disk on fire');
   assert.equal(r.isError, true);
@@ -89,14 +113,20 @@ test('a handler that throws becomes an error result with its message', async () 
 });
 
 test('results carry text, JSON and image content', async () => {
-  const { env } = setup([{
-    name: 'G', startCollapsed: false, tools: [
-      tool('J', () => ({ content: [{ type: 'json', json: { a: 1 } }] })),
-      tool('I', () => ({ content: [{ type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }] })),
-    ],
-  }]);
+  const { env } = setup([
+    {
+      name: 'G',
+      startCollapsed: false,
+      tools: [
+        tool('J', () => ({ content: [{ type: 'json', json: { a: 1 } }] })),
+        tool('I', () => ({ content: [{ type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }] })),
+      ],
+    },
+  ]);
   assert.deepEqual((await invokeTool('J', {}, env)).content, [{ type: 'json', json: { a: 1 } }]);
-  assert.deepEqual((await invokeTool('I', {}, env)).content, [{ type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }]);
+  assert.deepEqual((await invokeTool('I', {}, env)).content, [
+    { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+  ]);
 });
 
 test('augmentation: inject, remove, expand, collapse, hide, show, add context â€” the tool list follows', async () => {
@@ -111,7 +141,15 @@ test('augmentation: inject, remove, expand, collapse, hide, show, add context â€
   const names = () => state.list().map((l) => l.name);
   assert.deepEqual(names(), ['Login', 'Logout', 'Guest']);
 
-  next = { content: [{ type: 'text', text: 'User logged in' }], augmentation: { injectGroups: [admin], expandGroups: ['Admin'], hideTools: ['Login'], addContext: [{ key: 'user', value: 'Admin user logged in' }] } };
+  next = {
+    content: [{ type: 'text', text: 'User logged in' }],
+    augmentation: {
+      injectGroups: [admin],
+      expandGroups: ['Admin'],
+      hideTools: ['Login'],
+      addContext: [{ key: 'user', value: 'Admin user logged in' }],
+    },
+  };
   let r = await invokeTool('Login', {}, env);
   assert.equal(text(r), 'User logged in\nContext:\n- user: Admin user logged in');
   assert.equal(r.augmentation, undefined, 'augmentation is not sent to the agent');
@@ -127,9 +165,15 @@ test('augmentation: inject, remove, expand, collapse, hide, show, add context â€
   assert.equal(fired, 3);
 
   // An injected group that clashes is reported in the result, not thrown.
-  next = { content: [{ type: 'text', text: 'ok' }], augmentation: { injectGroups: [{ name: 'Evil', tools: [tool('Logout')] }] } };
+  next = {
+    content: [{ type: 'text', text: 'ok' }],
+    augmentation: { injectGroups: [{ name: 'Evil', tools: [tool('Logout')] }] },
+  };
   r = await invokeTool('Login', {}, env);
-  assert.match(text(r), /Tandem could not apply part of this tool's changes: Invalid tool group "Evil": the name "Logout" is already used by group "Auth"/);
+  assert.match(
+    text(r),
+    /Tandem could not apply part of this tool's changes: Invalid tool group "Evil": the name "Logout" is already used by group "Auth"/,
+  );
   state.reset();
   assert.deepEqual(names(), ['Login', 'Logout', 'Guest']);
 });
@@ -137,9 +181,31 @@ test('augmentation: inject, remove, expand, collapse, hide, show, add context â€
 test('permission: requiresPermission asks first; deny â†’ error result, allow â†’ runs', async () => {
   let ran = 0;
   const asked: string[] = [];
-  const { env } = setup([{ name: 'G', startCollapsed: false, tools: [tool('Delete', () => { ran++; return 'deleted'; }, { requiresPermission: true }), tool('Free')] }]);
+  const { env } = setup([
+    {
+      name: 'G',
+      startCollapsed: false,
+      tools: [
+        tool(
+          'Delete',
+          () => {
+            ran++;
+            return 'deleted';
+          },
+          { requiresPermission: true },
+        ),
+        tool('Free'),
+      ],
+    },
+  ]);
   let decision: PermissionDecision = 'deny';
-  const e: InvokeEnv = { ...env, requestPermission: async (c) => { asked.push(`${c.group}/${c.tool.name}`); return decision; } };
+  const e: InvokeEnv = {
+    ...env,
+    requestPermission: async (c) => {
+      asked.push(`${c.group}/${c.tool.name}`);
+      return decision;
+    },
+  };
   let r = await invokeTool('Delete', {}, e);
   assert.equal(text(r), 'The user denied permission to run Delete.');
   assert.equal(r.isError, true);
@@ -157,15 +223,36 @@ test('permission: requiresPermission asks first; deny â†’ error result, allow â†
 
 test('disconnection: pending and later calls get the fallback text, answered once', async () => {
   let disconnect!: () => void;
-  const disconnected = new Promise<void>((r) => { disconnect = r; });
+  const disconnected = new Promise<void>((r) => {
+    disconnect = r;
+  });
   let gone = false;
   const finished: string[] = [];
-  const { env } = setup([{ name: 'G', startCollapsed: false, tools: [tool('Wait', async () => { await sleep(80); return 'done'; })] }],
-    { ...DEFAULT_TOOLS_CONFIG, disconnectedMessage: "Client disconnected. Tool '{0}' unavailable." });
-  const e: InvokeEnv = { ...env, disconnected, isDisconnected: () => gone, observer: { started() {}, finished: (id, r) => finished.push(`${id}:${text(r)}`) } };
+  const { env } = setup(
+    [
+      {
+        name: 'G',
+        startCollapsed: false,
+        tools: [
+          tool('Wait', async () => {
+            await sleep(80);
+            return 'done';
+          }),
+        ],
+      },
+    ],
+    { ...DEFAULT_TOOLS_CONFIG, disconnectedMessage: "Client disconnected. Tool '{0}' unavailable." },
+  );
+  const e: InvokeEnv = {
+    ...env,
+    disconnected,
+    isDisconnected: () => gone,
+    observer: { started() {}, finished: (id, r) => finished.push(`${id}:${text(r)}`) },
+  };
   const p = invokeTool('Wait', {}, e);
   await sleep(10);
-  gone = true; disconnect();
+  gone = true;
+  disconnect();
   assert.equal(text(await p), "Client disconnected. Tool 'Wait' unavailable.");
   assert.equal(text(await invokeTool('Wait', {}, e)), "Client disconnected. Tool 'Wait' unavailable.");
   await sleep(100);
@@ -175,9 +262,15 @@ test('disconnection: pending and later calls get the fallback text, answered onc
 test('stale tool lists (Claude Code ignores list_changed): the container proxies a function and answers after expansion', async () => {
   const opened: Array<{ path: string; line?: number }> = [];
   const { env } = setup([ideGroup(opened)]);
-  assert.equal(text(await invokeTool('IDE', {}, env)), 'IDE expanded. Available functions: OpenFile, GetSelection, ShowMessage');
+  assert.equal(
+    text(await invokeTool('IDE', {}, env)),
+    'IDE expanded. Available functions: OpenFile, GetSelection, ShowMessage',
+  );
   // The agent still only knows "IDE": calling it again expands again, it is not an unknown tool.
-  assert.equal(text(await invokeTool('IDE', {}, env)), 'IDE expanded. Available functions: OpenFile, GetSelection, ShowMessage');
+  assert.equal(
+    text(await invokeTool('IDE', {}, env)),
+    'IDE expanded. Available functions: OpenFile, GetSelection, ShowMessage',
+  );
   const r = await invokeTool('IDE', { function: 'OpenFile', arguments: { path: 'src/a.ts', line: 2 } }, env);
   assert.equal(text(r), 'Opened src/a.ts');
   assert.deepEqual(opened, [{ path: 'src/a.ts', line: 2 }]);

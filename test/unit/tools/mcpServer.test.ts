@@ -23,14 +23,30 @@ async function setup() {
 
 async function connect(url: string, token: string) {
   const client = new Client({ name: 'test-agent', version: '1' });
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
   await client.connect(transport);
   return client;
 }
 
-function raw(url: string, headers: Record<string, string>, body = '{"jsonrpc":"2.0","id":1,"method":"ping"}'): Promise<number> {
+function raw(
+  url: string,
+  headers: Record<string, string>,
+  body = '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers } }, (res) => { res.resume(); resolve(res.statusCode!); });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -43,21 +59,42 @@ test('real MCP client: list → call container → list_changed → list shows t
   const client = await connect(slot.url, server.token);
   try {
     assert.equal(client.getServerVersion()?.name, 'tandem');
-    assert.match(client.getInstructions() ?? '', /When the IDE tools are expanded: Use ShowMessage for important notifications\./);
+    assert.match(
+      client.getInstructions() ?? '',
+      /When the IDE tools are expanded: Use ShowMessage for important notifications\./,
+    );
     let listChanged = 0;
-    const changed = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => { listChanged++; resolve(); }));
+    const changed = new Promise<void>((resolve) =>
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        listChanged++;
+        resolve();
+      }),
+    );
 
     let tools = (await client.listTools()).tools;
-    assert.deepEqual(tools.map((t) => t.name), ['IDE']);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['IDE'],
+    );
     assert.match(tools[0].description!, /^IDE — VS Code interaction tools \(3 tools\)/);
 
     const expanded = await client.callTool({ name: 'IDE', arguments: {} });
-    assert.deepEqual(expanded.content, [{ type: 'text', text: 'IDE expanded. Available functions: OpenFile, GetSelection, ShowMessage' }]);
-    await Promise.race([changed, sleep(2000).then(() => { throw new Error('no list_changed'); })]);
+    assert.deepEqual(expanded.content, [
+      { type: 'text', text: 'IDE expanded. Available functions: OpenFile, GetSelection, ShowMessage' },
+    ]);
+    await Promise.race([
+      changed,
+      sleep(2000).then(() => {
+        throw new Error('no list_changed');
+      }),
+    ]);
     assert.equal(listChanged, 1);
 
     tools = (await client.listTools()).tools;
-    assert.deepEqual(tools.map((t) => t.name), ['OpenFile', 'GetSelection', 'ShowMessage']);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['OpenFile', 'GetSelection', 'ShowMessage'],
+    );
     assert.deepEqual(tools[0].inputSchema.required, ['path']);
 
     const r = await client.callTool({ name: 'OpenFile', arguments: { path: 'src/a.ts', line: 7 } });
@@ -66,15 +103,27 @@ test('real MCP client: list → call container → list_changed → list shows t
 
     const bad = await client.callTool({ name: 'OpenFile', arguments: { line: 7 } });
     assert.equal(bad.isError, true);
-    assert.deepEqual(bad.content, [{ type: 'text', text: "Invalid arguments for tool OpenFile: must have required property 'path'" }]);
+    assert.deepEqual(bad.content, [
+      { type: 'text', text: "Invalid arguments for tool OpenFile: must have required property 'path'" },
+    ]);
     const sel = await client.callTool({ name: 'GetSelection', arguments: {} });
     assert.deepEqual(sel.content, [{ type: 'text', text: JSON.stringify({ path: 'a.ts', text: 'x' }, null, 2) }]);
 
     // Reset: back to the container, with list_changed.
-    const again = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+    const again = new Promise<void>((resolve) =>
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+    );
     slot.reset();
-    await Promise.race([again, sleep(2000).then(() => { throw new Error('no list_changed after reset'); })]);
-    assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['IDE']);
+    await Promise.race([
+      again,
+      sleep(2000).then(() => {
+        throw new Error('no list_changed after reset');
+      }),
+    ]);
+    assert.deepEqual(
+      (await client.listTools()).tools.map((t) => t.name),
+      ['IDE'],
+    );
   } finally {
     await client.close();
     server.dispose();
@@ -89,10 +138,17 @@ test('each slot (ACP session) has its own state; a disposed slot answers with th
   const cb = await connect(b.url, server.token);
   try {
     await ca.callTool({ name: 'IDE', arguments: {} });
-    assert.deepEqual((await ca.listTools()).tools.map((t) => t.name), ['OpenFile', 'GetSelection', 'ShowMessage']);
-    assert.deepEqual((await cb.listTools()).tools.map((t) => t.name), ['IDE']);
+    assert.deepEqual(
+      (await ca.listTools()).tools.map((t) => t.name),
+      ['OpenFile', 'GetSelection', 'ShowMessage'],
+    );
+    assert.deepEqual(
+      (await cb.listTools()).tools.map((t) => t.name),
+      ['IDE'],
+    );
   } finally {
-    await ca.close(); await cb.close();
+    await ca.close();
+    await cb.close();
     server.dispose();
   }
 });
@@ -101,12 +157,20 @@ test('refused: missing or wrong token (401), other Host, any Origin (403), unkno
   const { server } = await setup();
   const slot = server.openSlot();
   try {
-    const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+    const init = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    });
     assert.equal(await raw(slot.url, {}, init), 401);
     assert.equal(await raw(slot.url, { Authorization: 'Bearer nope' }, init), 401);
     assert.equal(await raw(slot.url, { Authorization: `Bearer ${server.token}x` }, init), 401);
     assert.equal(await raw(slot.url, { Authorization: `Bearer ${server.token}`, Host: 'evil.example:80' }, init), 403);
-    assert.equal(await raw(slot.url, { Authorization: `Bearer ${server.token}`, Origin: 'http://127.0.0.1' }, init), 403);
+    assert.equal(
+      await raw(slot.url, { Authorization: `Bearer ${server.token}`, Origin: 'http://127.0.0.1' }, init),
+      403,
+    );
     assert.equal(await raw(`${server.baseUrl}/mcp/nope`, { Authorization: `Bearer ${server.token}` }, init), 404);
     assert.equal(await raw(slot.url, { Authorization: `Bearer ${server.token}` }, init), 200);
     // The SDK client with a wrong token fails to connect.

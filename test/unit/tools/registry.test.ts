@@ -8,17 +8,50 @@ const names = (s: ToolState) => s.list().map((l) => l.name);
 
 test('registration: a bad schema is rejected naming group, tool and schema path', () => {
   const r = new ToolRegistry();
-  assert.throws(() => r.register({ name: 'IDE', tools: [tool('OpenFile', undefined, { parametersSchema: { type: 'object', properties: { line: { type: 'int' } } } })] }),
-    (e: Error) => e instanceof ToolRegistrationError && /^Invalid tool group "IDE": tool "OpenFile": parametersSchema\.properties\.line\.type: must be equal to one of the allowed values/.test(e.message));
-  assert.throws(() => r.register({ name: 'IDE', tools: [tool('OpenFile', undefined, { parametersSchema: { type: 'string' } })] }),
-    /Invalid tool group "IDE": tool "OpenFile": parametersSchema\.type: must be "object"/);
-  assert.throws(() => r.register({ name: 'IDE', tools: [tool('OpenFile', undefined, { parametersSchema: { type: 'object', required: 'path' } })] }),
-    /Invalid tool group "IDE": tool "OpenFile": parametersSchema\.required: must be array/);
-  assert.throws(() => r.register({ name: 'bad name', tools: [tool('A')] }), /Invalid tool group "bad name": the group name must match/);
+  assert.throws(
+    () =>
+      r.register({
+        name: 'IDE',
+        tools: [
+          tool('OpenFile', undefined, { parametersSchema: { type: 'object', properties: { line: { type: 'int' } } } }),
+        ],
+      }),
+    (e: Error) =>
+      e instanceof ToolRegistrationError &&
+      /^Invalid tool group "IDE": tool "OpenFile": parametersSchema\.properties\.line\.type: must be equal to one of the allowed values/.test(
+        e.message,
+      ),
+  );
+  assert.throws(
+    () => r.register({ name: 'IDE', tools: [tool('OpenFile', undefined, { parametersSchema: { type: 'string' } })] }),
+    /Invalid tool group "IDE": tool "OpenFile": parametersSchema\.type: must be "object"/,
+  );
+  assert.throws(
+    () =>
+      r.register({
+        name: 'IDE',
+        tools: [tool('OpenFile', undefined, { parametersSchema: { type: 'object', required: 'path' } })],
+      }),
+    /Invalid tool group "IDE": tool "OpenFile": parametersSchema\.required: must be array/,
+  );
+  assert.throws(
+    () => r.register({ name: 'bad name', tools: [tool('A')] }),
+    /Invalid tool group "bad name": the group name must match/,
+  );
   assert.throws(() => r.register({ name: 'G', tools: [] }), /Invalid tool group "G": it has no tools/);
-  assert.throws(() => r.register({ name: 'G', tools: [tool('A'), tool('A')] }), /Invalid tool group "G": tool "A": duplicate tool name/);
-  assert.throws(() => r.register({ name: 'G', tools: [{ ...tool('A'), description: '' }] }), /tool "A": missing description/);
-  assert.throws(() => r.register({ name: 'G', tools: [tool('A')], skills: [{ name: 'S', description: 'd', references: ['Nope'] }] }), /Invalid tool group "G": skill "S": references unknown tool "Nope"/);
+  assert.throws(
+    () => r.register({ name: 'G', tools: [tool('A'), tool('A')] }),
+    /Invalid tool group "G": tool "A": duplicate tool name/,
+  );
+  assert.throws(
+    () => r.register({ name: 'G', tools: [{ ...tool('A'), description: '' }] }),
+    /tool "A": missing description/,
+  );
+  assert.throws(
+    () =>
+      r.register({ name: 'G', tools: [tool('A')], skills: [{ name: 'S', description: 'd', references: ['Nope'] }] }),
+    /Invalid tool group "G": skill "S": references unknown tool "Nope"/,
+  );
   assert.equal(r.all().length, 0);
 });
 
@@ -26,8 +59,14 @@ test('registration: duplicate group and tool names across groups are rejected; d
   const r = new ToolRegistry();
   const d = r.register(ideGroup());
   assert.throws(() => r.register(ideGroup()), /Invalid tool group "IDE": a group with this name is already registered/);
-  assert.throws(() => r.register({ name: 'Other', tools: [tool('OpenFile')] }), /Invalid tool group "Other": the name "OpenFile" is already used by group "IDE"/);
-  assert.throws(() => r.register({ name: 'Other', tools: [tool('IDE')] }), /the name "IDE" is already used by group "IDE"/);
+  assert.throws(
+    () => r.register({ name: 'Other', tools: [tool('OpenFile')] }),
+    /Invalid tool group "Other": the name "OpenFile" is already used by group "IDE"/,
+  );
+  assert.throws(
+    () => r.register({ name: 'Other', tools: [tool('IDE')] }),
+    /the name "IDE" is already used by group "IDE"/,
+  );
   let changes = 0;
   r.onDidChange(() => changes++);
   d.dispose();
@@ -46,14 +85,23 @@ test('collapse: a collapsed group is one container tool with the "(3 tools)" des
   assert.equal(c.kind, 'container');
   assert.ok(c.description.startsWith('IDE — VS Code interaction tools (3 tools)'), c.description);
   // Empty arguments expand; `function` + `arguments` proxy a call for agents with a stale tool list.
-  assert.deepEqual((c.inputSchema as { properties: { function: { enum: string[] } } }).properties.function.enum, ['OpenFile', 'GetSelection', 'ShowMessage']);
+  assert.deepEqual((c.inputSchema as { properties: { function: { enum: string[] } } }).properties.function.enum, [
+    'OpenFile',
+    'GetSelection',
+    'ShowMessage',
+  ]);
   assert.equal((c.inputSchema as { additionalProperties: boolean }).additionalProperties, false);
 });
 
 test('expand: the result is exactly "{Group} expanded. Available functions: {A, B, C}" plus functionResult; list_changed fires once', () => {
   const r = new ToolRegistry();
   r.register(ideGroup());
-  r.register({ name: 'Git', description: 'Git tools', functionResult: 'Tip: use Status first.', tools: [tool('Status'), tool('Log')] });
+  r.register({
+    name: 'Git',
+    description: 'Git tools',
+    functionResult: 'Tip: use Status first.',
+    tools: [tool('Status'), tool('Log')],
+  });
   const s = new ToolState(r);
   let fired = 0;
   s.onDidChangeList(() => fired++);
@@ -88,7 +136,11 @@ test('systemPrompt rides on the tool descriptions only while the group is expand
   const s = new ToolState(r);
   assert.ok(!s.list()[0].description.includes('ShowMessage for important'));
   s.expand('IDE');
-  for (const l of s.list()) assert.ok(l.description.endsWith('IDE group instructions: Use ShowMessage for important notifications.'), l.description);
+  for (const l of s.list())
+    assert.ok(
+      l.description.endsWith('IDE group instructions: Use ShowMessage for important notifications.'),
+      l.description,
+    );
   s.collapse('IDE');
   assert.deepEqual(names(s), ['IDE']);
 });
@@ -96,15 +148,31 @@ test('systemPrompt rides on the tool descriptions only while the group is expand
 test('skills: listed beside the container; activating one exposes exactly its tools', () => {
   const r = new ToolRegistry();
   r.register({
-    name: 'Checkout', description: 'Shop', tools: [tool('ValidateCart'), tool('ProcessPayment'), tool('ConfirmOrder'), tool('Refund')],
-    skills: [{ name: 'Complete Checkout', description: "Process a customer's checkout", functionResult: 'Go in order.', systemPrompt: '1. validate 2. pay 3. confirm', references: ['ValidateCart', 'ProcessPayment', 'ConfirmOrder'] }],
+    name: 'Checkout',
+    description: 'Shop',
+    tools: [tool('ValidateCart'), tool('ProcessPayment'), tool('ConfirmOrder'), tool('Refund')],
+    skills: [
+      {
+        name: 'Complete Checkout',
+        description: "Process a customer's checkout",
+        functionResult: 'Go in order.',
+        systemPrompt: '1. validate 2. pay 3. confirm',
+        references: ['ValidateCart', 'ProcessPayment', 'ConfirmOrder'],
+      },
+    ],
   });
   const s = new ToolState(r);
   assert.deepEqual(names(s), ['Checkout', 'Complete_Checkout']);
-  assert.equal(s.activateSkill('Checkout', 'Complete_Checkout'),
-    'Complete Checkout skill activated. Available functions: ValidateCart, ProcessPayment, ConfirmOrder\n\nGo in order.');
+  assert.equal(
+    s.activateSkill('Checkout', 'Complete_Checkout'),
+    'Complete Checkout skill activated. Available functions: ValidateCart, ProcessPayment, ConfirmOrder\n\nGo in order.',
+  );
   assert.deepEqual(names(s), ['Checkout', 'Complete_Checkout', 'ValidateCart', 'ProcessPayment', 'ConfirmOrder']);
-  assert.ok(s.resolve('ValidateCart')!.description.includes('Complete Checkout skill instructions: 1. validate 2. pay 3. confirm'));
+  assert.ok(
+    s
+      .resolve('ValidateCart')!
+      .description.includes('Complete Checkout skill instructions: 1. validate 2. pay 3. confirm'),
+  );
   s.reset();
   assert.deepEqual(names(s), ['Checkout', 'Complete_Checkout']);
 });

@@ -31,17 +31,34 @@ test('parseIntent rejects malformed session view intents', () => {
     { type: 'prompt', text: 'x', attachments: [{ kind: 'image', mimeType: 'image/svg+xml', data: 'AAAA' }] },
     { type: 'prompt', text: 'x', attachments: [{ kind: 'image', mimeType: 'image/png', data: 'not base64!' }] },
     { type: 'prompt', text: 'x', attachments: [{ kind: 'exec', cmd: 'rm' }] },
-    { type: 'prompt', text: 'x', attachments: Array.from({ length: MAX_ATTACHMENTS + 1 }, () => ({ kind: 'file', path: '/a' })) },
-    { type: 'openDiff', toolCallId: '', index: 0 }, { type: 'openDiff', toolCallId: 'c', index: -1 }, { type: 'openDiff', toolCallId: 'c', index: 1.5 },
-    { type: 'searchFiles', requestId: 'x', query: 'a' }, { type: 'searchFiles', requestId: 1, query: 'a'.repeat(600) },
+    {
+      type: 'prompt',
+      text: 'x',
+      attachments: Array.from({ length: MAX_ATTACHMENTS + 1 }, () => ({ kind: 'file', path: '/a' })),
+    },
+    { type: 'openDiff', toolCallId: '', index: 0 },
+    { type: 'openDiff', toolCallId: 'c', index: -1 },
+    { type: 'openDiff', toolCallId: 'c', index: 1.5 },
+    { type: 'searchFiles', requestId: 'x', query: 'a' },
+    { type: 'searchFiles', requestId: 1, query: 'a'.repeat(600) },
     { type: 'attachSelection', path: '/etc/passwd' },
-    { type: 'setMode', modeId: '' }, { type: 'setConfigOption', configId: 'm', value: 3 },
-    { type: 'openExternal', url: 'javascript:alert(1)' }, { type: 'openExternal', url: 'command:workbench.action.quit' },
+    { type: 'setMode', modeId: '' },
+    { type: 'setConfigOption', configId: 'm', value: 3 },
+    { type: 'openExternal', url: 'javascript:alert(1)' },
+    { type: 'openExternal', url: 'command:workbench.action.quit' },
     { type: 'openExternal', url: 'file:///etc/passwd' },
-    { type: 'loadTurns', sessionId: 's', turns: [-1] }, { type: 'loadTurns', sessionId: 's', turns: [1.5] }, { type: 'loadTurns', sessionId: 's', turns: ['0'] },
-    { type: 'loadTurns', sessionId: '', turns: [0] }, { type: 'loadTurns', sessionId: 's', turns: 0 }, { type: 'loadTurns', sessionId: 's', turns: [0], all: true },
+    { type: 'loadTurns', sessionId: 's', turns: [-1] },
+    { type: 'loadTurns', sessionId: 's', turns: [1.5] },
+    { type: 'loadTurns', sessionId: 's', turns: ['0'] },
+    { type: 'loadTurns', sessionId: '', turns: [0] },
+    { type: 'loadTurns', sessionId: 's', turns: 0 },
+    { type: 'loadTurns', sessionId: 's', turns: [0], all: true },
     { type: 'loadTurns', sessionId: 's', turns: Array.from({ length: MAX_LOAD_TURNS + 1 }, (_, i) => i) },
   ];
-  assert.deepEqual(parseIntent({ type: 'loadTurns', sessionId: 's', turns: [0, 3] }), { type: 'loadTurns', sessionId: 's', turns: [0, 3] });
+  assert.deepEqual(parseIntent({ type: 'loadTurns', sessionId: 's', turns: [0, 3] }), {
+    type: 'loadTurns',
+    sessionId: 's',
+    turns: [0, 3],
+  });
   for (const m of bad) assert.equal(typeof parseIntent(m), 'string', JSON.stringify(m).slice(0, 100));
 });

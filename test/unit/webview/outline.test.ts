@@ -10,20 +10,49 @@ import { TurnOutliner } from '../../../src/shared/turnOutline';
 
 const dom = new JSDOM('<!DOCTYPE html><body><div id="root"></div></body>', { pretendToBeVisual: true });
 const g = globalThis as Record<string, unknown>;
-for (const k of ['window', 'document', 'navigator', 'HTMLElement', 'Element', 'Node', 'Event', 'KeyboardEvent', 'MouseEvent', 'CSS', 'getComputedStyle']) {
+for (const k of [
+  'window',
+  'document',
+  'navigator',
+  'HTMLElement',
+  'Element',
+  'Node',
+  'Event',
+  'KeyboardEvent',
+  'MouseEvent',
+  'CSS',
+  'getComputedStyle',
+]) {
   if (!(k in g) || k === 'window' || k === 'document') g[k] = (dom.window as unknown as Record<string, unknown>)[k];
 }
 g.requestAnimationFrame = (cb: () => void) => setTimeout(cb, 0);
 g.cancelAnimationFrame = (t: ReturnType<typeof setTimeout>) => clearTimeout(t);
 const posted: unknown[] = [];
-g.acquireVsCodeApi = () => ({ postMessage: (m: unknown) => posted.push(m), getState: () => undefined, setState: () => undefined });
+g.acquireVsCodeApi = () => ({
+  postMessage: (m: unknown) => posted.push(m),
+  getState: () => undefined,
+  setState: () => undefined,
+});
 
 function session(): SessionState {
   let s = createSessionState('s');
-  const run = (a: SessionAction) => { s = reduce(s, a).state; };
+  const run = (a: SessionAction) => {
+    s = reduce(s, a).state;
+  };
   for (let t = 0; t < 3; t++) {
     run({ type: 'promptStarted', at: t, prompt: [{ type: 'text', text: `task ${t}` }] });
-    for (let c = 0; c < 3; c++) run({ type: 'update', at: t, update: { sessionUpdate: 'tool_call', toolCallId: `c${t}.${c}`, title: `Read f${t}${c}.ts`, kind: 'read', status: 'completed' } });
+    for (let c = 0; c < 3; c++)
+      run({
+        type: 'update',
+        at: t,
+        update: {
+          sessionUpdate: 'tool_call',
+          toolCallId: `c${t}.${c}`,
+          title: `Read f${t}${c}.ts`,
+          kind: 'read',
+          status: 'completed',
+        },
+      });
     run({ type: 'promptEnded', at: t, stopReason: 'end_turn' });
   }
   return s;
@@ -37,15 +66,23 @@ async function until(f: () => boolean, what: string): Promise<void> {
 test('unfolding an outlined turn asks the host once, shows Loading…, then its tool calls', async () => {
   // Loaded after the globals: the modules read acquireVsCodeApi and document at import.
   const { h, render } = require('preact') as typeof import('preact');
-  const { Transcript } = require('../../../src/webview/components/Transcript') as typeof import('../../../src/webview/components/Transcript');
+  const { Transcript } =
+    require('../../../src/webview/components/Transcript') as typeof import('../../../src/webview/components/Transcript');
   const { Mirror } = require('../../../src/webview/mirror') as typeof import('../../../src/webview/mirror');
   const s = session();
   const outliner = new TurnOutliner();
   const mirror = new Mirror();
-  mirror.schedule = (cb) => { setTimeout(cb, 0); return 1; };
+  mirror.schedule = (cb) => {
+    setTimeout(cb, 0);
+    return 1;
+  };
   mirror.receive({ type: 'snapshot', agent: { state: 'ready' }, session: outliner.snapshot(toSnapshot(s)) });
   const root = document.getElementById('root')!;
-  const draw = () => render(h(Transcript, { session: mirror.current.session!, toolsVersion: mirror.current.toolsVersion, working: false }), root);
+  const draw = () =>
+    render(
+      h(Transcript, { session: mirror.current.session!, toolsVersion: mirror.current.toolsVersion, working: false }),
+      root,
+    );
   mirror.subscribe(draw);
   draw();
   await tick();
@@ -65,11 +102,17 @@ test('unfolding an outlined turn asks the host once, shows Loading…, then its 
 
   // The host answers through the patch channel.
   const msg = (posted[0] as { turns: number[] }).turns;
-  const patches = outliner.request('s', msg, { fullTurn: (t) => turnWithCalls(s, t), turnOfCall: (id) => getToolCall(s, id)?.turn });
+  const patches = outliner.request('s', msg, {
+    fullTurn: (t) => turnWithCalls(s, t),
+    turnOfCall: (id) => getToolCall(s, id)?.turn,
+  });
   mirror.receive({ type: 'patch', sessionId: 's', patches });
   await until(() => root.querySelector('[data-testid="turn-loading"]') === null, 'the content replaces Loading…');
   const titles = [...root.querySelectorAll('[data-testid="tool-call"]')].map((e) => e.textContent ?? '');
   assert.equal(titles.length, 6);
-  assert.ok(titles.some((t) => t.includes('f00.ts')), titles.join(' | '));
+  assert.ok(
+    titles.some((t) => t.includes('f00.ts')),
+    titles.join(' | '),
+  );
   render(null, root);
 });

@@ -5,7 +5,13 @@ import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import { renderToString } from 'preact-render-to-string';
 import { h } from 'preact';
-import { renderMarkdown, renderMarkdownSlow, isPlainParagraph, setPurifyWindow, isSafeHref } from '../../../src/webview/markdown';
+import {
+  renderMarkdown,
+  renderMarkdownSlow,
+  isPlainParagraph,
+  setPurifyWindow,
+  isSafeHref,
+} from '../../../src/webview/markdown';
 import fc from 'fast-check';
 import { advanceBlocks, emptyBlockState } from '../../../src/webview/streamBlocks';
 import { diffLines, hunks } from '../../../src/webview/diff';
@@ -26,42 +32,81 @@ const dom = new JSDOM('<!DOCTYPE html><body></body>');
 setPurifyWindow(dom.window);
 
 // The plain-sentence fast path must render exactly what marked + DOMPurify would.
-const normal = (html: string) => { const el = dom.window.document.createElement('div'); el.innerHTML = html; return el.innerHTML.trim(); };
+const normal = (html: string) => {
+  const el = dom.window.document.createElement('div');
+  el.innerHTML = html;
+  return el.innerHTML.trim();
+};
 test('markdown: a plain sentence skips the parser and renders the same DOM', () => {
-  for (const s of ['Working on file 12; ', 'It is done.', 'Say "hi", then it\'s over!', 'Größe ändern?', '  leading spaces']) {
+  for (const s of [
+    'Working on file 12; ',
+    'It is done.',
+    'Say "hi", then it\'s over!',
+    'Größe ändern?',
+    '  leading spaces',
+  ]) {
     assert.equal(normal(renderMarkdown(s)), normal(renderMarkdownSlow(s)), s);
   }
   assert.ok(isPlainParagraph('Working on file 12;'));
   // Anything markdown could give a meaning to takes the full path.
-  for (const s of ['1. item', '2) item', '# head', '*em*', 'a_b_', '[x](y)', '`c`', 'a <b>', 'x &amp; y', 'see www.example.com', 'http://x.y', '- item', '> quote', 'a\nb', '    code']) {
+  for (const s of [
+    '1. item',
+    '2) item',
+    '# head',
+    '*em*',
+    'a_b_',
+    '[x](y)',
+    '`c`',
+    'a <b>',
+    'x &amp; y',
+    'see www.example.com',
+    'http://x.y',
+    '- item',
+    '> quote',
+    'a\nb',
+    '    code',
+  ]) {
     assert.equal(isPlainParagraph(s), false, s);
   }
-  fc.assert(fc.property(fc.stringMatching(/^[a-zA-Z0-9 ,;.?!'"<>&*_#\-\[\]()`:\/w\n]{0,40}$/), (s) => {
-    assert.equal(normal(renderMarkdown(s)), normal(renderMarkdownSlow(s)));
-  }), { numRuns: 3000 });
+  fc.assert(
+    fc.property(fc.stringMatching(/^[a-zA-Z0-9 ,;.?!'"<>&*_#\-\[\]()`:\/w\n]{0,40}$/), (s) => {
+      assert.equal(normal(renderMarkdown(s)), normal(renderMarkdownSlow(s)));
+    }),
+    { numRuns: 3000 },
+  );
 });
 
 test('markdown: script, event handlers, javascript: links and remote images are neutralized', () => {
-  const html = renderMarkdown([
-    '<script>alert(1)</script>',
-    '<img src=x onerror="alert(2)">',
-    '[click](javascript:alert(3)) [cmd](command:workbench.action.quit) [ok](https://example.com)',
-    '![tracker](https://evil.example/pixel.png)',
-    '<a href="javascript:alert(4)">raw</a>',
-  ].join('\n\n'));
+  const html = renderMarkdown(
+    [
+      '<script>alert(1)</script>',
+      '<img src=x onerror="alert(2)">',
+      '[click](javascript:alert(3)) [cmd](command:workbench.action.quit) [ok](https://example.com)',
+      '![tracker](https://evil.example/pixel.png)',
+      '<a href="javascript:alert(4)">raw</a>',
+    ].join('\n\n'),
+  );
   assert.doesNotMatch(html, /<script/i);
   assert.doesNotMatch(html, /<img[^>]*onerror/i);
   assert.doesNotMatch(html, /<a[^>]*href="javascript:/i);
   assert.doesNotMatch(html, /<a[^>]*href="command:/i);
   // Even HTML that reaches the sanitizer directly loses its active parts.
   const { sanitize } = require('../../../src/webview/markdown') as typeof import('../../../src/webview/markdown');
-  const dirty = sanitize('<img src="https://x/p.png" onerror="alert(1)"><a href="javascript:alert(1)">x</a><script>1</script><b style="x">ok</b>');
+  const dirty = sanitize(
+    '<img src="https://x/p.png" onerror="alert(1)"><a href="javascript:alert(1)">x</a><script>1</script><b style="x">ok</b>',
+  );
   assert.doesNotMatch(dirty, /onerror|javascript:|<script|style=|https:\/\/x/);
   assert.match(dirty, /<b>ok<\/b>/);
   assert.doesNotMatch(html, /<img[^>]+https:/i, 'no remote image is loaded');
   assert.match(html, /href="https:\/\/example.com"/);
   assert.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/, 'raw HTML is shown as text');
-  assert.ok(!isSafeHref('javascript:alert(1)') && !isSafeHref(' JAVASCRIPT:x') && !isSafeHref('vscode:x') && isSafeHref('/abs/path.ts') && isSafeHref('src/a.ts'));
+  assert.ok(
+    !isSafeHref('javascript:alert(1)') &&
+      !isSafeHref(' JAVASCRIPT:x') &&
+      !isSafeHref('vscode:x') &&
+      isSafeHref('/abs/path.ts') &&
+      isSafeHref('src/a.ts'),
+  );
 });
 
 test('markdown: code blocks get a copy button and keep their text escaped; data: images are kept', () => {
@@ -75,9 +120,26 @@ test('markdown: code blocks get a copy button and keep their text escaped; data:
 test('streaming: finished blocks are cut at blank lines outside fences and never re-rendered', () => {
   let st = emptyBlockState();
   let text = '';
-  const parts = ['# Title\n', '\nPara one ', 'continues.\n\n', '```js\nx = 1\n\n', 'y = 2\n```\n', 'After fence\n\n- a\n', '\n  continued item\n\nEnd'];
-  for (const p of parts) { text += p; st = advanceBlocks(st, text); }
-  assert.deepEqual(st.blocks, ['# Title\n\n', 'Para one continues.\n\n', '```js\nx = 1\n\ny = 2\n```\n', 'After fence\n\n', '- a\n\n  continued item\n\n']);
+  const parts = [
+    '# Title\n',
+    '\nPara one ',
+    'continues.\n\n',
+    '```js\nx = 1\n\n',
+    'y = 2\n```\n',
+    'After fence\n\n- a\n',
+    '\n  continued item\n\nEnd',
+  ];
+  for (const p of parts) {
+    text += p;
+    st = advanceBlocks(st, text);
+  }
+  assert.deepEqual(st.blocks, [
+    '# Title\n\n',
+    'Para one continues.\n\n',
+    '```js\nx = 1\n\ny = 2\n```\n',
+    'After fence\n\n',
+    '- a\n\n  continued item\n\n',
+  ]);
   assert.equal(text.slice(st.blockStart), 'End');
   // The same text again: nothing new; a replaced text starts over.
   assert.equal(advanceBlocks(st, text).blocks.length, 5);
@@ -85,22 +147,36 @@ test('streaming: finished blocks are cut at blank lines outside fences and never
   // Through the component cache: 200 chunks cost one render per finished block.
   renderStats.blocks = 0;
   let t = '';
-  for (let i = 0; i < 200; i++) { t += `word${i} `; if (i % 20 === 19) t += '\n\n'; markdownBlocks('k1', t); }
+  for (let i = 0; i < 200; i++) {
+    t += `word${i} `;
+    if (i % 20 === 19) t += '\n\n';
+    markdownBlocks('k1', t);
+  }
   assert.equal(renderStats.blocks, 9);
 });
 
 test('diff: line-level changes, oldText null is a new file, hunks keep context', () => {
   const d = diffLines('a\nb\nc\nd\n', 'a\nB\nc\nd\ne\n');
-  assert.deepEqual(d.lines.map((l) => l.t + l.text), [' a', '-b', '+B', ' c', ' d', '+e']);
-  assert.equal(d.added, 2); assert.equal(d.removed, 1); assert.equal(d.isNew, false);
+  assert.deepEqual(
+    d.lines.map((l) => l.t + l.text),
+    [' a', '-b', '+B', ' c', ' d', '+e'],
+  );
+  assert.equal(d.added, 2);
+  assert.equal(d.removed, 1);
+  assert.equal(d.isNew, false);
   const n = diffLines(null, 'x\ny\n');
-  assert.equal(n.isNew, true); assert.equal(n.added, 2); assert.equal(n.removed, 0);
-  const html = renderToString(h(DiffView, { path: '/ws/new.txt', oldText: null, newText: 'hello\n', toolCallId: 'c1', index: 0 }));
+  assert.equal(n.isNew, true);
+  assert.equal(n.added, 2);
+  assert.equal(n.removed, 0);
+  const html = renderToString(
+    h(DiffView, { path: '/ws/new.txt', oldText: null, newText: 'hello\n', toolCallId: 'c1', index: 0 }),
+  );
   assert.match(html, /data-new-file="true"/);
   assert.match(html, /New file/);
   assert.match(html, /Open diff/);
   const long = Array.from({ length: 100 }, (_, i) => `l${i}`);
-  const changed = long.slice(); changed[50] = 'X';
+  const changed = long.slice();
+  changed[50] = 'X';
   const hk = hunks(diffLines(long.join('\n'), changed.join('\n')).lines);
   assert.equal(hk.filter((l) => l === null).length, 2);
   assert.equal(hk.filter((l) => l !== null).length, 8);
@@ -109,7 +185,8 @@ test('diff: line-level changes, oldText null is a new file, hunks keep context',
   const b = Array.from({ length: 5000 }, (_, i) => `b${i}`).join('\n');
   const t0 = Date.now();
   const big = diffLines(a, b);
-  assert.equal(big.added, 5000); assert.equal(big.removed, 5000);
+  assert.equal(big.added, 5000);
+  assert.equal(big.removed, 5000);
   assert.ok(Date.now() - t0 < 2000);
 });
 
@@ -124,7 +201,8 @@ test('terminal: ANSI colors, carriage-return progress bars, cursor-up redraws, b
   assert.equal(s.styleTable[red[0].style].fg, 'red');
   // Escape split across writes.
   const t = new Screen();
-  t.write('a\x1b['); t.write('32mb\x1b[0m');
+  t.write('a\x1b[');
+  t.write('32mb\x1b[0m');
   assert.equal(t.text(), 'ab');
   assert.equal(t.styleTable[t.lines[0].styles[1]].fg, 'green');
   // Huge output keeps only the last maxLines lines.
@@ -146,32 +224,106 @@ test('terminal: ANSI colors, carriage-return progress bars, cursor-up redraws, b
 });
 
 const call = (over: Partial<ToolCallView>): ToolCallView => ({
-  toolCallId: 'c1', title: 'Tool', kind: 'other', status: 'completed', content: [], locations: [], turn: 0, startedAt: 0, endedAt: 1200, ...over,
+  toolCallId: 'c1',
+  title: 'Tool',
+  kind: 'other',
+  status: 'completed',
+  content: [],
+  locations: [],
+  turn: 0,
+  startedAt: 0,
+  endedAt: 1200,
+  ...over,
 });
 
 test('titles: Claude tools read naturally', () => {
   setWorkspaceRoots(['/home/user/project']);
   const cc = (toolName: string) => ({ claudeCode: { toolName } });
-  assert.equal(titleText(call({ title: 'Read /home/user/project/src/a.ts', meta: cc('mcp__acp__Read'), rawInput: { file_path: '/home/user/project/src/a.ts' } })), 'Read src/a.ts');
-  assert.equal(titleText(call({ title: 'Edit `/home/user/project/x.txt`', meta: cc('Edit'), rawInput: { file_path: '/home/user/project/x.txt' } })), 'Edit x.txt');
-  const bash = niceTitle(call({ title: 'echo hi', meta: cc('Bash'), rawInput: { command: 'echo hi && ls', description: 'Print hi' } }));
+  assert.equal(
+    titleText(
+      call({
+        title: 'Read /home/user/project/src/a.ts',
+        meta: cc('mcp__acp__Read'),
+        rawInput: { file_path: '/home/user/project/src/a.ts' },
+      }),
+    ),
+    'Read src/a.ts',
+  );
+  assert.equal(
+    titleText(
+      call({
+        title: 'Edit `/home/user/project/x.txt`',
+        meta: cc('Edit'),
+        rawInput: { file_path: '/home/user/project/x.txt' },
+      }),
+    ),
+    'Edit x.txt',
+  );
+  const bash = niceTitle(
+    call({ title: 'echo hi', meta: cc('Bash'), rawInput: { command: 'echo hi && ls', description: 'Print hi' } }),
+  );
   assert.deepEqual(bash, { verb: '', subject: 'Print hi', detail: 'echo hi && ls' });
   assert.equal(titleText(call({ title: 'Terminal', name: 'Bash', rawInput: { command: 'npm test' } })), 'Run npm test');
-  assert.equal(titleText(call({ title: 'grep', meta: cc('Grep'), rawInput: { pattern: 'TODO', path: '/home/user/project/src' } })), 'Search "TODO" in src');
-  assert.equal(titleText(call({ title: 'Find', meta: cc('Glob'), rawInput: { pattern: '**/*.ts' } })), 'Find files **/*.ts');
-  assert.equal(titleText(call({ title: 'Fetch', meta: cc('WebFetch'), rawInput: { url: 'https://x.dev' } })), 'Fetch https://x.dev');
-  assert.equal(titleText(call({ title: 'Task', meta: cc('Task'), rawInput: { description: 'Explore code', subagent_type: 'Explore' } })), 'Agent (Explore) Explore code');
+  assert.equal(
+    titleText(call({ title: 'grep', meta: cc('Grep'), rawInput: { pattern: 'TODO', path: '/home/user/project/src' } })),
+    'Search "TODO" in src',
+  );
+  assert.equal(
+    titleText(call({ title: 'Find', meta: cc('Glob'), rawInput: { pattern: '**/*.ts' } })),
+    'Find files **/*.ts',
+  );
+  assert.equal(
+    titleText(call({ title: 'Fetch', meta: cc('WebFetch'), rawInput: { url: 'https://x.dev' } })),
+    'Fetch https://x.dev',
+  );
+  assert.equal(
+    titleText(
+      call({ title: 'Task', meta: cc('Task'), rawInput: { description: 'Explore code', subagent_type: 'Explore' } }),
+    ),
+    'Agent (Explore) Explore code',
+  );
   // Tandem's client tools, whichever row shows them (the agent's own names the MCP server).
   const tandem = (m: Record<string, unknown>) => ({ tandem: { group: 'IDE', clientTool: true, ...m } });
-  assert.equal(titleText(call({ title: 'mcp__tandem__IDE', meta: tandem({ tool: 'OpenFile', kind: 'tool', args: { path: '/home/user/project/src/a.ts', line: 3 } }) })), 'IDE · OpenFile src/a.ts:3');
-  assert.equal(titleText(call({ title: 'OpenFile (tandem MCP Server)', meta: tandem({ tool: 'GetSelection', kind: 'tool', args: {} }) })), 'IDE · GetSelection');
-  assert.equal(titleText(call({ title: 'IDE (tandem MCP Server)', meta: tandem({ tool: 'IDE', kind: 'container', args: {} }) })), 'IDE · expand group');
+  assert.equal(
+    titleText(
+      call({
+        title: 'mcp__tandem__IDE',
+        meta: tandem({ tool: 'OpenFile', kind: 'tool', args: { path: '/home/user/project/src/a.ts', line: 3 } }),
+      }),
+    ),
+    'IDE · OpenFile src/a.ts:3',
+  );
+  assert.equal(
+    titleText(
+      call({ title: 'OpenFile (tandem MCP Server)', meta: tandem({ tool: 'GetSelection', kind: 'tool', args: {} }) }),
+    ),
+    'IDE · GetSelection',
+  );
+  assert.equal(
+    titleText(call({ title: 'IDE (tandem MCP Server)', meta: tandem({ tool: 'IDE', kind: 'container', args: {} }) })),
+    'IDE · expand group',
+  );
   // Other agents: their title, with workspace paths made relative.
   assert.equal(titleText(call({ title: 'Writing to /home/user/project/new.txt' })), 'Writing to new.txt');
   // codex-acp: a command titled with itself; a patch titled with absolute paths.
-  assert.equal(titleText(call({ title: 'npm test', kind: 'execute', rawInput: { command: ['/bin/bash', '-lc', 'npm test'] } })), 'Run npm test');
-  assert.equal(titleText(call({ title: 'List /home/user/project/src', kind: 'search', rawInput: { command: ['/bin/bash', '-lc', 'ls src'] } })), 'List src');
-  assert.equal(titleText(call({ title: 'Edit /home/user/project/a.txt, /home/user/project/b/c.txt', kind: 'edit' })), 'Edit a.txt, b/c.txt');
+  assert.equal(
+    titleText(call({ title: 'npm test', kind: 'execute', rawInput: { command: ['/bin/bash', '-lc', 'npm test'] } })),
+    'Run npm test',
+  );
+  assert.equal(
+    titleText(
+      call({
+        title: 'List /home/user/project/src',
+        kind: 'search',
+        rawInput: { command: ['/bin/bash', '-lc', 'ls src'] },
+      }),
+    ),
+    'List src',
+  );
+  assert.equal(
+    titleText(call({ title: 'Edit /home/user/project/a.txt, /home/user/project/b/c.txt', kind: 'edit' })),
+    'Edit a.txt, b/c.txt',
+  );
 });
 
 test('tool call: unknown content is shown as JSON, not dropped; terminals and diffs render', () => {
@@ -185,8 +337,12 @@ test('tool call: unknown content is shown as JSON, not dropped; terminals and di
     ],
     rawInput: { command: 'ls' },
   });
-  const terminals = { t1: { terminalId: 't1', command: 'ls', output: 'file\n', truncated: false, exited: true, exitCode: 0 } };
-  const row = renderToString(h(ToolCallRow, { call: c, expanded: true, focused: false, onToggle: () => {}, onFocus: () => {}, terminals }));
+  const terminals = {
+    t1: { terminalId: 't1', command: 'ls', output: 'file\n', truncated: false, exited: true, exitCode: 0 },
+  };
+  const row = renderToString(
+    h(ToolCallRow, { call: c, expanded: true, focused: false, onToggle: () => {}, onFocus: () => {}, terminals }),
+  );
   assert.match(row, /role="treeitem"/);
   assert.match(row, /aria-expanded="true"/);
   const html = renderToString(h(ToolDetails, { call: c, terminals }));
@@ -203,19 +359,43 @@ test('tool call: unknown content is shown as JSON, not dropped; terminals and di
 test('mirror: patches apply once per frame, announce completions, keep identities of untouched turns', () => {
   const m = new Mirror();
   let scheduled: (() => void) | undefined;
-  m.schedule = (cb) => { scheduled = cb; return 1; };
+  m.schedule = (cb) => {
+    scheduled = cb;
+    return 1;
+  };
   const said: string[] = [];
   m.onAnnounce((t) => said.push(t));
   let renders = 0;
   m.subscribe(() => renders++);
   const snap = emptySnapshot('s1');
-  snap.turns = [{ index: 0, startedAt: 0, endedAt: 5, stopReason: 'end_turn', items: [] }, { index: 1, startedAt: 10, items: [] }];
+  snap.turns = [
+    { index: 0, startedAt: 0, endedAt: 5, stopReason: 'end_turn', items: [] },
+    { index: 1, startedAt: 10, items: [] },
+  ];
   m.receive({ type: 'snapshot', agent: { state: 'ready' }, session: snap });
   const before = m.current.session!.turns[0];
   const c = call({ turn: 1, status: 'in_progress', endedAt: undefined });
-  m.receive({ type: 'patch', sessionId: 's1', patches: [{ op: 'item', turn: 1, index: 0, item: { kind: 'tool', toolCallId: 'c1' } }, { op: 'tool', call: c }] });
-  m.receive({ type: 'patch', sessionId: 's1', patches: [{ op: 'item', turn: 1, index: 1, item: { kind: 'agent', blocks: [{ type: 'text', text: 'a' }] } }] });
-  m.receive({ type: 'patch', sessionId: 's1', patches: [{ op: 'append', turn: 1, index: 1, block: 0, text: 'b' }, { op: 'tool', call: { ...c, status: 'completed' } }] });
+  m.receive({
+    type: 'patch',
+    sessionId: 's1',
+    patches: [
+      { op: 'item', turn: 1, index: 0, item: { kind: 'tool', toolCallId: 'c1' } },
+      { op: 'tool', call: c },
+    ],
+  });
+  m.receive({
+    type: 'patch',
+    sessionId: 's1',
+    patches: [{ op: 'item', turn: 1, index: 1, item: { kind: 'agent', blocks: [{ type: 'text', text: 'a' }] } }],
+  });
+  m.receive({
+    type: 'patch',
+    sessionId: 's1',
+    patches: [
+      { op: 'append', turn: 1, index: 1, block: 0, text: 'b' },
+      { op: 'tool', call: { ...c, status: 'completed' } },
+    ],
+  });
   m.receive({ type: 'patch', sessionId: 'other', patches: [{ op: 'meta', meta: { title: 'x' } }] });
   assert.equal(renders, 1, 'nothing rendered before the frame');
   scheduled!();
@@ -228,18 +408,46 @@ test('mirror: patches apply once per frame, announce completions, keep identitie
   assert.deepEqual(said, ['Tool completed.']);
   // Rows: the last turn is open, older ones fold; the first user message is the header.
   const rows = buildRows(s, new Map(), undefined, { kinds: new Set(), statuses: new Set() }, '');
-  assert.deepEqual(rows.map((r) => r.type), ['turn', 'turn', 'tool', 'item']);
+  assert.deepEqual(
+    rows.map((r) => r.type),
+    ['turn', 'turn', 'tool', 'item'],
+  );
   const filtered = buildRows(s, new Map(), undefined, { kinds: new Set(['read']), statuses: new Set() }, 'read');
-  assert.deepEqual(filtered.map((r) => r.type), ['turn', 'turn', 'item']);
+  assert.deepEqual(
+    filtered.map((r) => r.type),
+    ['turn', 'turn', 'item'],
+  );
   const all = buildRows(s, new Map(), true, { kinds: new Set(), statuses: new Set() }, '');
-  assert.deepEqual(all.map((r) => r.type), ['turn', 'turn']);
+  assert.deepEqual(
+    all.map((r) => r.type),
+    ['turn', 'turn'],
+  );
 });
 
 test('composer: a config option of category "mode" replaces the mode picker (codex-acp sends both)', () => {
-  const modes = [{ id: 'read-only', name: 'Read Only' }, { id: 'auto', name: 'Default' }];
-  const select = (id: string, category: string) => ({ id, name: id, category, type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'A' }] });
-  const props = { working: false, enabled: true, commands: [], modes, currentModeId: 'read-only', onHostMessage: () => () => undefined };
-  const both = renderToString(h(Composer, { ...props, configOptions: [select('mode', 'mode'), select('model', 'model')] as never }));
+  const modes = [
+    { id: 'read-only', name: 'Read Only' },
+    { id: 'auto', name: 'Default' },
+  ];
+  const select = (id: string, category: string) => ({
+    id,
+    name: id,
+    category,
+    type: 'select',
+    currentValue: 'a',
+    options: [{ value: 'a', name: 'A' }],
+  });
+  const props = {
+    working: false,
+    enabled: true,
+    commands: [],
+    modes,
+    currentModeId: 'read-only',
+    onHostMessage: () => () => undefined,
+  };
+  const both = renderToString(
+    h(Composer, { ...props, configOptions: [select('mode', 'mode'), select('model', 'model')] as never }),
+  );
   assert.ok(!both.includes('data-testid="mode-picker"'), 'one mode picker, from the config option');
   assert.ok(both.includes('data-testid="config-mode"') && both.includes('data-testid="config-model"'));
   const modelOnly = renderToString(h(Composer, { ...props, configOptions: [select('model', 'model')] as never }));
@@ -248,11 +456,33 @@ test('composer: a config option of category "mode" replaces the mode picker (cod
 });
 
 test("composer: pickers other than mode and model say what they set (claude-agent-acp's Effort, Fast mode)", () => {
-  const select = (id: string, name: string, category: string, current: string) => ({ id, name, category, type: 'select', currentValue: current, options: [{ value: 'on', name: 'On' }, { value: 'off', name: 'Off' }, { value: 'default', name: 'Default' }, { value: 'sonnet', name: 'Sonnet 5.5' }] });
-  const html = renderToString(h(Composer, {
-    working: false, enabled: true, commands: [], modes: [], onHostMessage: () => () => undefined,
-    configOptions: [select('model', 'Model', 'model', 'sonnet'), select('effort', 'Effort', 'thought_level', 'default'), select('fast', 'Fast mode', 'model_config', 'off')] as never,
-  }));
+  const select = (id: string, name: string, category: string, current: string) => ({
+    id,
+    name,
+    category,
+    type: 'select',
+    currentValue: current,
+    options: [
+      { value: 'on', name: 'On' },
+      { value: 'off', name: 'Off' },
+      { value: 'default', name: 'Default' },
+      { value: 'sonnet', name: 'Sonnet 5.5' },
+    ],
+  });
+  const html = renderToString(
+    h(Composer, {
+      working: false,
+      enabled: true,
+      commands: [],
+      modes: [],
+      onHostMessage: () => () => undefined,
+      configOptions: [
+        select('model', 'Model', 'model', 'sonnet'),
+        select('effort', 'Effort', 'thought_level', 'default'),
+        select('fast', 'Fast mode', 'model_config', 'off'),
+      ] as never,
+    }),
+  );
   assert.match(html, /<option[^>]*value="off"[^>]*>Fast mode: Off<\/option>/);
   assert.match(html, /<option[^>]*value="default"[^>]*>Effort: Default<\/option>/);
   assert.match(html, /<option[^>]*value="sonnet"[^>]*>Sonnet 5.5<\/option>/, 'a model needs no prefix');
@@ -262,15 +492,48 @@ test("composer: pickers other than mode and model say what they set (claude-agen
 
 test("rows: a subagent's calls show under the Agent call that started it, indented; the filter still finds them", () => {
   const s = emptySnapshot('s1');
-  const mk = (id: string, kind: ToolCallView['kind'], parentId?: string) => call({ toolCallId: id, title: id, kind, ...(parentId ? { parentId } : {}) });
-  s.toolCalls = { a: mk('a', 'think'), r1: mk('r1', 'read', 'a'), b: mk('b', 'edit'), r2: mk('r2', 'search', 'a'), g: mk('g', 'read', 'r2') };
-  s.turns = [{ index: 0, startedAt: 1, items: [{ kind: 'user', blocks: [] }, ...['a', 'r1', 'b', 'r2', 'g'].map((id) => ({ kind: 'tool' as const, toolCallId: id }))] } as never];
+  const mk = (id: string, kind: ToolCallView['kind'], parentId?: string) =>
+    call({ toolCallId: id, title: id, kind, ...(parentId ? { parentId } : {}) });
+  s.toolCalls = {
+    a: mk('a', 'think'),
+    r1: mk('r1', 'read', 'a'),
+    b: mk('b', 'edit'),
+    r2: mk('r2', 'search', 'a'),
+    g: mk('g', 'read', 'r2'),
+  };
+  s.turns = [
+    {
+      index: 0,
+      startedAt: 1,
+      items: [
+        { kind: 'user', blocks: [] },
+        ...['a', 'r1', 'b', 'r2', 'g'].map((id) => ({ kind: 'tool' as const, toolCallId: id })),
+      ],
+    } as never,
+  ];
   const none = { kinds: new Set<string>(), statuses: new Set<string>() };
-  const rows = buildRows(s, new Map(), undefined, none, '').filter((r) => r.type === 'tool') as { toolCallId: string; depth: number }[];
-  assert.deepEqual(rows.map((r) => [r.toolCallId, r.depth]), [['a', 0], ['r1', 1], ['r2', 1], ['g', 2], ['b', 0]]);
+  const rows = buildRows(s, new Map(), undefined, none, '').filter((r) => r.type === 'tool') as {
+    toolCallId: string;
+    depth: number;
+  }[];
+  assert.deepEqual(
+    rows.map((r) => [r.toolCallId, r.depth]),
+    [
+      ['a', 0],
+      ['r1', 1],
+      ['r2', 1],
+      ['g', 2],
+      ['b', 0],
+    ],
+  );
   // Filtered to reads: the nested reads stay, their Agent call (think) does not.
-  const reads = buildRows(s, new Map(), undefined, { kinds: new Set(['read']), statuses: new Set() }, 'read').filter((r) => r.type === 'tool') as { toolCallId: string; depth: number }[];
-  assert.deepEqual(reads.map((r) => r.toolCallId), ['r1', 'g']);
+  const reads = buildRows(s, new Map(), undefined, { kinds: new Set(['read']), statuses: new Set() }, 'read').filter(
+    (r) => r.type === 'tool',
+  ) as { toolCallId: string; depth: number }[];
+  assert.deepEqual(
+    reads.map((r) => r.toolCallId),
+    ['r1', 'g'],
+  );
   // Left arrow goes to the parent: the Agent call for a subagent's call, the turn for the others.
   const all = buildRows(s, new Map(), undefined, none, '');
   const at = (id: string) => all.findIndex((r) => r.type === 'tool' && r.toolCallId === id);
@@ -278,7 +541,17 @@ test("rows: a subagent's calls show under the Agent call that started it, indent
   assert.equal(parentRowIndex(all, at('r2')), at('a'), 'past its sibling r1');
   assert.equal(all[parentRowIndex(all, at('b'))].type, 'turn');
   assert.equal(parentRowIndex(all, 0), -1, 'a turn has no parent row');
-  const html = renderToString(h(ToolCallRow, { call: s.toolCalls.g, expanded: false, focused: false, terminals: {}, onToggle: () => undefined, onFocus: () => undefined, depth: 2 }));
+  const html = renderToString(
+    h(ToolCallRow, {
+      call: s.toolCalls.g,
+      expanded: false,
+      focused: false,
+      terminals: {},
+      onToggle: () => undefined,
+      onFocus: () => undefined,
+      depth: 2,
+    }),
+  );
   assert.match(html, /class="tool tool-[a-z_]+ depth-2"/);
   assert.match(html, /aria-level="4"/);
 });

@@ -4,15 +4,26 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 let saved: unknown = { scroll: 120 };
-(globalThis as Record<string, unknown>).acquireVsCodeApi = () => ({ postMessage: () => undefined, getState: () => saved, setState: (s: unknown) => { saved = s; } });
+(globalThis as Record<string, unknown>).acquireVsCodeApi = () => ({
+  postMessage: () => undefined,
+  getState: () => saved,
+  setState: (s: unknown) => {
+    saved = s;
+  },
+});
 // Loaded after the global: vscodeApi reads acquireVsCodeApi at import.
 const { loadDraft, saveDraft } = require('../../../src/webview/draft') as typeof import('../../../src/webview/draft');
-const { loadViewMemory, saveViewMemory } = require('../../../src/webview/viewMemory') as typeof import('../../../src/webview/viewMemory');
+const { loadViewMemory, saveViewMemory } =
+  require('../../../src/webview/viewMemory') as typeof import('../../../src/webview/viewMemory');
 
 test('a draft is saved next to the rest of the view state and loads back; pasted images are left out', () => {
   assert.deepEqual(loadDraft(), { text: '', chips: [] });
   const file = { id: 3, att: { kind: 'file' as const, path: '/ws/a.ts' }, label: 'a.ts', mention: '@a.ts' };
-  const image = { id: 4, att: { kind: 'image' as const, mimeType: 'image/png', data: 'iVBORw0KGgo=' }, label: 'image.png' };
+  const image = {
+    id: 4,
+    att: { kind: 'image' as const, mimeType: 'image/png', data: 'iVBORw0KGgo=' },
+    label: 'image.png',
+  };
   saveDraft({ text: 'look at @a.ts', chips: [file, image] });
   assert.equal((saved as { scroll: number }).scroll, 120, 'other state kept');
   assert.deepEqual(loadDraft(), { text: 'look at @a.ts', chips: [file] });
@@ -23,7 +34,9 @@ test('a draft is saved next to the rest of the view state and loads back; pasted
 test('a malformed saved draft loads as empty, and malformed chips are dropped', () => {
   saved = { draft: { text: 42, chips: [] } };
   assert.deepEqual(loadDraft(), { text: '', chips: [] });
-  saved = { draft: { text: 'x', chips: [null, { id: 'a' }, { id: 1, att: { kind: 'file', path: '/a' }, label: 'a' }] } };
+  saved = {
+    draft: { text: 'x', chips: [null, { id: 'a' }, { id: 1, att: { kind: 'file', path: '/a' }, label: 'a' }] },
+  };
   assert.deepEqual(loadDraft(), { text: 'x', chips: [{ id: 1, att: { kind: 'file', path: '/a' }, label: 'a' }] });
   saved = 'garbage';
   assert.deepEqual(loadDraft(), { text: '', chips: [] });
@@ -34,15 +47,40 @@ test('a malformed saved draft loads as empty, and malformed chips are dropped', 
 test('the transcript memory round-trips for its own session only, next to the draft; malformed parts are dropped', () => {
   saved = { draft: { text: 'd', chips: [] } };
   const m = {
-    fold: new Map([[0, true], [3, false]]), foldAll: true, expanded: new Map([['c1', true], ['c2', false]]),
-    filter: { kinds: new Set(['execute']), statuses: new Set(['failed']) }, anchor: { key: 'tool:c1', offset: 7 },
+    fold: new Map([
+      [0, true],
+      [3, false],
+    ]),
+    foldAll: true,
+    expanded: new Map([
+      ['c1', true],
+      ['c2', false],
+    ]),
+    filter: { kinds: new Set(['execute']), statuses: new Set(['failed']) },
+    anchor: { key: 'tool:c1', offset: 7 },
   };
   saveViewMemory('s1', m);
   assert.deepEqual(loadViewMemory('s1'), m);
   assert.equal(loadViewMemory('s2'), undefined, "another session's memory is not applied");
   assert.deepEqual(loadDraft().text, 'd', 'the draft is kept');
-  saved = { transcript: { sessionId: 's1', fold: [[1, true], ['x', true], [2, 'no']], expanded: 'bad', kinds: [1, 'read'], anchor: { key: 5 } } };
+  saved = {
+    transcript: {
+      sessionId: 's1',
+      fold: [
+        [1, true],
+        ['x', true],
+        [2, 'no'],
+      ],
+      expanded: 'bad',
+      kinds: [1, 'read'],
+      anchor: { key: 5 },
+    },
+  };
   assert.deepEqual(loadViewMemory('s1'), {
-    fold: new Map([[1, true]]), foldAll: undefined, expanded: new Map(), filter: { kinds: new Set(['read']), statuses: new Set() }, anchor: undefined,
+    fold: new Map([[1, true]]),
+    foldAll: undefined,
+    expanded: new Map(),
+    filter: { kinds: new Set(['read']), statuses: new Set() },
+    anchor: undefined,
   });
 });

@@ -15,12 +15,25 @@ g.cancelAnimationFrame = (t: ReturnType<typeof setTimeout>) => clearTimeout(t);
 const observers: FakeRO[] = [];
 class FakeRO {
   readonly targets = new Set<Element>();
-  constructor(readonly cb: (entries: { target: Element; borderBoxSize: { blockSize: number }[] }[]) => void) { observers.push(this); }
-  observe(el: Element) { this.targets.add(el); }
-  unobserve(el: Element) { this.targets.delete(el); }
-  disconnect() { this.targets.clear(); }
+  constructor(readonly cb: (entries: { target: Element; borderBoxSize: { blockSize: number }[] }[]) => void) {
+    observers.push(this);
+  }
+  observe(el: Element) {
+    this.targets.add(el);
+  }
+  unobserve(el: Element) {
+    this.targets.delete(el);
+  }
+  disconnect() {
+    this.targets.clear();
+  }
   report(height: (key: string) => number) {
-    this.cb([...this.targets].map((t) => ({ target: t, borderBoxSize: [{ blockSize: height((t as HTMLElement).dataset.key ?? '') }] })));
+    this.cb(
+      [...this.targets].map((t) => ({
+        target: t,
+        borderBoxSize: [{ blockSize: height((t as HTMLElement).dataset.key ?? '') }],
+      })),
+    );
   }
 }
 g.ResizeObserver = FakeRO;
@@ -31,13 +44,20 @@ const tick = () => new Promise((r) => setTimeout(r, 5));
 type R = { key: string; kind: 'tool' | 'msg' | 'open' };
 function mount() {
   const { h, render } = require('preact') as typeof import('preact');
-  const { VirtualList } = require('../../../src/webview/components/VirtualList') as typeof import('../../../src/webview/components/VirtualList');
+  const { VirtualList } =
+    require('../../../src/webview/components/VirtualList') as typeof import('../../../src/webview/components/VirtualList');
   const root = document.getElementById('root')!;
   return {
-    draw: (rows: R[]) => render(h(VirtualList<R>, {
-      rows, estimate: () => 24, sizeClass: (r: R) => (r.kind === 'tool' ? 'tool' : undefined),
-      renderRow: (r: R) => h('div', null, r.key),
-    }), root),
+    draw: (rows: R[]) =>
+      render(
+        h(VirtualList<R>, {
+          rows,
+          estimate: () => 24,
+          sizeClass: (r: R) => (r.kind === 'tool' ? 'tool' : undefined),
+          renderRow: (r: R) => h('div', null, r.key),
+        }),
+        root,
+      ),
     innerHeight: () => parseFloat((root.querySelector('.vlist-inner') as HTMLElement).style.height),
     unmount: () => render(null, root),
   };
@@ -45,7 +65,11 @@ function mount() {
 
 test('a measured size class sets the height of new rows of that class', async () => {
   const { draw, innerHeight, unmount } = mount();
-  const rows: R[] = [{ key: 'm0', kind: 'msg' }, { key: 't0', kind: 'tool' }, { key: 't1', kind: 'tool' }];
+  const rows: R[] = [
+    { key: 'm0', kind: 'msg' },
+    { key: 't0', kind: 'tool' },
+    { key: 't1', kind: 'tool' },
+  ];
   draw(rows);
   await tick();
   assert.equal(innerHeight(), 3 * 24 + 8, 'guesses before anything is measured');
@@ -63,9 +87,13 @@ test('a measured size class sets the height of new rows of that class', async ()
 
 test('rows of a measured class are not observed, but one probe is; a row folding back takes the class height', async () => {
   const { draw, innerHeight, unmount } = mount();
-  const rowObserver = () => observers.find((o) => [...o.targets].some((t) => (t as HTMLElement).dataset.key?.startsWith('t')))!;
+  const rowObserver = () =>
+    observers.find((o) => [...o.targets].some((t) => (t as HTMLElement).dataset.key?.startsWith('t')))!;
   const observed = () => [...rowObserver().targets].map((t) => (t as HTMLElement).dataset.key).sort();
-  const rows: R[] = [{ key: 't0', kind: 'tool' }, { key: 't1', kind: 'tool' }];
+  const rows: R[] = [
+    { key: 't0', kind: 'tool' },
+    { key: 't1', kind: 'tool' },
+  ];
   draw(rows);
   await tick();
   assert.deepEqual(observed(), ['t0', 't1'], 'before the class is known every row is measured');
@@ -83,7 +111,11 @@ test('rows of a measured class are not observed, but one probe is; a row folding
   await tick();
   assert.ok(observed().includes('t1'));
   assert.equal(observed().length, 2, 'the expanded row and a probe of the class');
-  ro.cb([...ro.targets].filter((t) => (t as HTMLElement).dataset.key === 't1').map((t) => ({ target: t, borderBoxSize: [{ blockSize: 80 }] })));
+  ro.cb(
+    [...ro.targets]
+      .filter((t) => (t as HTMLElement).dataset.key === 't1')
+      .map((t) => ({ target: t, borderBoxSize: [{ blockSize: 80 }] })),
+  );
   await tick();
   assert.equal(innerHeight(), 4 * 26 + 80 + 8);
   draw(more);
@@ -96,14 +128,22 @@ test('rows of a measured class are not observed, but one probe is; a row folding
 
 test('a list shown again opens at the row the reader was at (waiting for it to arrive), and reports where the reader scrolls', async () => {
   const { h, render } = require('preact') as typeof import('preact');
-  const { VirtualList } = require('../../../src/webview/components/VirtualList') as typeof import('../../../src/webview/components/VirtualList');
+  const { VirtualList } =
+    require('../../../src/webview/components/VirtualList') as typeof import('../../../src/webview/components/VirtualList');
   const root = document.getElementById('root')!;
   const reported: unknown[] = [];
   const rowsOf = (n: number): R[] => Array.from({ length: n }, (_, i) => ({ key: `r${i}`, kind: 'msg' as const }));
-  const draw = (rows: R[]) => render(h(VirtualList<R>, {
-    rows, estimate: () => 24, renderRow: (r: R) => h('div', null, r.key),
-    initialAnchor: { key: 'r150', offset: 5 }, onAnchor: (a) => reported.push(a),
-  }), root);
+  const draw = (rows: R[]) =>
+    render(
+      h(VirtualList<R>, {
+        rows,
+        estimate: () => 24,
+        renderRow: (r: R) => h('div', null, r.key),
+        initialAnchor: { key: 'r150', offset: 5 },
+        onAnchor: (a) => reported.push(a),
+      }),
+      root,
+    );
   const scroller = () => root.firstElementChild as HTMLElement;
   // The anchor's row is not there yet (its turn is loading): the list waits for it.
   draw(rowsOf(100));

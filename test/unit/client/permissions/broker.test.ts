@@ -26,16 +26,34 @@ function setup(user: unknown[] = [], workspace: unknown[] = []) {
   const scope: RequestScope = { store: (id) => (id === 's1' ? store : undefined), agentName: 'Claude', cwd: ROOT };
   broker.addScope(scope);
   const toolCall = (id: string, extra: Record<string, unknown> = {}) => {
-    store.dispatch({ type: 'update', at: 1, update: { sessionUpdate: 'tool_call', toolCallId: id, title: 'Terminal', kind: 'execute', status: 'pending', _meta: { claudeCode: { toolName: 'mcp__acp__Bash' } }, ...extra } as never });
+    store.dispatch({
+      type: 'update',
+      at: 1,
+      update: {
+        sessionUpdate: 'tool_call',
+        toolCallId: id,
+        title: 'Terminal',
+        kind: 'execute',
+        status: 'pending',
+        _meta: { claudeCode: { toolName: 'mcp__acp__Bash' } },
+        ...extra,
+      } as never,
+    });
   };
   const ask = (id: string, command: string, options = OPTS) =>
-    broker.requestFromAgent(scope, { sessionId: 's1', toolCall: { toolCallId: id, title: `\`${command}\``, rawInput: { command } }, options });
+    broker.requestFromAgent(scope, {
+      sessionId: 's1',
+      toolCall: { toolCallId: id, title: `\`${command}\``, rawInput: { command } },
+      options,
+    });
   return { broker, store, scope, logger, memento, remembered, toolCall, ask };
 }
 
 const settled = async (p: Promise<RequestPermissionOutcome>) => {
   let v: RequestPermissionOutcome | undefined;
-  void p.then((x) => { v = x; });
+  void p.then((x) => {
+    v = x;
+  });
   await new Promise((r) => setImmediate(r));
   return v;
 };
@@ -49,15 +67,23 @@ test('a rule answers at once, records the decision on the tool call and logs the
   assert.match(call.permission!.rule!, /npm tests \(user settings #1\)/);
   assert.equal(call.permission?.optionKind, 'allow_once');
   assert.equal(t.store.state.permissions.length, 0);
-  assert.match(t.logger.messages('info').join('\n'), /Permission .* session s1 tool call c1 \(execute Bash `npm test`\) → Allow \[allow_once\], by rule: npm tests/);
+  assert.match(
+    t.logger.messages('info').join('\n'),
+    /Permission .* session s1 tool call c1 \(execute Bash `npm test`\) → Allow \[allow_once\], by rule: npm tests/,
+  );
 });
 
 test('asks: queued in order in the store; answers accepted only for a pending request and an offered option', async () => {
   const t = setup();
-  t.toolCall('c1'); t.toolCall('c2');
-  const p1 = t.ask('c1', 'ls'); const p2 = t.ask('c2', 'pwd');
+  t.toolCall('c1');
+  t.toolCall('c2');
+  const p1 = t.ask('c1', 'ls');
+  const p2 = t.ask('c2', 'pwd');
   const pending = t.store.state.permissions;
-  assert.deepEqual(pending.map((p) => p.toolCallId), ['c1', 'c2']);
+  assert.deepEqual(
+    pending.map((p) => p.toolCallId),
+    ['c1', 'c2'],
+  );
   assert.equal(pending[0].toolCall.kind, 'execute', 'the prompt shows the call merged with what the session knew');
   const [r1, r2] = pending.map((p) => p.requestId);
   assert.equal(t.broker.answer(r1, 'nope'), false, 'an option the request did not offer');
@@ -66,10 +92,17 @@ test('asks: queued in order in the store; answers accepted only for a pending re
   assert.equal(t.broker.answer(r1, 'reject'), true);
   assert.deepEqual(await p1, { outcome: 'selected', optionId: 'reject' });
   assert.equal(t.broker.answer(r1, 'allow'), false, 'answered once only');
-  assert.deepEqual(t.store.state.permissions.map((p) => p.requestId), [r2]);
+  assert.deepEqual(
+    t.store.state.permissions.map((p) => p.requestId),
+    [r2],
+  );
   assert.equal(t.store.state.toolCalls.get('c1')!.permission?.by, 'user');
   // The webview message is validated before it reaches the broker.
-  assert.deepEqual(parseIntent({ type: 'permissionAnswer', requestId: r2, optionId: 'allow' }), { type: 'permissionAnswer', requestId: r2, optionId: 'allow' });
+  assert.deepEqual(parseIntent({ type: 'permissionAnswer', requestId: r2, optionId: 'allow' }), {
+    type: 'permissionAnswer',
+    requestId: r2,
+    optionId: 'allow',
+  });
   assert.equal(typeof parseIntent({ type: 'permissionAnswer', requestId: r2 }), 'string');
   assert.equal(typeof parseIntent({ type: 'permissionAnswer', requestId: r2, optionId: 'allow', extra: 1 }), 'string');
   t.broker.answer(r2, 'allow');
@@ -78,9 +111,15 @@ test('asks: queued in order in the store; answers accepted only for a pending re
 
 test('cancel resolves every pending prompt of the session as cancelled, at once', async () => {
   const t = setup();
-  t.toolCall('c1'); t.toolCall('c2');
-  const p1 = t.ask('c1', 'ls'); const p2 = t.ask('c2', 'pwd');
-  const other = t.broker.request('s2', { toolCallId: 'x', title: 'Read /etc/hosts', kind: 'read', locations: [{ path: '/etc/hosts' }] }, OPTS);
+  t.toolCall('c1');
+  t.toolCall('c2');
+  const p1 = t.ask('c1', 'ls');
+  const p2 = t.ask('c2', 'pwd');
+  const other = t.broker.request(
+    's2',
+    { toolCallId: 'x', title: 'Read /etc/hosts', kind: 'read', locations: [{ path: '/etc/hosts' }] },
+    OPTS,
+  );
   assert.equal(t.broker.cancelSession('s1'), 2);
   assert.deepEqual(await p1, { outcome: 'cancelled' });
   assert.deepEqual(await p2, { outcome: 'cancelled' });
@@ -126,17 +165,44 @@ test('an always answer is remembered for the workspace and applied next time; re
 
 test('an edit always-decision remembers the file; a rule beats a remembered decision; an explicit ask rule asks', async () => {
   const t = setup([{ command: 'git push', action: 'ask' }], [{ kind: 'edit', paths: 'locked/**', action: 'reject' }]);
-  t.store.dispatch({ type: 'update', at: 1, update: { sessionUpdate: 'tool_call', toolCallId: 'e1', title: 'Edit', kind: 'edit', status: 'pending', _meta: { claudeCode: { toolName: 'mcp__acp__Edit' } } } as never });
-  const p = t.broker.requestFromAgent(t.scope, { sessionId: 's1', toolCall: { toolCallId: 'e1', title: 'Edit a.ts', rawInput: { file_path: `${ROOT}/src/a.ts` } }, options: OPTS });
+  t.store.dispatch({
+    type: 'update',
+    at: 1,
+    update: {
+      sessionUpdate: 'tool_call',
+      toolCallId: 'e1',
+      title: 'Edit',
+      kind: 'edit',
+      status: 'pending',
+      _meta: { claudeCode: { toolName: 'mcp__acp__Edit' } },
+    } as never,
+  });
+  const p = t.broker.requestFromAgent(t.scope, {
+    sessionId: 's1',
+    toolCall: { toolCallId: 'e1', title: 'Edit a.ts', rawInput: { file_path: `${ROOT}/src/a.ts` } },
+    options: OPTS,
+  });
   t.broker.answer(t.store.state.permissions[0].requestId, 'allow_always');
   await p;
   await new Promise((r) => setImmediate(r));
   assert.equal(t.remembered.list()[0].path, 'src/a.ts');
   // Workspace reject on locked/** beats everything.
-  const locked = await t.broker.requestFromAgent(t.scope, { sessionId: 's1', toolCall: { toolCallId: 'e2', title: 'Edit', kind: 'edit', locations: [{ path: `${ROOT}/locked/x` }] }, options: OPTS });
+  const locked = await t.broker.requestFromAgent(t.scope, {
+    sessionId: 's1',
+    toolCall: { toolCallId: 'e2', title: 'Edit', kind: 'edit', locations: [{ path: `${ROOT}/locked/x` }] },
+    options: OPTS,
+  });
   assert.deepEqual(locked, { outcome: 'selected', optionId: 'reject' });
   // Remember "git push" then an explicit ask rule still asks.
-  await t.remembered.remember({ id: 'x', agent: 'Claude', decision: 'allow', tool: 'Bash', kind: 'execute', command: 'git push', at: 0 });
+  await t.remembered.remember({
+    id: 'x',
+    agent: 'Claude',
+    decision: 'allow',
+    tool: 'Bash',
+    kind: 'execute',
+    command: 'git push',
+    at: 0,
+  });
   t.toolCall('c9');
   const push = t.ask('c9', 'git push');
   assert.equal(await settled(push), undefined);
@@ -150,11 +216,31 @@ test('client questions through the PermissionPort take the same pipeline (rules 
     { optionId: 'allow_always', name: 'Allow for this session', kind: 'allow_always' },
     { optionId: 'reject_once', name: 'Deny', kind: 'reject_once' },
   ];
-  assert.deepEqual(await t.broker.request('s1', { toolCallId: 'tandem-fs-1', title: 'Read /opt/docs/a.md', kind: 'read', locations: [{ path: '/opt/docs/a.md' }] }, fsOpts), { outcome: 'selected', optionId: 'allow_once' });
-  const p = t.broker.request('s1', { toolCallId: 'tandem-fs-2', title: 'Write /tmp/x', kind: 'edit', locations: [{ path: '/tmp/x' }] }, fsOpts);
+  assert.deepEqual(
+    await t.broker.request(
+      's1',
+      {
+        toolCallId: 'tandem-fs-1',
+        title: 'Read /opt/docs/a.md',
+        kind: 'read',
+        locations: [{ path: '/opt/docs/a.md' }],
+      },
+      fsOpts,
+    ),
+    { outcome: 'selected', optionId: 'allow_once' },
+  );
+  const p = t.broker.request(
+    's1',
+    { toolCallId: 'tandem-fs-2', title: 'Write /tmp/x', kind: 'edit', locations: [{ path: '/tmp/x' }] },
+    fsOpts,
+  );
   const req = t.broker.pending()[0];
   assert.equal(req.origin, 'client');
-  assert.equal(t.store.state.permissions[0].toolCallId, 'tandem-fs-2', 'shown as a standalone card (no such tool call)');
+  assert.equal(
+    t.store.state.permissions[0].toolCallId,
+    'tandem-fs-2',
+    'shown as a standalone card (no such tool call)',
+  );
   assert.equal(t.store.state.permissions[0].origin, 'client');
   t.broker.answer(req.requestId, 'allow_always');
   assert.deepEqual(await p, { outcome: 'selected', optionId: 'allow_always' });

@@ -21,19 +21,48 @@ const OPTIONS = [
   { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
 ];
 const ask = (id: string, command: string, as: string): Step[] => [
-  { update: { sessionUpdate: 'tool_call', toolCallId: id, title: command, kind: 'execute', status: 'pending', rawInput: { command } } } as Step,
-  { request: 'session/request_permission', params: { sessionId: '${sessionId}', toolCall: { toolCallId: id, title: command, rawInput: { command } }, options: OPTIONS }, as, wait: false } as Step,
+  {
+    update: {
+      sessionUpdate: 'tool_call',
+      toolCallId: id,
+      title: command,
+      kind: 'execute',
+      status: 'pending',
+      rawInput: { command },
+    },
+  } as Step,
+  {
+    request: 'session/request_permission',
+    params: {
+      sessionId: '${sessionId}',
+      toolCall: { toolCallId: id, title: command, rawInput: { command } },
+      options: OPTIONS,
+    },
+    as,
+    wait: false,
+  } as Step,
 ];
 
 function setup(script: AgentScript) {
   const file = join(dir, `script-${n++}.json`);
   writeFileSync(file, JSON.stringify(script));
   const logger = new MemoryLogger();
-  const broker = new PermissionBroker({ rules: () => ({ user: [], workspace: [] }), roots: () => [dir], remembered: new RememberedDecisions(memoryMemento()), logger });
+  const broker = new PermissionBroker({
+    rules: () => ({ user: [], workspace: [] }),
+    roots: () => [dir],
+    remembered: new RememberedDecisions(memoryMemento()),
+    logger,
+  });
   const out: Array<{ id?: unknown; result?: unknown }> = [];
   const c = new AgentClient({
-    agent: { name: 'Scripted', command: process.execPath, args: [AGENT, file] }, cwd: dir, logger, clientInfo: { name: 't', version: '0' },
-    features: [new PermissionsFeature(broker)], traffic: (d, m) => { if (d === 'out') out.push(m as never); },
+    agent: { name: 'Scripted', command: process.execPath, args: [AGENT, file] },
+    cwd: dir,
+    logger,
+    clientInfo: { name: 't', version: '0' },
+    features: [new PermissionsFeature(broker)],
+    traffic: (d, m) => {
+      if (d === 'out') out.push(m as never);
+    },
   });
   return { c, broker, out, logger };
 }
@@ -41,7 +70,8 @@ function setup(script: AgentScript) {
 function until(pred: () => boolean, ms = 5000): Promise<void> {
   const t0 = Date.now();
   return new Promise((resolve, reject) => {
-    const tick = () => pred() ? resolve() : Date.now() - t0 > ms ? reject(new Error('timed out')) : setTimeout(tick, 5);
+    const tick = () =>
+      pred() ? resolve() : Date.now() - t0 > ms ? reject(new Error('timed out')) : setTimeout(tick, 5);
     tick();
   });
 }
@@ -55,7 +85,10 @@ test('session/cancel answers every pending prompt {outcome: cancelled} at once, 
   await turn;
   await until(() => t.out.filter((m) => JSON.stringify(m.result ?? null).includes('cancelled')).length >= 2);
   const answers = t.out.filter((m) => m.result && typeof m.result === 'object' && 'outcome' in (m.result as object));
-  assert.deepEqual(answers.map((m) => m.result), [{ outcome: { outcome: 'cancelled' } }, { outcome: { outcome: 'cancelled' } }]);
+  assert.deepEqual(
+    answers.map((m) => m.result),
+    [{ outcome: { outcome: 'cancelled' } }, { outcome: { outcome: 'cancelled' } }],
+  );
   const s = t.c.session!.state;
   assert.equal(s.permissions.length, 0);
   assert.equal(s.toolCalls.get('t1')!.permission?.by, 'cancelled');
@@ -64,7 +97,11 @@ test('session/cancel answers every pending prompt {outcome: cancelled} at once, 
 });
 
 test('an answer travels as {outcome: {outcome: selected, optionId}}; agent exit cancels what is pending', async () => {
-  const t = setup({ prompts: [{ steps: [...ask('t1', 'ls', 'a'), { await: 'a' }, ...ask('t2', 'pwd', 'b'), { sleep: 300 }, { crash: 1 }] }] });
+  const t = setup({
+    prompts: [
+      { steps: [...ask('t1', 'ls', 'a'), { await: 'a' }, ...ask('t2', 'pwd', 'b'), { sleep: 300 }, { crash: 1 }] },
+    ],
+  });
   await t.c.start();
   const turn = t.c.prompt('go');
   await until(() => t.broker.pending().length === 1);

@@ -1,7 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PermissionOption } from '@agentclientprotocol/sdk';
-import { callFacts, commandKey, commandMatchesPrefix, commandSegments, type CallFacts } from '../../../../src/client/permissions/callFacts';
+import {
+  callFacts,
+  commandKey,
+  commandMatchesPrefix,
+  commandSegments,
+  type CallFacts,
+} from '../../../../src/client/permissions/callFacts';
 import { evaluate, parseRules, pickOption, type RuleSet } from '../../../../src/client/permissions/rules';
 
 const ROOT = '/home/user/project';
@@ -26,11 +32,17 @@ test('defaults: reads and searches inside the workspace are allowed, outside or 
   assert.equal(evaluate(s, facts({ kind: 'read', paths: [`${ROOT}/a.ts`] }), ctx).action, 'allow');
   assert.equal(evaluate(s, facts({ kind: 'search', paths: [] }), ctx).action, 'allow');
   assert.equal(evaluate(s, facts({ kind: 'read', paths: ['/etc/passwd'] }), ctx).action, 'ask');
-  assert.equal(evaluate(s, facts({ kind: 'read', paths: [`${ROOT}/../x`.replace('/../x', '-evil/x')] }), ctx).action, 'ask');
+  assert.equal(
+    evaluate(s, facts({ kind: 'read', paths: [`${ROOT}/../x`.replace('/../x', '-evil/x')] }), ctx).action,
+    'ask',
+  );
   assert.equal(evaluate(s, facts({ kind: 'edit', paths: [`${ROOT}/a.ts`] }), ctx).action, 'ask');
   assert.equal(evaluate(s, facts({ kind: 'execute', command: 'ls' }), ctx).action, 'ask');
   assert.equal(evaluate(s, facts({}), ctx).action, 'ask');
-  assert.equal(evaluate(s, facts({ kind: 'read', paths: [`${ROOT}/a.ts`] }), ctx).rule?.label, 'reads and searches in the workspace');
+  assert.equal(
+    evaluate(s, facts({ kind: 'read', paths: [`${ROOT}/a.ts`] }), ctx).rule?.label,
+    'reads and searches in the workspace',
+  );
 });
 
 test('first match wins, in list order', () => {
@@ -43,7 +55,10 @@ test('first match wins, in list order', () => {
   assert.equal(push.rule?.label, 'no git push');
   assert.equal(evaluate(s, facts({ kind: 'execute', command: 'git status' }), ctx).rule?.label, 'git');
   // Reversed: the broader allow comes first and wins.
-  const r = set([{ name: 'git', command: 'git', action: 'allow' }, { name: 'no git push', command: 'git push', action: 'reject' }]);
+  const r = set([
+    { name: 'git', command: 'git', action: 'allow' },
+    { name: 'no git push', command: 'git push', action: 'reject' },
+  ]);
   assert.equal(evaluate(r, facts({ kind: 'execute', command: 'git push' }), ctx).action, 'allow');
   // User rules come before the defaults.
   const noReads = set([{ kind: 'read', action: 'ask' }]);
@@ -51,7 +66,10 @@ test('first match wins, in list order', () => {
 });
 
 test('matcher: kind (one or a list)', () => {
-  const s = set([{ kind: ['edit', 'delete'], action: 'reject' }, { kind: 'fetch', action: 'allow' }]);
+  const s = set([
+    { kind: ['edit', 'delete'], action: 'reject' },
+    { kind: 'fetch', action: 'allow' },
+  ]);
   assert.equal(evaluate(s, facts({ kind: 'delete', paths: [`${ROOT}/a`] }), ctx).action, 'reject');
   assert.equal(evaluate(s, facts({ kind: 'fetch' }), ctx).action, 'allow');
   assert.equal(evaluate(s, facts({ kind: 'execute', command: 'x' }), ctx).action, 'ask');
@@ -59,7 +77,10 @@ test('matcher: kind (one or a list)', () => {
 });
 
 test('matcher: tool name by glob and by regex', () => {
-  const s = set([{ tool: 'mcp__tandem__*', action: 'allow' }, { tool: '/^(Glob|LS)$/i', action: 'allow' }]);
+  const s = set([
+    { tool: 'mcp__tandem__*', action: 'allow' },
+    { tool: '/^(Glob|LS)$/i', action: 'allow' },
+  ]);
   assert.equal(evaluate(s, facts({ tool: 'mcp__tandem__OpenFile' }), ctx).action, 'allow');
   assert.equal(evaluate(s, facts({ tool: 'ls' }), ctx).action, 'allow');
   assert.equal(evaluate(s, facts({ tool: 'Bash', kind: 'execute', command: 'ls' }), ctx).action, 'ask');
@@ -67,14 +88,20 @@ test('matcher: tool name by glob and by regex', () => {
 });
 
 test('matcher: title by glob and regex', () => {
-  const s = set([{ title: 'Read *.md', action: 'allow' }, { title: '/secret/i', action: 'reject' }]);
+  const s = set([
+    { title: 'Read *.md', action: 'allow' },
+    { title: '/secret/i', action: 'reject' },
+  ]);
   assert.equal(evaluate(s, facts({ title: 'Read README.md' }), ctx).action, 'allow');
   assert.equal(evaluate(s, facts({ title: 'Open SECRET file' }), ctx).action, 'reject');
   assert.equal(evaluate(s, facts({ title: 'Read a.ts' }), ctx).action, 'ask');
 });
 
 test('matcher: command prefix at word boundaries; chained or substituted commands never allowed by a prefix', () => {
-  const s = set([{ command: 'npm test', action: 'allow' }, { command: '/^rm\\s+-rf/', action: 'reject' }]);
+  const s = set([
+    { command: 'npm test', action: 'allow' },
+    { command: '/^rm\\s+-rf/', action: 'reject' },
+  ]);
   const ex = (command: string) => evaluate(s, facts({ kind: 'execute', command }), ctx).action;
   assert.equal(ex('npm test'), 'allow');
   assert.equal(ex('npm test -- --watch'), 'allow');
@@ -107,23 +134,45 @@ test('matcher: paths (globs relative to the workspace, absolute globs, inside th
   assert.equal(e(`${ROOT}/.env.local`), 'reject');
   assert.equal(e(`${ROOT}/lib/x.js`), 'ask');
   assert.equal(evaluate(s, facts({ kind: 'read', paths: ['/opt/docs/a.md'] }), ctx).action, 'allow');
-  assert.equal(evaluate(s, facts({ kind: 'read', paths: ['/etc/passwd'] }), ctx).action, 'ask', 'allow outside the workspace needs outsideWorkspace: true');
+  assert.equal(
+    evaluate(s, facts({ kind: 'read', paths: ['/etc/passwd'] }), ctx).action,
+    'ask',
+    'allow outside the workspace needs outsideWorkspace: true',
+  );
   assert.equal(evaluate(s, facts({ kind: 'edit', paths: [] }), ctx).action, 'ask', 'a paths rule needs paths');
 });
 
 test('workspace rules only tighten: their allow is dropped with a warning; their reject/ask beat a user allow', () => {
-  const ws = parseRules([{ command: 'rm', action: 'allow' }, { command: 'git push', action: 'ask' }, { kind: 'read', paths: 'secrets/**', action: 'reject' }], 'workspace');
+  const ws = parseRules(
+    [
+      { command: 'rm', action: 'allow' },
+      { command: 'git push', action: 'ask' },
+      { kind: 'read', paths: 'secrets/**', action: 'reject' },
+    ],
+    'workspace',
+  );
   assert.equal(ws.rules.length, 2);
   assert.match(ws.warnings[0], /can only tighten/);
   const s: RuleSet = { user: parseRules([{ command: 'git', action: 'allow' }], 'user').rules, workspace: ws.rules };
-  assert.equal(evaluate(s, facts({ kind: 'execute', command: 'rm -rf /' }), ctx).action, 'ask', 'the workspace cannot auto-allow rm');
+  assert.equal(
+    evaluate(s, facts({ kind: 'execute', command: 'rm -rf /' }), ctx).action,
+    'ask',
+    'the workspace cannot auto-allow rm',
+  );
   const push = evaluate(s, facts({ kind: 'execute', command: 'git push' }), ctx);
   assert.equal(push.action, 'ask');
   assert.equal(push.rule?.source, 'workspace');
   assert.equal(evaluate(s, facts({ kind: 'execute', command: 'git status' }), ctx).action, 'allow');
-  assert.equal(evaluate(s, facts({ kind: 'read', paths: [`${ROOT}/secrets/k`] }), ctx).action, 'reject', 'tightens the default read rule');
+  assert.equal(
+    evaluate(s, facts({ kind: 'read', paths: [`${ROOT}/secrets/k`] }), ctx).action,
+    'reject',
+    'tightens the default read rule',
+  );
   // A workspace ask does not loosen a user reject.
-  const s2: RuleSet = { user: parseRules([{ command: 'git push', action: 'reject' }], 'user').rules, workspace: ws.rules };
+  const s2: RuleSet = {
+    user: parseRules([{ command: 'git push', action: 'reject' }], 'user').rules,
+    workspace: ws.rules,
+  };
   assert.equal(evaluate(s2, facts({ kind: 'execute', command: 'git push' }), ctx).action, 'reject');
 });
 
@@ -132,47 +181,98 @@ test('option choice: *_once unless always; a kind not offered means ask', () => 
   assert.equal(pickOption(OPTS, 'allow', true)?.optionId, 'allow_always');
   assert.equal(pickOption(OPTS, 'reject')?.optionId, 'reject');
   assert.equal(pickOption(OPTS, 'reject', true)?.optionId, 'reject', 'no reject_always offered: reject_once');
-  assert.equal(pickOption([OPTS[0], OPTS[2]], 'allow'), undefined, 'only allow_always offered and the rule did not say always');
+  assert.equal(
+    pickOption([OPTS[0], OPTS[2]], 'allow'),
+    undefined,
+    'only allow_always offered and the rule did not say always',
+  );
   assert.equal(pickOption([OPTS[1]], 'reject'), undefined);
   assert.equal(pickOption([], 'allow', true), undefined);
 });
 
 test('malformed rules: clear warnings, rule skipped, the rest still works, nothing throws', () => {
   const bad = [
-    'not an object', null, [], { action: 'maybe', kind: 'read' }, { kind: 'read' }, { action: 'allow' },
-    { kind: 'reed', action: 'allow' }, { tool: '/([/', action: 'allow' }, { command: '', action: 'allow' },
-    { paths: 42, action: 'allow' }, { kind: 'read', action: 'allow', colour: 'red' }, { kind: 'read', action: 'allow', always: 'yes' },
+    'not an object',
+    null,
+    [],
+    { action: 'maybe', kind: 'read' },
+    { kind: 'read' },
+    { action: 'allow' },
+    { kind: 'reed', action: 'allow' },
+    { tool: '/([/', action: 'allow' },
+    { command: '', action: 'allow' },
+    { paths: 42, action: 'allow' },
+    { kind: 'read', action: 'allow', colour: 'red' },
+    { kind: 'read', action: 'allow', always: 'yes' },
     { command: 'ls', action: 'allow' },
   ];
   const r = parseRules(bad, 'user');
   assert.equal(r.rules.length, 1);
   assert.equal(r.warnings.length, bad.length - 1);
-  for (const w of r.warnings) assert.match(w, /^tandem\.permissions\.rules\[\d+\] in user settings: .+; rule skipped\.$/);
+  for (const w of r.warnings)
+    assert.match(w, /^tandem\.permissions\.rules\[\d+\] in user settings: .+; rule skipped\.$/);
   assert.match(r.warnings[3], /"action" must be/);
   assert.match(r.warnings[6], /unknown tool kind "reed"/);
   assert.match(r.warnings[7], /invalid regular expression/);
   assert.match(r.warnings[10], /unknown field "colour"/);
-  assert.equal(evaluate({ user: r.rules, workspace: [] }, facts({ kind: 'execute', command: 'ls -la' }), ctx).action, 'allow');
+  assert.equal(
+    evaluate({ user: r.rules, workspace: [] }, facts({ kind: 'execute', command: 'ls -la' }), ctx).action,
+    'allow',
+  );
   assert.deepEqual(parseRules({ kind: 'read' }, 'workspace').warnings.length, 1);
   assert.deepEqual(parseRules(undefined, 'user'), { rules: [], warnings: [] });
 });
 
 test('call facts from real traffic: claude-code-acp (tool name in the earlier tool_call), gemini-cli (no tool_call)', () => {
   // claude-code-acp 0.16.2 Bash: the request has title + rawInput; kind and tool name come from the tool_call.
-  const known = { toolCallId: 'toolu_1', title: 'Terminal', kind: 'execute' as const, rawInput: {}, locations: [], content: [], meta: { claudeCode: { toolName: 'mcp__acp__Bash' } } };
-  const f = callFacts({ toolCallId: 'toolu_1', title: '`echo hi && echo err 1>&2`', rawInput: { command: 'echo hi && echo err 1>&2', timeout: 10000 } }, known, ROOT);
+  const known = {
+    toolCallId: 'toolu_1',
+    title: 'Terminal',
+    kind: 'execute' as const,
+    rawInput: {},
+    locations: [],
+    content: [],
+    meta: { claudeCode: { toolName: 'mcp__acp__Bash' } },
+  };
+  const f = callFacts(
+    {
+      toolCallId: 'toolu_1',
+      title: '`echo hi && echo err 1>&2`',
+      rawInput: { command: 'echo hi && echo err 1>&2', timeout: 10000 },
+    },
+    known,
+    ROOT,
+  );
   assert.equal(f.kind, 'execute');
   assert.equal(f.tool, 'Bash');
   assert.equal(f.command, 'echo hi && echo err 1>&2');
   // Edit: path from rawInput and the diff.
-  const e = callFacts({ toolCallId: 'toolu_2', title: 'Edit `x`', rawInput: { file_path: `${ROOT}/edit-me.txt` } }, { toolCallId: 'toolu_2', kind: 'edit', _meta: { claudeCode: { toolName: 'mcp__acp__Edit' } } }, ROOT);
+  const e = callFacts(
+    { toolCallId: 'toolu_2', title: 'Edit `x`', rawInput: { file_path: `${ROOT}/edit-me.txt` } },
+    { toolCallId: 'toolu_2', kind: 'edit', _meta: { claudeCode: { toolName: 'mcp__acp__Edit' } } },
+    ROOT,
+  );
   assert.deepEqual(e.paths, [`${ROOT}/edit-me.txt`]);
   assert.equal(e.tool, 'Edit');
   // gemini-cli: nothing known before; tool name from the id, command from the title.
-  const g = callFacts({ toolCallId: 'run_shell_command__call_86836d5446c6', title: 'echo hi', kind: 'execute', locations: [] }, undefined, ROOT);
+  const g = callFacts(
+    { toolCallId: 'run_shell_command__call_86836d5446c6', title: 'echo hi', kind: 'execute', locations: [] },
+    undefined,
+    ROOT,
+  );
   assert.equal(g.tool, 'run_shell_command');
   assert.equal(g.command, 'echo hi');
-  const gd = callFacts({ toolCallId: 'replace__call_1', title: 'edit-me.txt: a => b', kind: 'edit', content: [{ type: 'diff', path: `${ROOT}/edit-me.txt`, oldText: 'a', newText: 'b' }], locations: [{ path: `${ROOT}/edit-me.txt` }] }, undefined, ROOT);
+  const gd = callFacts(
+    {
+      toolCallId: 'replace__call_1',
+      title: 'edit-me.txt: a => b',
+      kind: 'edit',
+      content: [{ type: 'diff', path: `${ROOT}/edit-me.txt`, oldText: 'a', newText: 'b' }],
+      locations: [{ path: `${ROOT}/edit-me.txt` }],
+    },
+    undefined,
+    ROOT,
+  );
   assert.deepEqual(gd.paths, [`${ROOT}/edit-me.txt`]);
 });
 
