@@ -1,6 +1,7 @@
-// Builds Tandem's bundles: the extension (node/cjs), the webview (browser/iife, Preact),
-// the demo agent (a standalone node script), and a plain transpile of src/test/bench into
-// out/ for the test runners. Flags: --production (minify, no sourcemaps), --watch.
+// Builds Tandem's bundles into dist/: the extension (node/cjs), the webview (browser/esm,
+// Preact), the demo agent, the replay agent and the MCP bridge (standalone node scripts).
+// Flags: --production (minify, no sourcemaps), --watch, --with-tests (also the plain transpile
+// of src/test/bench into out/ that the test runners load), --tests-only (just that transpile).
 import * as esbuild from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 // --tests-only: just the out/ transpile (quick inner loop for unit tests).
 const testsOnly = process.argv.includes('--tests-only');
+const withTests = process.argv.includes('--with-tests');
 
 // ACP schema validators are generated as code at build time (ajv standalone), never at activation.
 execFileSync(process.execPath, ['scripts/gen-validators.mjs'], { stdio: 'inherit' });
@@ -101,7 +103,7 @@ async function writeMeta(results) {
 if (!testsOnly) rmSync('dist/webview-chunks', { recursive: true, force: true });
 copyAssets();
 if (watch) {
-  const ctxs = await Promise.all([...bundles, testTranspile].map((o) => esbuild.context(o)));
+  const ctxs = await Promise.all([...bundles, ...(withTests ? [testTranspile] : [])].map((o) => esbuild.context(o)));
   await Promise.all(ctxs.map((c) => c.watch()));
   console.log('[tandem] watching for changes…');
 } else if (testsOnly) {
@@ -109,5 +111,5 @@ if (watch) {
 } else {
   const results = await Promise.all(bundles.map((o) => esbuild.build(o)));
   await writeMeta(results);
-  if (!production) await esbuild.build(testTranspile);
+  if (withTests) await esbuild.build(testTranspile);
 }

@@ -59,13 +59,28 @@ const step = (r) => {
 };
 
 if (!only || only === 'unit') {
-  step(run('build', process.execPath, ['esbuild.mjs']));
+  step(run('build (bundles and the test transpile)', process.execPath, ['esbuild.mjs', '--with-tests']));
   if (!only) {
-    step(run('lint (architecture boundaries)', process.execPath, ['node_modules/eslint/bin/eslint.js', '.']));
-    step(run('typecheck', process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.', '--noEmit']));
     step(
-      run('typecheck webview', process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'src/webview', '--noEmit']),
+      run('lint (eslint: undefined names, floating promises, boundaries)', process.execPath, [
+        'node_modules/eslint/bin/eslint.js',
+        '.',
+      ]),
     );
+    step(
+      run('format (prettier --check; npm run format fixes)', process.execPath, [
+        'node_modules/prettier/bin/prettier.cjs',
+        '--check',
+        '--log-level=warn',
+        '.',
+      ]),
+    );
+    // Host + tests, the webview, and the webview's tests (each has its own lib settings).
+    for (const project of ['.', 'src/webview', 'test/unit/webview']) {
+      step(
+        run(`typecheck ${project}`, process.execPath, ['node_modules/typescript/bin/tsc', '-p', project, '--noEmit']),
+      );
+    }
   }
   const files = listTests('out/test/unit');
   const r = step(

@@ -160,8 +160,8 @@ async function runFile(file) {
 
 try {
   if (!opt['no-build'] && ext === REPO) {
-    const b = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO, stdio: 'inherit' });
-    if (b.status !== 0) throw new Error('build failed (node esbuild.mjs)');
+    const b = spawnSync(process.execPath, ['esbuild.mjs', '--with-tests'], { cwd: REPO, stdio: 'inherit' });
+    if (b.status !== 0) throw new Error('build failed (node esbuild.mjs --with-tests)');
   }
   await ensureInstalled();
   const dir = join(REPO, 'test', 'e2e');

@@ -58,10 +58,10 @@ for (const sig of ['SIGINT', 'SIGTERM'])
 
 try {
   if (!opt['no-build'] && ext === REPO) {
-    const b = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO, stdio: 'inherit' });
-    if (b.status !== 0) throw new Error('build failed (node esbuild.mjs)');
+    const b = spawnSync(process.execPath, ['esbuild.mjs', '--with-tests'], { cwd: REPO, stdio: 'inherit' });
+    if (b.status !== 0) throw new Error('build failed (node esbuild.mjs --with-tests)');
   }
-  if (!existsSync(testsPath)) throw new Error(`no tests module at ${testsPath} (build first: node esbuild.mjs)`);
+  if (!existsSync(testsPath)) throw new Error(`no tests module at ${testsPath} (build first: node esbuild.mjs --with-tests)`);
   await ensureInstalled();
 
   const workspace = await freshWorkspace();
