@@ -10,7 +10,7 @@
 //     not grow by more than the tolerance (1 MB; one leaked session would add `oneSessionMB`).
 // The webview heap of the 10,000-call session is measured by bench/webview.mjs (webviewHeap).
 // `node out/bench/memory.js [--quick]`; prints one JSON line; exit 1 when the leak check fails.
-import { SessionStore } from '../src/session/sessionStore';
+import { SessionStore } from '../src/session/store';
 import { cleanupScripts, clientLeakCheck, heapAfterGc, mb, sessionHeap, sessionLeakCheck } from './lib/memory';
 
 const quick = process.argv.includes('--quick');

@@ -11,7 +11,7 @@ import { AcpConnection } from '../src/acp/connection';
 import { CLIENT_METHODS } from '../src/acp/methods';
 import { NdjsonMessageReader } from '../src/acp/ndjson';
 import { AcpValidator, validateSessionNotification } from '../src/acp/validation';
-import { createSessionState, reduce, type SessionState } from '../src/session/store';
+import { createSessionState, reduce, type SessionState } from '../src/session/reducer';
 
 const args = process.argv.slice(2);
 const MESSAGES = Number(args.find((a) => /^\d+$/.test(a)) ?? 120_000);

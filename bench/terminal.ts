@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { TerminalManager } from '../src/client/terminals';
 import { nullLogger } from '../src/common/logger';
-import { SessionStore } from '../src/session/sessionStore';
+import { SessionStore } from '../src/session/store';
 
 const { values } = parseArgs({
   options: {

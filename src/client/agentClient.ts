@@ -17,7 +17,7 @@ import { Disposable } from '../common/disposable';
 import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
 import type { AgentView } from '../shared/protocol';
-import type { SessionStore } from '../session/sessionStore';
+import type { SessionStore } from '../session/store';
 import type { AgentConfig } from './agentConfig';
 import type { ClientFeature, FeatureContext } from './feature';
 import { SessionSet, type SessionSummary } from './sessionSet';

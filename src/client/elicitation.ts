@@ -21,7 +21,7 @@ import { CLIENT_METHODS } from '../acp/methods';
 import { DisposableStore, type IDisposable } from '../common/disposable';
 import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
-import type { SessionStore } from '../session/sessionStore';
+import type { SessionStore } from '../session/store';
 import { httpHost, validateElicitationContent, type ElicitationContent } from '../shared/elicitation';
 import type { ElicitationRequestView } from '../shared/sessionModel';
 import type { ClientFeature, FeatureContext } from './feature';

@@ -6,7 +6,7 @@ import type { AcpConnection } from '../acp/connection';
 import type { IDisposable } from '../common/disposable';
 import type { Event } from '../common/event';
 import type { Logger } from '../common/logger';
-import type { SessionStore } from '../session/sessionStore';
+import type { SessionStore } from '../session/store';
 
 /** What a client feature (fs, terminals, permissions, …) may use of the connection it serves. */
 export interface FeatureContext {

@@ -4,7 +4,7 @@ import type { NewSessionResponse, SessionNotification } from '@agentclientprotoc
 import { Disposable } from '../common/disposable';
 import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
-import { SessionStore, type SessionChange } from '../session/sessionStore';
+import { SessionStore, type SessionChange } from '../session/store';
 
 /** Updates for a session id we don't know yet are held this long in count (session/new race). */
 const MAX_EARLY_UPDATES = 1000;

@@ -26,7 +26,7 @@ import { DisposableStore, toDisposable, type IDisposable } from '../common/dispo
 import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
 import { TERMINAL_VIEW_MAX_CHARS } from '../shared/sessionModel';
-import type { SessionStore } from '../session/sessionStore';
+import type { SessionStore } from '../session/store';
 import type { ClientFeature, FeatureContext } from './feature';
 import { OutputBuffer, completeUtf8Length } from './outputBuffer';
 import type { ProcessPort, SpawnedProcess, SpawnOptions } from './ports';

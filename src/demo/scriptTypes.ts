@@ -76,6 +76,8 @@
  * - `{"hang": true}`                                   never continue; session/cancel still answers
  *                                                      `cancelled`. `"ignore-cancel"`: not even that.
  * - `{"garbage": "invalid-json" | "not-jsonrpc" | "binary" | "huge-line", "bytes"?: 1048576}`
+ *      (garbage and flood: test fixture agent only, test/fixtures/agents/faults.ts; the shipped
+ *      demo agent has no fault injection)
  *      huge-line: a valid agent_message_chunk notification whose line is about `bytes` long
  * - `{"raw": "text"}`                                  written to stdout verbatim (no newline added)
  * - `{"flood": {"toolCalls": 100, "chunks": 1000, "lag": 4, "kind": "execute"}}`

@@ -8,7 +8,7 @@ import { RpcChannel, type Answer, type Id } from './rpcChannel';
 import { runtimeVars } from './runtime';
 import { firstLine, promptText } from './scriptParser';
 import type { AgentScript, HandlerScript, PromptScript } from './scriptTypes';
-import { StepRunner } from './steps';
+import { StepRunner, type ExtraSteps } from './steps';
 import { subst } from './substitution';
 import { Interrupt, makeTurn, type SessionState, type Turn } from './turn';
 import { defineWorkspace } from './workspaceFiles';
@@ -32,6 +32,8 @@ export interface ScriptedAgentOptions {
   timeScale?: number;
   /** Exit(0) when the input ends (the client closed stdin). Default true. */
   exitOnInputEnd?: boolean;
+  /** Step kinds beyond the built-in ones (test/fixtures/agents/faults.ts: garbage, flood). */
+  extraSteps?: ExtraSteps;
 }
 
 export class ScriptedAgent {
@@ -58,6 +60,7 @@ export class ScriptedAgent {
       channel: this.channel,
       timeScale: this.timeScale,
       mcp: this.mcp,
+      extraSteps: options.extraSteps,
       stderr: (t) => (this.io.stderr ?? process.stderr).write(t.endsWith('\n') ? t : t + '\n'),
       crash: (how) => {
         this.channel.dead = true;

@@ -3,7 +3,6 @@
 import { McpClients, type McpServerEntry } from './mcpClients';
 import type { Answer, Json, RpcChannel } from './rpcChannel';
 import type { RpcErrorSpec, Step } from './scriptTypes';
-import { flood, garbage } from './faults';
 import { holds, lookup, subst } from './substitution';
 import { runTerminal } from './terminalStep';
 import { Interrupt, interruptible, never, sleep, type Turn } from './turn';
@@ -15,7 +14,18 @@ export interface StepHost {
   stderr(text: string): void;
   crash(how: { code?: number; signal?: NodeJS.Signals }): void;
   exit(code: number): void;
+  /** Step kinds beyond the built-in ones (the test fixture agent's fault injection). */
+  readonly extraSteps?: ExtraSteps;
 }
+
+/**
+ * Runs a step kind the runner does not know; false when it does not know it either. `check`
+ * throws when the turn was cancelled (call it between writes of a long step).
+ */
+export type ExtraSteps = (
+  step: Step,
+  ctx: { channel: RpcChannel; sessionId: string; turn: number; check: () => void },
+) => Promise<boolean>;
 
 const DEFAULT_MCP_TIMEOUT_MS = 30_000;
 
@@ -143,21 +153,18 @@ export class StepRunner {
         await never;
       }
       await interruptible(never, turn);
-    } else if ('garbage' in step) {
-      await channel.write(garbage(step.garbage, step.bytes, sid()));
     } else if ('raw' in step) {
       await channel.write(String(subst(step.raw, v)));
-    } else if ('flood' in step) {
-      await flood(
-        step.flood,
-        sid(),
-        Number(v.turn ?? 0),
-        (d) => channel.write(d),
-        () => {
+    } else if (
+      !(await this.host.extraSteps?.(step, {
+        channel,
+        sessionId: sid(),
+        turn: Number(v.turn ?? 0),
+        check: () => {
           if (turn.cancelled) throw new Interrupt();
         },
-      );
-    } else {
+      }))
+    ) {
       throw new Error(`Unknown script step: ${JSON.stringify(step)}`);
     }
   }

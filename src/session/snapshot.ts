@@ -1,8 +1,8 @@
 // Reading the session state: plain JSON for the view (a whole snapshot, or one turn with its
-// tool calls) and single lookups. The reducer (store.ts) only ever writes.
+// tool calls) and single lookups. The reducer (reducer.ts) only ever writes.
 import type { PMap } from '../common/persistent';
 import type { SessionSnapshot, ToolCallView, TurnView } from '../shared/sessionModel';
-import type { SessionState } from './store';
+import type { SessionState } from './reducer';
 
 /** Plain JSON for the webview's first render, or a rebuild after reload. */
 export function toSnapshot(state: SessionState): SessionSnapshot {

@@ -1,4 +1,4 @@
-// Where the pinned compat agents are installed (test/harness/run-compat.mjs) and how Codex is
+// Where the pinned compat agents are installed (test/compat/run.mjs) and how Codex is
 // started against a fake model server: shared by the node-level compat tests and the
 // real-extension suite (test/integration/compat.test.ts).
 import { spawnSync } from 'node:child_process';
@@ -7,7 +7,10 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { FakeServer } from './fakeModels';
 
-export const CACHE = process.env.TANDEM_COMPAT_CACHE || join(homedir(), '.cache', 'tandem-compat');
+/** Where test/compat/run.mjs installs the agents (it always passes this variable). */
+export const CACHE =
+  process.env.TANDEM_COMPAT_CACHE ||
+  join(process.env.TANDEM_TEST_CACHE || join(homedir(), '.cache', 'tandem-test'), 'compat');
 export const CLAUDE_CODE_ACP = join(
   CACHE,
   'claude-code-acp-0.16.2',
@@ -47,7 +50,7 @@ export const CLAUDE_AGENT_ACP = join(
   'dist',
   'index.js',
 );
-/** claude-agent-acp needs Node ≥ 22: run-compat.mjs passes the Node 24 the VS Code harness installs. */
+/** claude-agent-acp needs Node ≥ 22: test/compat/run.mjs passes the Node 24 the VS Code harness installs. */
 export const AGENT_NODE = process.env.TANDEM_AGENT_NODE ?? '';
 
 /** claude-agent-acp against a fake Anthropic server (ENABLE_TOOL_SEARCH=false: MCP tools are

@@ -1,4 +1,4 @@
-// Compatibility: real agents from npm (installed by test/harness/run-compat.mjs into a cache dir
+// Compatibility: real agents from npm (installed by test/compat/run.mjs into a cache dir
 // outside the repo) against fake model servers on 127.0.0.1, driven through Tandem's real
 // AgentClient with the real fs and terminal features (node-backed ports: no VS Code here).
 import { test } from 'node:test';
@@ -14,7 +14,7 @@ import { CLAUDE_CODE_ACP, GEMINI_CLI, client, logTail, methods, workspace } from
 test(
   'claude-code-acp 0.16.2: read, edit, write a new file, run a command with live output',
   {
-    skip: !existsSync(CLAUDE_CODE_ACP) && 'claude-code-acp not installed (run test/harness/run-compat.mjs)',
+    skip: !existsSync(CLAUDE_CODE_ACP) && 'claude-code-acp not installed (run test/compat/run.mjs)',
     timeout: 120_000,
   },
   async () => {
@@ -106,7 +106,7 @@ const claudeEnv = (model: { url: string }, home: string) => ({
 test(
   'claude-code-acp 0.16.2 + Tandem permissions: a rejected edit leaves the file untouched and the tool call failed',
   {
-    skip: !existsSync(CLAUDE_CODE_ACP) && 'claude-code-acp not installed (run test/harness/run-compat.mjs)',
+    skip: !existsSync(CLAUDE_CODE_ACP) && 'claude-code-acp not installed (run test/compat/run.mjs)',
     timeout: 120_000,
   },
   async () => {
@@ -162,7 +162,7 @@ test(
 test(
   'claude-code-acp 0.16.2 + Tandem permissions: an allowed command runs',
   {
-    skip: !existsSync(CLAUDE_CODE_ACP) && 'claude-code-acp not installed (run test/harness/run-compat.mjs)',
+    skip: !existsSync(CLAUDE_CODE_ACP) && 'claude-code-acp not installed (run test/compat/run.mjs)',
     timeout: 120_000,
   },
   async () => {
@@ -213,7 +213,7 @@ test(
 
 test(
   'gemini-cli 0.61.0 --acp: edit a file and create a new one',
-  { skip: !existsSync(GEMINI_CLI) && 'gemini-cli not installed (run test/harness/run-compat.mjs)', timeout: 120_000 },
+  { skip: !existsSync(GEMINI_CLI) && 'gemini-cli not installed (run test/compat/run.mjs)', timeout: 120_000 },
   async () => {
     const { ws, home } = workspace();
     writeFileSync(join(ws, 'edit-me.txt'), 'hello world\nsecond line\n');

@@ -21,8 +21,8 @@ import {
 } from './agentHarness';
 
 const skip =
-  (!existsSync(CLAUDE_AGENT_ACP) && 'claude-agent-acp not installed (run test/harness/run-compat.mjs)') ||
-  (!AGENT_NODE && 'claude-agent-acp needs Node ≥ 22: run through test/harness/run-compat.mjs (TANDEM_AGENT_NODE)');
+  (!existsSync(CLAUDE_AGENT_ACP) && 'claude-agent-acp not installed (run test/compat/run.mjs)') ||
+  (!AGENT_NODE && 'claude-agent-acp needs Node ≥ 22: run through test/compat/run.mjs (TANDEM_AGENT_NODE)');
 
 test('claude-agent-acp 0.100.0: read, edit, write a new file, run a command', { skip, timeout: 120_000 }, async () => {
   const { ws, home } = workspace();

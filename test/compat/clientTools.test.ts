@@ -109,7 +109,7 @@ function toolRows(c: AgentClient): Array<{ title: string; status: string; group?
 test(
   "claude-code-acp 0.16.2: expands the IDE group and calls OpenFile over Tandem's MCP server",
   {
-    skip: !existsSync(CLAUDE_CODE_ACP) && 'claude-code-acp not installed (run test/harness/run-compat.mjs)',
+    skip: !existsSync(CLAUDE_CODE_ACP) && 'claude-code-acp not installed (run test/compat/run.mjs)',
     timeout: 120_000,
   },
   async () => {
@@ -173,8 +173,8 @@ test(
   "claude-agent-acp 0.100.0: expands the IDE group and calls OpenFile over Tandem's MCP server",
   {
     skip:
-      (!existsSync(CLAUDE_AGENT_ACP) && 'claude-agent-acp not installed (run test/harness/run-compat.mjs)') ||
-      (!AGENT_NODE && 'needs Node ≥ 22 (TANDEM_AGENT_NODE, set by run-compat.mjs)'),
+      (!existsSync(CLAUDE_AGENT_ACP) && 'claude-agent-acp not installed (run test/compat/run.mjs)') ||
+      (!AGENT_NODE && 'needs Node ≥ 22 (TANDEM_AGENT_NODE, set by test/compat/run.mjs)'),
     timeout: 120_000,
   },
   async () => {
@@ -234,7 +234,7 @@ test(
 
 test(
   "gemini-cli 0.61.0 --acp: expands the IDE group and calls OpenFile over Tandem's MCP server",
-  { skip: !existsSync(GEMINI_CLI) && 'gemini-cli not installed (run test/harness/run-compat.mjs)', timeout: 120_000 },
+  { skip: !existsSync(GEMINI_CLI) && 'gemini-cli not installed (run test/compat/run.mjs)', timeout: 120_000 },
   async () => {
     const script: Step[] = [
       { tool: 'mcp_tandem_IDE', input: {} },
@@ -291,7 +291,7 @@ test(
 
 test(
   "codex-acp 0.16.0: expands the IDE group and calls OpenFile over Tandem's MCP server",
-  { skip: !existsSync(CODEX_ACP) && 'codex-acp not installed (run test/harness/run-compat.mjs)', timeout: 120_000 },
+  { skip: !existsSync(CODEX_ACP) && 'codex-acp not installed (run test/compat/run.mjs)', timeout: 120_000 },
   async () => {
     // Codex declares an MCP server's tools as a namespace (`mcp__tandem`) and, like Claude Code, does
     // not re-read them after list_changed: the second call goes through the container.

@@ -23,7 +23,7 @@ import {
 } from './agentHarness';
 import { codexSandboxProblem } from './agentPaths';
 
-const skip = !existsSync(CODEX_ACP) && 'codex-acp not installed (run test/harness/run-compat.mjs)';
+const skip = !existsSync(CODEX_ACP) && 'codex-acp not installed (run test/compat/run.mjs)';
 /** Without a working bubblewrap every Codex command and patch fails inside its sandbox: say so plainly. */
 function needBwrap(): void {
   const problem = codexSandboxProblem();

@@ -1,6 +1,6 @@
 // A real VS Code for tests, without downloading VS Code: code-server (VS Code server + web
 // workbench, real Node extension host) on Node 24, driven by Debian's Chromium through
-// playwright-core. Facts behind every flag: /work/shared/VSCODE-TESTING.md.
+// playwright-core. Facts behind every flag: VSCODE-TESTING.md in the team's shared folder.
 //
 //   const server = await startCodeServer({ workspace, extensionDevelopmentPath, userSettings, env });
 //   const { page, close } = await openWorkbench(server.url);      // url opens `workspace`

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Installs what the real-VS-Code test layers (integration, e2e) and `npm start` need on a
-// fresh Debian machine, idempotently (see /work/shared/VSCODE-TESTING.md):
+// fresh Debian machine, idempotently (facts: VSCODE-TESTING.md in the team's shared folder):
 //   - apt: Chromium, Xvfb, the build tools code-server's native modules need, bubblewrap (Codex)
 //     (only when something is missing; `apt-get update` first);
 //   - npm, --ignore-scripts, into a cache dir OUTSIDE the repo keyed by version:

@@ -61,7 +61,8 @@ try {
     const b = spawnSync(process.execPath, ['esbuild.mjs', '--with-tests'], { cwd: REPO, stdio: 'inherit' });
     if (b.status !== 0) throw new Error('build failed (node esbuild.mjs --with-tests)');
   }
-  if (!existsSync(testsPath)) throw new Error(`no tests module at ${testsPath} (build first: node esbuild.mjs --with-tests)`);
+  if (!existsSync(testsPath))
+    throw new Error(`no tests module at ${testsPath} (build first: node esbuild.mjs --with-tests)`);
   await ensureInstalled();
 
   const workspace = await freshWorkspace();

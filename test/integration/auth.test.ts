@@ -21,20 +21,18 @@ suite('sign-in (auth methods)', () => {
     const ext = vscode.extensions.getExtension<{ controller: Controller }>(ID)!;
     ctl = (await ext.activate()).controller;
     const agentJs = join(ext.extensionPath, 'out', 'test', 'fixtures', 'agents', 'auth-agent.js');
-    await vscode.workspace
-      .getConfiguration('tandem')
-      .update(
-        'agents',
-        [
-          {
-            name: 'Auth',
-            command: process.execPath,
-            args: [agentJs],
-            env: { AUTH_MARKER: marker, ELECTRON_RUN_AS_NODE: '1' },
-          },
-        ],
-        vscode.ConfigurationTarget.Global,
-      );
+    await vscode.workspace.getConfiguration('tandem').update(
+      'agents',
+      [
+        {
+          name: 'Auth',
+          command: process.execPath,
+          args: [agentJs],
+          env: { AUTH_MARKER: marker, ELECTRON_RUN_AS_NODE: '1' },
+        },
+      ],
+      vscode.ConfigurationTarget.Global,
+    );
   });
 
   suiteTeardown(async () => {

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { activateTandem, configureScriptedAgent, runAccepting, TANDEM_ID, until } from './helpers';
 import type { Controller } from '../../src/vscode/controller';
 
-suite('commands, sessions, export (issue 7)', () => {
+suite('commands, sessions, export', () => {
   let ctl: Controller;
   let ws: string;
 

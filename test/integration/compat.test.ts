@@ -1,13 +1,13 @@
 /// <reference types="mocha" />
 // Compatibility through the REAL extension inside a real VS Code: real agents from npm
-// (claude-code-acp 0.16.2, claude-agent-acp 0.100.0, gemini-cli 0.61.0, codex-acp 0.16.0; installed by test/harness/run-compat.mjs into
-// ~/.cache/tandem-compat) are configured in `tandem.agents` and started by the extension's own
+// (claude-code-acp 0.16.2, claude-agent-acp 0.100.0, gemini-cli 0.61.0, codex-acp 0.16.0; installed by test/compat/run.mjs into
+// <test cache>/compat) are configured in `tandem.agents` and started by the extension's own
 // Controller, so their fs/terminal requests hit the VS Code ports (WorkspaceEdit, undo), their
 // permission prompts go to the extension's broker (answered here as a user would), and the client
 // tools they call are the extension's `tandem` MCP server with the real IDE group handlers.
 // Their models are fake servers on 127.0.0.1 inside this test (test/compat/fakeModels.ts).
 //
-// Runs in the compat layer: `node test/harness/run-compat.mjs` installs the agents, then runs
+// Runs in the compat layer: `node test/compat/run.mjs` installs the agents, then runs
 // `run-integration.mjs --grep "compat:"` with TANDEM_COMPAT=1. Without TANDEM_COMPAT=1 (the plain
 // integration layer) this suite is not registered, so the integration layer stays quick.
 import * as assert from 'node:assert/strict';
@@ -45,7 +45,7 @@ import { runAccepting, until } from './helpers';
 
 const ID = 'tandem-dev.tandem';
 const NOT_INSTALLED = (what: string) =>
-  `${what} is not installed in ${CACHE}: run node test/harness/run-compat.mjs (it installs the pinned agents)`;
+  `${what} is not installed in ${CACHE}: run node test/compat/run.mjs (it installs the pinned agents)`;
 
 /** A throwaway HOME for an agent (Claude Code keeps its sessions under it). */
 function freshHome(): string {
@@ -68,7 +68,7 @@ const geminiEnv = (model: FakeServer, home: string): Record<string, string> => (
 });
 
 if (process.env.TANDEM_COMPAT === '1') {
-  suite('compat: real agents through the real extension (issues 4, 6, 7)', function () {
+  suite('compat: real agents through the real extension', function () {
     this.timeout(180_000);
     let ctl: Controller;
     let hands: AgentHands;
@@ -165,7 +165,7 @@ if (process.env.TANDEM_COMPAT === '1') {
       }));
     }
 
-    test('claude-code-acp 0.16.2 (issue 4): reads, edits (the open editor shows it, undo works), writes a new file, runs a command with live output', async function () {
+    test('claude-code-acp 0.16.2: reads, edits (the open editor shows it, undo works), writes a new file, runs a command with live output', async function () {
       if (!existsSync(CLAUDE_CODE_ACP)) {
         console.log(`[compat] skipped: ${NOT_INSTALLED('claude-code-acp 0.16.2')}`);
         this.skip();
@@ -254,7 +254,7 @@ if (process.env.TANDEM_COMPAT === '1') {
       await vscode.commands.executeCommand('workbench.action.files.revert');
     });
 
-    test('gemini-cli 0.61.0 --acp (issue 4): edits a file (the open editor shows it) and creates one', async function () {
+    test('gemini-cli 0.61.0 --acp: edits a file (the open editor shows it) and creates one', async function () {
       if (!existsSync(GEMINI_CLI)) {
         console.log(`[compat] skipped: ${NOT_INSTALLED('gemini-cli 0.61.0')}`);
         this.skip();
@@ -300,7 +300,7 @@ if (process.env.TANDEM_COMPAT === '1') {
       return p;
     };
 
-    test('claude-code-acp 0.16.2 (issue 6): expands the IDE group and calls OpenFile — the file opens in VS Code at the line', async function () {
+    test('claude-code-acp 0.16.2: expands the IDE group and calls OpenFile — the file opens in VS Code at the line', async function () {
       if (!existsSync(CLAUDE_CODE_ACP)) {
         console.log(`[compat] skipped: ${NOT_INSTALLED('claude-code-acp 0.16.2')}`);
         this.skip();
@@ -338,7 +338,7 @@ if (process.env.TANDEM_COMPAT === '1') {
       assert.ok(rows.length >= 2, `client tool calls marked with their group: ${JSON.stringify(toolRows())}`);
     });
 
-    test('gemini-cli 0.61.0 --acp (issue 6): expands the IDE group and calls OpenFile — the file opens in VS Code at the line', async function () {
+    test('gemini-cli 0.61.0 --acp: expands the IDE group and calls OpenFile — the file opens in VS Code at the line', async function () {
       if (!existsSync(GEMINI_CLI)) {
         console.log(`[compat] skipped: ${NOT_INSTALLED('gemini-cli 0.61.0')}`);
         this.skip();
@@ -370,7 +370,7 @@ if (process.env.TANDEM_COMPAT === '1') {
       assert.ok(rows.length >= 2, `client tool calls marked with their group: ${JSON.stringify(toolRows())}`);
     });
 
-    test('codex-acp 0.16.0 (issues 4, 6): runs a command, patches a file (the open editor shows it, Review Changes has it), opens a file through the IDE container', async function () {
+    test('codex-acp 0.16.0: runs a command, patches a file (the open editor shows it, Review Changes has it), opens a file through the IDE container', async function () {
       if (!existsSync(CODEX_ACP)) {
         console.log(`[compat] skipped: ${NOT_INSTALLED('codex-acp 0.16.0')}`);
         this.skip();
@@ -440,7 +440,7 @@ if (process.env.TANDEM_COMPAT === '1') {
       );
     });
 
-    test('claude-agent-acp 0.100.0 (issues 4, 6): edits a file itself (the open editor shows it, Review Changes has what it was), runs a command, opens a file through OpenFile', async function () {
+    test('claude-agent-acp 0.100.0: edits a file itself (the open editor shows it, Review Changes has what it was), runs a command, opens a file through OpenFile', async function () {
       if (!existsSync(CLAUDE_AGENT_ACP)) {
         console.log(`[compat] skipped: ${NOT_INSTALLED('claude-agent-acp 0.100.0')}`);
         this.skip();
@@ -509,7 +509,7 @@ if (process.env.TANDEM_COMPAT === '1') {
       );
     });
 
-    test('claude-code-acp 0.16.2 (issue 7): session/list and session/load reopen a past session with its tool calls (Open Session… QuickPick)', async function () {
+    test('claude-code-acp 0.16.2: session/list and session/load reopen a past session with its tool calls (Open Session… QuickPick)', async function () {
       if (!existsSync(CLAUDE_CODE_ACP)) {
         console.log(`[compat] skipped: ${NOT_INSTALLED('claude-code-acp 0.16.2')}`);
         this.skip();

@@ -3,6 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { until } from '../support/until';
+export { until };
 
 export const TANDEM_ID = 'tandem-dev.tandem';
 
@@ -27,24 +29,6 @@ export async function configureScriptedAgent(extensionPath: string, name: string
 }
 
 /** Polls `pred` until it holds (exceptions count as "not yet"), or fails after `ms`. */
-export function until(pred: () => boolean | Promise<boolean>, ms = 10_000, what = 'condition'): Promise<void> {
-  const t0 = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = async () => {
-      try {
-        if (await pred()) {
-          resolve();
-          return;
-        }
-      } catch {
-        /* retry */
-      }
-      if (Date.now() - t0 > ms) reject(new Error(`timed out waiting for ${what}`));
-      else setTimeout(tick, 25);
-    };
-    void tick();
-  });
-}
 
 /**
  * Runs a command that shows a QuickPick or InputBox and accepts its first item. (Moving the

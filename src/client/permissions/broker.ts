@@ -7,7 +7,7 @@ import type { PermissionOption, RequestPermissionOutcome, ToolCallUpdate } from 
 import { Emitter } from '../../common/event';
 import type { Logger } from '../../common/logger';
 import type { PermissionDecider, PermissionDecisionView, PermissionRequestView } from '../../shared/sessionModel';
-import type { SessionStore } from '../../session/sessionStore';
+import type { SessionStore } from '../../session/store';
 import type { PermissionPort } from '../permissionPort';
 import { callFacts, type CallFacts } from './callFacts';
 import { patternFor, type RememberedDecisions } from './remembered';

@@ -1,8 +1,9 @@
 // Validation bad-input set plus the real-agent transcripts. Each bad input: clear log, no throw,
 // connection still round-trips afterwards.
+import { transcriptsDir } from '../../support/paths';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryLogger } from '../../../src/common/logger';
 import { AcpError } from '../../../src/acp/connection';
@@ -270,13 +271,8 @@ test('validator tables cover every ACP v1 method', () => {
 
 // ---- real traffic -------------------------------------------------------------------------
 
-function transcriptDir(): string {
-  const local = join(__dirname, '..', '..', '..', '..', 'test', 'unit', 'acp', 'transcripts');
-  return process.env.ACP_TRANSCRIPTS ?? (existsSync(local) ? local : '/work/shared/fixtures/acp-transcripts');
-}
-
 test('every agent → client message of the recorded real-agent transcripts validates', () => {
-  const dir = transcriptDir();
+  const dir = transcriptsDir;
   const files = readdirSync(dir).filter((f) => f.endsWith('.jsonl'));
   assert.ok(files.length >= 6, `transcripts found in ${dir}: ${files.length}`);
   let checked = 0;

@@ -8,6 +8,7 @@ import { MemoryLogger } from '../../../src/common/logger';
 import type { AgentScript } from '../../../src/demo/scriptTypes';
 import type { AgentView } from '../../../src/shared/protocol';
 import { processAlive } from '../../../src/acp/agentProcess';
+import { until } from '../../support/until';
 
 const AGENT = join(__dirname, '../../fixtures/agents/scripted-agent.js');
 const dir = mkdtempSync(join(tmpdir(), 'tandem-client-'));
@@ -26,15 +27,6 @@ function client(script: AgentScript, command = process.execPath) {
   const states: AgentView[] = [];
   c.onDidChangeAgent((a) => states.push(a));
   return { c, logger, states };
-}
-
-function until(pred: () => boolean, ms = 5000): Promise<void> {
-  const t0 = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = () =>
-      pred() ? resolve() : Date.now() - t0 > ms ? reject(new Error('timed out')) : setTimeout(tick, 5);
-    tick();
-  });
 }
 
 test('start, prompt, streamed reply, end_turn', async () => {

@@ -19,7 +19,7 @@ test('findExecutable looks up PATH, needs the executable bit, takes paths as the
   assert.equal(findExecutable('node'), findExecutable('node', process.env));
 });
 
-test('presets cover the agents named in the issue, each with install help', () => {
+test('presets cover Claude Code, Claude Agent, Gemini CLI and Codex, each with install help', () => {
   assert.deepEqual(
     AGENT_PRESETS.map((p) => p.name),
     ['Claude Code', 'Claude Agent', 'Gemini CLI', 'Codex'],

@@ -9,6 +9,7 @@ import { ElicitationFeature, type UrlPort } from '../../../src/client/elicitatio
 import { CLIENT_RESPONSES } from '../../../src/acp/validation';
 import { MemoryLogger } from '../../../src/common/logger';
 import type { AgentScript, Step } from '../../../src/demo/scriptTypes';
+import { until } from '../../support/until';
 
 const AGENT = join(__dirname, '../../fixtures/agents/scripted-agent.js');
 const dir = mkdtempSync(join(tmpdir(), 'tandem-elic-'));
@@ -89,15 +90,6 @@ function setup(script: AgentScript) {
       .map((b) => (b.type === 'text' ? b.text : ''))
       .join('');
   return { c, feature, port, out, inbound, logger, answers, text };
-}
-
-function until(pred: () => boolean, ms = 5000): Promise<void> {
-  const t0 = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = () =>
-      pred() ? resolve() : Date.now() - t0 > ms ? reject(new Error('timed out')) : setTimeout(tick, 5);
-    tick();
-  });
 }
 
 const validResponse = (r: unknown) => {

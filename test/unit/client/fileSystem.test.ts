@@ -7,7 +7,7 @@ import { AcpError } from '../../../src/acp/connection';
 import { ChangeTracker } from '../../../src/client/changeTracker';
 import { FileSystemFeature, FileSystemHandlers, type FileSystemDeps } from '../../../src/client/fileSystem';
 import { MemoryLogger } from '../../../src/common/logger';
-import { SessionStore } from '../../../src/session/sessionStore';
+import { SessionStore } from '../../../src/session/store';
 import { FakeDocs, FakeEdits, FakePermission, fakeWorkspace, nodeFs } from './fakePorts';
 import { decodeText, sliceLines } from '../../../src/client/textSlice';
 

@@ -8,7 +8,8 @@ import { processAlive } from '../../../src/acp/agentProcess';
 import { OutputBuffer, completeUtf8Length } from '../../../src/client/outputBuffer';
 import { TerminalManager, TerminalsFeature } from '../../../src/client/terminals';
 import { MemoryLogger } from '../../../src/common/logger';
-import { SessionStore } from '../../../src/session/sessionStore';
+import { SessionStore } from '../../../src/session/store';
+import { until } from '../../support/until';
 
 const S = 's1';
 const posix = process.platform !== 'win32';
@@ -24,15 +25,6 @@ function setup(grace = 300) {
     flushMs: 10,
   });
   return { cwd, store, m };
-}
-
-function until(pred: () => boolean, ms = 5000): Promise<void> {
-  const t0 = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = () =>
-      pred() ? resolve() : Date.now() - t0 > ms ? reject(new Error('timed out')) : setTimeout(tick, 10);
-    tick();
-  });
 }
 
 test('capabilities: terminal and _meta.terminal_output', () => {

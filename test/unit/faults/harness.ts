@@ -28,6 +28,8 @@ import type { AgentScript } from '../../../src/demo/scriptTypes';
 import type { AgentView } from '../../../src/shared/protocol';
 import { applyPatches, type SessionSnapshot } from '../../../src/shared/sessionModel';
 import { FakeDocs, FakeEdits, fakeWorkspace, nodeFs } from '../client/fakePorts';
+import { until } from '../../support/until';
+export { until };
 
 export const AGENT = join(__dirname, '../../fixtures/agents/scripted-agent.js');
 const root = mkdtempSync(join(tmpdir(), 'tandem-faults-'));
@@ -245,15 +247,6 @@ function slim(m: Msg): Msg {
     out.result = JSON.stringify(m.result).length < 10_000 ? m.result : '[large]';
   if (m.method !== undefined && m.method !== 'session/update') out.params = m.params;
   return out;
-}
-
-export function until(pred: () => boolean, ms = 5000): Promise<void> {
-  const t0 = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = () =>
-      pred() ? resolve() : Date.now() - t0 > ms ? reject(new Error('timed out')) : setTimeout(tick, 5);
-    tick();
-  });
 }
 
 /** Text of the agent items of a turn. */

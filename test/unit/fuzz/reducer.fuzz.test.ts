@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { getToolCall, toSnapshot, turnWithCalls } from '../../../src/session/snapshot';
-import { createSessionState, reduce } from '../../../src/session/store';
+import { createSessionState, reduce } from '../../../src/session/reducer';
 import type { SessionAction } from '../../../src/session/actions';
 import { applyPatches, coalescePatches, type Patch } from '../../../src/shared/sessionModel';
 import { outlineOf, TurnOutliner } from '../../../src/shared/turnOutline';

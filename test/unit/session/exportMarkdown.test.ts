@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { toSnapshot } from '../../../src/session/snapshot';
-import { reduceAll, createSessionState } from '../../../src/session/store';
+import { reduceAll, createSessionState } from '../../../src/session/reducer';
 import { sessionToMarkdown } from '../../../src/session/exportMarkdown';
 
 test('export: turns, messages, tool calls with diff and terminal, plan, errors', () => {

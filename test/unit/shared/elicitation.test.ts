@@ -155,7 +155,7 @@ test('pattern, formats, enums and multi-select', () => {
   assert.deepEqual(one({ langs: ['py'] }), ['"Languages": "py" is not one of the offered choices.']);
 });
 
-test('issues name their field; an invalid pattern constrains nothing; unsupported required fields cannot be satisfied', () => {
+test('problems name their field; an invalid pattern constrains nothing; unsupported required fields cannot be satisfied', () => {
   assert.deepEqual(elicitationIssues(schema, { name: 'A', age: 3, tags: ['a'] }), [
     { field: 'name', message: '"Name" must be at least 2 characters.' },
   ]);

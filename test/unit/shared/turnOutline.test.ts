@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getToolCall, toSnapshot, turnWithCalls } from '../../../src/session/snapshot';
-import { createSessionState, reduce, type SessionState } from '../../../src/session/store';
+import { createSessionState, reduce, type SessionState } from '../../../src/session/reducer';
 import type { SessionAction } from '../../../src/session/actions';
 import { applyPatches, type Patch } from '../../../src/shared/sessionModel';
 import { TurnOutliner, outlineOf } from '../../../src/shared/turnOutline';

@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { FeatureContext } from '../../../src/client/feature';
 import { MemoryLogger } from '../../../src/common/logger';
-import { SessionStore } from '../../../src/session/sessionStore';
+import { SessionStore } from '../../../src/session/store';
 import { ClientToolsFeature } from '../../../src/tools/clientToolsFeature';
 import { ToolRegistry } from '../../../src/tools/registry';
 import { DEFAULT_TOOLS_CONFIG } from '../../../src/tools/types';

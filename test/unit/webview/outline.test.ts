@@ -4,9 +4,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import { getToolCall, toSnapshot, turnWithCalls } from '../../../src/session/snapshot';
-import { createSessionState, reduce, type SessionState } from '../../../src/session/store';
+import { createSessionState, reduce, type SessionState } from '../../../src/session/reducer';
 import type { SessionAction } from '../../../src/session/actions';
 import { TurnOutliner } from '../../../src/shared/turnOutline';
+import { until } from '../../support/until';
 
 const dom = new JSDOM('<!DOCTYPE html><body><div id="root"></div></body>', { pretendToBeVisual: true });
 const g = globalThis as Record<string, unknown>;
@@ -58,10 +59,6 @@ function session(): SessionState {
   return s;
 }
 const tick = () => new Promise((r) => setTimeout(r, 5));
-async function until(f: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200 && !f(); i++) await tick();
-  assert.ok(f(), what);
-}
 
 test('unfolding an outlined turn asks the host once, shows Loading…, then its tool calls', async () => {
   // Loaded after the globals: the modules read acquireVsCodeApi and document at import.
@@ -93,8 +90,12 @@ test('unfolding an outlined turn asks the host once, shows Loading…, then its 
   assert.equal(posted.length, 0, 'nothing asked while folded');
 
   (turns()[0].querySelector('.turn-line') as HTMLElement).click();
-  await until(() => !!root.querySelector('[data-testid="turn-loading"]'), 'Loading… while the content is on its way');
-  await until(() => posted.length > 0, 'the view asks for the turn');
+  await until(
+    () => !!root.querySelector('[data-testid="turn-loading"]'),
+    1000,
+    'Loading… while the content is on its way',
+  );
+  await until(() => posted.length > 0, 1000, 'the view asks for the turn');
   assert.deepEqual(posted, [{ type: 'loadTurns', sessionId: 's', turns: [0] }]);
   draw();
   for (let i = 0; i < 10; i++) await tick();
@@ -107,7 +108,7 @@ test('unfolding an outlined turn asks the host once, shows Loading…, then its 
     turnOfCall: (id) => getToolCall(s, id)?.turn,
   });
   mirror.receive({ type: 'patch', sessionId: 's', patches });
-  await until(() => root.querySelector('[data-testid="turn-loading"]') === null, 'the content replaces Loading…');
+  await until(() => root.querySelector('[data-testid="turn-loading"]') === null, 1000, 'the content replaces Loading…');
   const titles = [...root.querySelectorAll('[data-testid="tool-call"]')].map((e) => e.textContent ?? '');
   assert.equal(titles.length, 6);
   assert.ok(

@@ -5,7 +5,7 @@ import { MemoryLogger } from '../../../../src/common/logger';
 import { PermissionBroker, type RequestScope } from '../../../../src/client/permissions/broker';
 import { memoryMemento, RememberedDecisions } from '../../../../src/client/permissions/remembered';
 import { parseRules, type RuleSet } from '../../../../src/client/permissions/rules';
-import { SessionStore } from '../../../../src/session/sessionStore';
+import { SessionStore } from '../../../../src/session/store';
 import { parseIntent } from '../../../../src/shared/protocol';
 
 const ROOT = '/home/user/project';

@@ -10,6 +10,7 @@ import { PermissionsFeature } from '../../../../src/client/permissions/feature';
 import { memoryMemento, RememberedDecisions } from '../../../../src/client/permissions/remembered';
 import { MemoryLogger } from '../../../../src/common/logger';
 import type { AgentScript, Step } from '../../../../src/demo/scriptTypes';
+import { until } from '../../../support/until';
 
 const AGENT = join(__dirname, '../../../fixtures/agents/scripted-agent.js');
 const dir = mkdtempSync(join(tmpdir(), 'tandem-perm-'));
@@ -65,15 +66,6 @@ function setup(script: AgentScript) {
     },
   });
   return { c, broker, out, logger };
-}
-
-function until(pred: () => boolean, ms = 5000): Promise<void> {
-  const t0 = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = () =>
-      pred() ? resolve() : Date.now() - t0 > ms ? reject(new Error('timed out')) : setTimeout(tick, 5);
-    tick();
-  });
 }
 
 test('session/cancel answers every pending prompt {outcome: cancelled} at once, on the wire', async () => {

@@ -1,10 +1,11 @@
+import { transcriptsDir } from '../../support/paths';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { toSnapshot } from '../../../src/session/snapshot';
-import { createSessionState, reduce, reduceAll, type SessionState } from '../../../src/session/store';
+import { createSessionState, reduce, reduceAll, type SessionState } from '../../../src/session/reducer';
 import type { SessionAction } from '../../../src/session/actions';
 import { applyPatches, coalescePatches, TERMINAL_VIEW_MAX_CHARS, type Patch } from '../../../src/shared/sessionModel';
 
@@ -210,16 +211,9 @@ test('coalesced patches give the same mirror', () => {
 });
 
 test('recorded transcripts reduce without loss (real agent traffic)', () => {
-  const dir = join(__dirname, '../../../../test/fixtures/acp-transcripts');
-  let files: string[] = [];
-  try {
-    files = readdirSync(dir).filter((f) => f.endsWith('.jsonl'));
-  } catch {
-    /* copied by a later step */
-  }
-  const shared = join(__dirname, '../../../../../shared/fixtures/acp-transcripts');
-  if (!files.length) files = readdirSync(shared).map((f) => join(shared, f));
-  else files = files.map((f) => join(dir, f));
+  const files = readdirSync(transcriptsDir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .map((f) => join(transcriptsDir, f));
   assert.ok(files.length >= 6);
   for (const f of files) {
     const actions: SessionAction[] = [];

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnAgent, processAlive, type AgentExit, type AgentProcess } from '../../../src/acp/agentProcess';
 import { MemoryLogger } from '../../../src/common/logger';
+import { until } from '../../support/until';
 
 const node = process.execPath;
 
@@ -25,15 +26,6 @@ function readLine(p: AgentProcess): Promise<string> {
     p.stdout.on('data', onData);
     p.onDidExit((e) => reject(new Error(`exited before a line: ${e.message}`)));
   });
-}
-
-async function waitUntil(cond: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return true;
 }
 
 test('spawns with stdio pipes and env merged over process.env', async () => {
@@ -69,7 +61,7 @@ test('stderr lines are logged with the agent name and kept as a bounded tail', a
   });
   try {
     await readLine(p);
-    assert.ok(await waitUntil(() => p.stderrTail(1)[0] === 'Error: something failed', 2000));
+    await until(() => p.stderrTail(1)[0] === 'Error: something failed', 2000, 'the stderr tail');
     assert.deepEqual(p.stderrTail(3), ['line 49', 'line 50', 'Error: something failed']);
     assert.ok(p.stderrTail(100).length < 30, 'ring buffer is bounded by bytes');
     assert.ok(logger.messages('info').includes('[talker] line 1'));
@@ -161,10 +153,7 @@ test('dispose() kills the group without waiting and leaves no orphan', async () 
   });
   const grandchild = Number(await readLine(p));
   p.dispose();
-  assert.ok(
-    await waitUntil(() => !processAlive(grandchild) && !processAlive(p.pid!), 3000),
-    'group gone after dispose',
-  );
+  await until(() => !processAlive(grandchild) && !processAlive(p.pid!), 3000, 'the group to be gone after dispose');
 });
 
 test('writing to a dead agent (EPIPE) does not crash', async () => {

@@ -2,13 +2,12 @@
 // (deliberately not our client code, so these tests check the fixtures on their own).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
+import { outRoot, repoRoot, transcriptsDir } from '../../support/paths';
 
-export const repoRoot = join(__dirname, '../../../..');
-export const outRoot = join(__dirname, '../../..');
+export { repoRoot, transcriptsDir };
 export const scriptedAgentJs = join(outRoot, 'test/fixtures/agents/scripted-agent.js');
 export const replayAgentJs = join(outRoot, 'test/fixtures/agents/replay-agent.js');
 export const demoAgentJs = join(outRoot, 'src/demo/agent.js');
-export const transcriptsDir = join(repoRoot, 'test/fixtures/acp-transcripts');
 /** The bundles `node esbuild.mjs` writes (what the extension runs). */
 export const demoAgentBundle = join(repoRoot, 'dist/demo-agent.js');
 export const replayAgentBundle = join(repoRoot, 'dist/replay-agent.js');

@@ -6,16 +6,17 @@
 // (test/integration/compat.test.ts via run-integration.mjs --grep "compat:", TANDEM_COMPAT=1), and
 // prints exactly one closing line `RESULT <n> passed, <m> failed[, <k> skipped]` for both parts
 // (read by scripts/test.mjs).
-// Env: TANDEM_COMPAT_CACHE (default ~/.cache/tandem-compat).
-// node test/harness/run-compat.mjs [--no-build] [--no-install] [--no-vscode] [--only-vscode]
+// Env: TANDEM_COMPAT_CACHE (default <TANDEM_TEST_CACHE>/compat, so an empty test cache means a cold
+// install of the agents too).
+// node test/compat/run.mjs [--no-build] [--no-install] [--no-vscode] [--only-vscode]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cacheRoot } from '../harness/install.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const CACHE = process.env.TANDEM_COMPAT_CACHE || join(homedir(), '.cache', 'tandem-compat');
+const CACHE = process.env.TANDEM_COMPAT_CACHE || join(cacheRoot(), 'compat');
 /** Pinned agents: [cache subdir, npm spec]. */
 export const AGENTS = [
   ['claude-code-acp-0.16.2', '@zed-industries/claude-code-acp@0.16.2'],
@@ -72,7 +73,7 @@ let passed = 0,
 try {
   if (!args.has('--no-install')) install();
   // Node 24 from the VS Code harness's install: claude-agent-acp needs Node ≥ 22.
-  const { ensureInstalled, installPaths } = await import('./install.mjs');
+  const { ensureInstalled, installPaths } = await import('../harness/install.mjs');
   if (!args.has('--no-install')) await ensureInstalled({ quiet: true });
   const agentNode = existsSync(installPaths().node24) ? installPaths().node24 : '';
   if (!args.has('--no-build')) {
