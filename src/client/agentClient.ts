@@ -16,9 +16,9 @@ import { AGENT_METHODS, CLIENT_METHODS } from '../acp/methods';
 import { Disposable } from '../common/disposable';
 import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
-import type { AgentView } from '../shared/protocol';
 import type { SessionStore } from '../session/store';
 import type { AgentConfig } from './agentConfig';
+import type { AgentStatus } from './agentStatus';
 import type { ClientFeature, FeatureContext } from './feature';
 import { SessionSet, type SessionSummary } from './sessionSet';
 
@@ -53,14 +53,14 @@ export const AUTH_REQUIRED = -32000;
 export class AgentClient extends Disposable {
   private proc?: AgentProcess;
   private conn?: AcpConnection;
-  private view: AgentView;
+  private status: AgentStatus;
   private readonly set: SessionSet;
   private init?: InitializeResponse;
   private featureCtx?: FeatureContext;
   /** Turns waiting for the answer to session/cancel: ends them here when the agent never answers. */
   private readonly cancelWaits = new Map<string, { give: () => void; timer?: ReturnType<typeof setTimeout> }>();
 
-  private readonly agentChanged = this._register(new Emitter<AgentView>());
+  private readonly agentChanged = this._register(new Emitter<AgentStatus>());
   readonly onDidChangeAgent = this.agentChanged.event;
   private readonly cancelled = this._register(new Emitter<string>());
   /** session/cancel was sent for this session id. */
@@ -76,7 +76,7 @@ export class AgentClient extends Disposable {
 
   constructor(private readonly opts: AgentClientOptions) {
     super();
-    this.view = { name: opts.agent.name, state: 'none' };
+    this.status = { name: opts.agent.name, state: 'none' };
     this.set = this._register(new SessionSet(opts.logger, () => this.now));
     this.onDidChangeSession = this.set.onDidChangeSession;
     this.onDidReplaceSession = this.set.onDidReplaceSession;
@@ -84,8 +84,8 @@ export class AgentClient extends Disposable {
     this.onDidCloseSession = this.set.onDidCloseSession;
   }
 
-  get agent(): AgentView {
-    return this.view;
+  get agent(): AgentStatus {
+    return this.status;
   }
   /** The active session. */
   get session(): SessionStore | undefined {
@@ -115,7 +115,7 @@ export class AgentClient extends Disposable {
   /** Spawns the agent, initializes, and opens a first session. Never throws: failures land in `agent`. */
   async start(): Promise<void> {
     const { agent, logger } = this.opts;
-    this.setView({ state: 'starting', message: `Starting ${agent.name}…` });
+    this.setStatus({ state: 'starting', message: `Starting ${agent.name}…` });
     try {
       const proc = (this.proc = this._register(
         spawnAgent({
@@ -172,7 +172,7 @@ export class AgentClient extends Disposable {
       const info = init.agentInfo
         ? { name: init.agentInfo.name, title: init.agentInfo.title ?? undefined, version: init.agentInfo.version }
         : undefined;
-      this.setView({ state: 'starting', message: 'Opening a session…', info });
+      this.setStatus({ state: 'starting', message: 'Opening a session…', info });
       await this.openFirstSession();
     } catch (err) {
       if (this.isDisposed) return;
@@ -181,7 +181,7 @@ export class AgentClient extends Disposable {
       if (exit) return; // onExit has reported it.
       const message = `Could not start ${agent.name}: ${errorText(err)}`;
       logger.error(message);
-      this.setView({ state: 'error', message });
+      this.setStatus({ state: 'error', message });
       this.proc?.dispose();
     }
   }
@@ -200,7 +200,7 @@ export class AgentClient extends Disposable {
       } else {
         await this.newSession();
       }
-      this.setView({ state: 'ready', message: undefined, authMethods: undefined });
+      this.setStatus({ state: 'ready', message: undefined, authMethods: undefined });
     } catch (err) {
       if (!isAuthRequired(err)) throw err;
       this.needAuth(err);
@@ -209,7 +209,7 @@ export class AgentClient extends Disposable {
 
   private needAuth(err: unknown): void {
     const methods = this.authMethods;
-    this.setView({
+    this.setStatus({
       state: 'auth',
       message: `${this.opts.agent.name} needs you to sign in${methods.length ? '' : ' (it offers no sign-in method: sign in with its own tool, then restart the agent)'}. ${errorText(err)}`,
       authMethods: methods.map((m) => ({
@@ -224,7 +224,7 @@ export class AgentClient extends Disposable {
   /** `authenticate` with an agent-handled method, then open the session that needed it. */
   async authenticate(methodId: string): Promise<void> {
     await this.requireConnection().sendRequest(AGENT_METHODS.authenticate, { methodId });
-    this.setView({ state: 'starting', message: 'Opening a session…' });
+    this.setStatus({ state: 'starting', message: 'Opening a session…' });
     await this.openFirstSession();
   }
 
@@ -421,7 +421,7 @@ export class AgentClient extends Disposable {
     this.conn?.close(exit.message);
     for (const store of this.set.all()) store.dispatch({ type: 'disconnected', at: this.now, error: exit.message });
     this.opts.logger.error(exit.message);
-    this.setView({ state: exit.error ? 'error' : 'exited', message: exit.message });
+    this.setStatus({ state: exit.error ? 'error' : 'exited', message: exit.message });
   }
 
   /** Resolves with the exit once onExit has handled it, or undefined if the process outlives `ms`. */
@@ -448,9 +448,9 @@ export class AgentClient extends Disposable {
     return this.conn;
   }
 
-  private setView(v: Partial<AgentView>): void {
-    this.view = { ...this.view, ...v };
-    this.agentChanged.fire(this.view);
+  private setStatus(v: Partial<AgentStatus>): void {
+    this.status = { ...this.status, ...v };
+    this.agentChanged.fire(this.status);
   }
 
   /** Ends the connection scope: kills the agent's process group, fails pending requests. */

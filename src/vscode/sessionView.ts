@@ -5,9 +5,10 @@ import { randomBytes } from 'node:crypto';
 import { Disposable } from '../common/disposable';
 import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
-import { parseIntent, type HostMessage, type Intent } from '../shared/protocol';
+import { parseIntent, type HostMessage } from '../shared/protocol';
 import { coalescePatches, type Patch } from '../shared/sessionModel';
 import { TurnOutliner, type TurnSource } from '../shared/turnOutline';
+import type { ViewIntent } from './viewIntents';
 
 export interface ViewSource {
   snapshot(): Extract<HostMessage, { type: 'snapshot' }>;
@@ -27,7 +28,7 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Which folded turns this view holds only as outlines. */
   private readonly outliner = new TurnOutliner();
-  private readonly intents = this._register(new Emitter<Intent>());
+  private readonly intents = this._register(new Emitter<ViewIntent>());
   readonly onIntent = this.intents.event;
   private readonly resolved = this._register(new Emitter<void>());
   /** Fires when the view is first shown (or shown again after being disposed). */

@@ -17,6 +17,7 @@ import { ChangeTracker } from '../../../src/client/changeTracker';
 import { MemoryLogger } from '../../../src/common/logger';
 import type { AgentScript } from '../../../src/demo/scriptTypes';
 import { Controller } from '../../../src/vscode/controller';
+import { viewIntents } from './viewIntents';
 import { SessionViewProvider } from '../../../src/vscode/sessionView';
 import { FakeDocs, FakeEdits, fakeWorkspace, nodeFs } from '../client/fakePorts';
 import { until } from '../faults/harness';
@@ -200,32 +201,28 @@ test('forged webview messages: malformed ones are refused and logged; nothing is
     logger,
   });
   const docs = new FakeDocs();
-  const ctl = new Controller({
-    context: fakeContext(REPO, join(root, 'storage')) as never,
-    logger,
-    traffic: () => undefined,
-    showLog: () => undefined,
-    permissions: { answer: (r, o) => broker.answer(r, o) },
-    features: () => [
-      new PermissionsFeature(broker),
-      new FileSystemFeature({
-        documents: docs,
-        fs: nodeFs,
-        edits: new FakeEdits(docs),
-        workspace: fakeWorkspace(ws),
-        permission: broker,
-        tracker: new ChangeTracker(),
-      }),
-    ],
-  });
+  const context = fakeContext(REPO, join(root, 'storage'));
+  const ctl = new Controller({ context: context as never, logger, traffic: () => undefined });
+  ctl.registerFeatures(() => [
+    new PermissionsFeature(broker),
+    new FileSystemFeature({
+      documents: docs,
+      fs: nodeFs,
+      edits: new FakeEdits(docs),
+      workspace: fakeWorkspace(ws),
+      permission: broker,
+      tracker: new ChangeTracker(),
+    }),
+  ]);
   const provider = new SessionViewProvider(vscodeFake.Uri.file(REPO) as never, logger, {
     snapshot: () => ctl.snapshot(),
     turns: () => undefined,
   });
   const handled: string[] = [];
-  provider.onIntent((i) => {
-    handled.push(i.type);
-    void ctl.handle(i);
+  provider.onIntent((i) => handled.push(i.type));
+  const intents = viewIntents(ctl, context, logger, {
+    view: provider,
+    permissions: { answer: (r, o) => broker.answer(r, o) },
   });
   const v = fakeWebviewView();
   provider.resolveWebviewView(v.view as never);
@@ -260,7 +257,7 @@ test('forged webview messages: malformed ones are refused and logged; nothing is
 
     // 2. A prompt in session A, then the user opens session B: the view shows B, which has none.
     const a = ctl.current!.session!.sessionId;
-    void ctl.handle({ type: 'prompt', text: 'ask' });
+    void intents.handle({ type: 'prompt', text: 'ask' });
     await until(() => broker.pending().length === 1);
     const pending = broker.pending()[0];
     assert.equal(pending.sessionId, a);
@@ -268,7 +265,7 @@ test('forged webview messages: malformed ones are refused and logged; nothing is
     v.send({ type: 'permissionAnswer', requestId: pending.requestId, optionId: 'allow_always' });
     await new Promise((r) => setTimeout(r, 20));
     assert.equal(broker.pending().length, 1, 'an option not offered is refused');
-    await ctl.handle({ type: 'newSession' });
+    await intents.handle({ type: 'newSession' });
     assert.notEqual(ctl.current!.session!.sessionId, a);
     assert.deepEqual(ctl.snapshot().session!.permissions, [], 'the view shows no prompt');
     // Guessable ids: the forged answer for session A's prompt (not shown) must be refused.
@@ -288,6 +285,7 @@ test('forged webview messages: malformed ones are refused and logged; nothing is
     assert.equal(digest(ws), before, 'the workspace is byte-for-byte unchanged');
   } finally {
     await ctl.stop();
+    intents.dispose();
     provider.dispose();
     ctl.dispose();
   }
