@@ -11,7 +11,8 @@ import type {
   SessionInfo,
 } from '@agentclientprotocol/sdk';
 import { spawnAgent, type AgentExit, type AgentProcess } from '../acp/agentProcess';
-import { AcpConnection, AcpError, errorDetail } from '../acp/connection';
+import { AcpConnection } from '../acp/connection';
+import { AcpError, errorDetail } from '../acp/errors';
 import { AGENT_METHODS, CLIENT_METHODS } from '../acp/methods';
 import { Disposable } from '../common/disposable';
 import { Emitter } from '../common/event';

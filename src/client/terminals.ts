@@ -18,8 +18,9 @@ import type {
   WaitForTerminalExitRequest,
   WaitForTerminalExitResponse,
 } from '@agentclientprotocol/sdk';
-import { AcpError } from '../acp/connection';
-import { formatCommandLine, groupAlive } from '../acp/agentProcess';
+import { AcpError } from '../acp/errors';
+import { formatCommandLine } from '../acp/agentProcess';
+import { groupAlive } from '../acp/processGroups';
 import { CLIENT_METHODS } from '../acp/methods';
 import { ErrorCodes } from '../acp/validation';
 import { DisposableStore, toDisposable, type IDisposable } from '../common/disposable';

@@ -4,7 +4,7 @@
 // burst of reads reveals only the last location once things settle. Workspace files only unless
 // tandem.followOutsideWorkspace is set. It watches the shown session's store changes.
 import * as vscode from 'vscode';
-import { isWithin } from '../client/fileSystem';
+import { isWithin } from '../client/fileAccess';
 import type { RevealPort } from '../client/ports';
 import { Disposable } from '../common/disposable';
 import { Emitter, type Event } from '../common/event';

@@ -6,7 +6,7 @@
 // agent with it before `authenticate`.
 import * as vscode from 'vscode';
 import type { AuthMethod } from '@agentclientprotocol/sdk';
-import { errorDetail } from '../acp/connection';
+import { errorDetail } from '../acp/errors';
 import { askSignInEnv } from './agentSecrets';
 import type { Controller } from './controller';
 

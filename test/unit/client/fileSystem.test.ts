@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AcpError } from '../../../src/acp/connection';
+import { AcpError } from '../../../src/acp/errors';
 import { ChangeTracker } from '../../../src/client/changeTracker';
 import { FileSystemFeature, FileSystemHandlers, type FileSystemDeps } from '../../../src/client/fileSystem';
 import { MemoryLogger } from '../../../src/common/logger';

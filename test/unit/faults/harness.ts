@@ -13,7 +13,7 @@ import { afterEach } from 'node:test';
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { groupAlive, processAlive } from '../../../src/acp/agentProcess';
+import { groupAlive, processAlive } from '../../../src/acp/processGroups';
 import { AgentClient } from '../../../src/client/agentClient';
 import type { ClientFeature } from '../../../src/client/feature';
 import { ChangeTracker } from '../../../src/client/changeTracker';

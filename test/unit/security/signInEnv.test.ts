@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AcpError, errorDetail } from '../../../src/acp/connection';
+import { AcpError, errorDetail } from '../../../src/acp/errors';
 import { MemoryLogger } from '../../../src/common/logger';
 import { forgetSecrets } from '../../../src/vscode/agentSecrets';
 import { Controller } from '../../../src/vscode/controller';
