@@ -9,7 +9,8 @@ import type { Logger } from '../common/logger';
 import { PermissionBroker, type PendingPermission } from '../client/permissions/broker';
 import { PermissionsFeature } from '../client/permissions/feature';
 import { RememberedDecisions, type MementoPort, type RememberedDecision } from '../client/permissions/remembered';
-import { DEFAULT_RULES, parseRules, type RuleSet } from '../client/permissions/rules';
+import type { RuleSet } from '../client/permissions/ruleEvaluation';
+import { DEFAULT_RULES, parseRules } from '../client/permissions/rules';
 
 const SECTION = 'tandem';
 const KEY = 'permissions.rules';

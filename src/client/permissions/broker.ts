@@ -11,7 +11,8 @@ import type { SessionStore } from '../../session/store';
 import type { PermissionPort } from '../permissionPort';
 import { callFacts, type CallFacts } from './callFacts';
 import { patternFor, type RememberedDecisions } from './remembered';
-import { evaluate, pickOption, ruleWords, type RuleSet } from './rules';
+import { evaluate, pickOption, type RuleSet } from './ruleEvaluation';
+import { ruleWords } from './rules';
 
 export interface BrokerDeps {
   rules(): RuleSet;

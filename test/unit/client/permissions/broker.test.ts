@@ -4,7 +4,8 @@ import type { PermissionOption, RequestPermissionOutcome } from '@agentclientpro
 import { MemoryLogger } from '../../../../src/common/logger';
 import { PermissionBroker, type RequestScope } from '../../../../src/client/permissions/broker';
 import { memoryMemento, RememberedDecisions } from '../../../../src/client/permissions/remembered';
-import { parseRules, type RuleSet } from '../../../../src/client/permissions/rules';
+import type { RuleSet } from '../../../../src/client/permissions/ruleEvaluation';
+import { parseRules } from '../../../../src/client/permissions/rules';
 import { SessionStore } from '../../../../src/session/store';
 import { parseIntent } from '../../../../src/shared/protocol';
 
