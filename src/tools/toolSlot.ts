@@ -28,7 +28,7 @@ import type { IDisposable } from '../common/disposable';
 import { sendJson } from './httpReplies';
 import { invokeTool, type CallObserver, type PermissionDecision } from './invoke';
 import type { McpToolServerOptions } from './mcpServer';
-import { ToolState } from './registry';
+import { ToolState } from './toolState';
 import { MCP_SERVER_NAME, type Tool, type ToolContent, type ToolResult } from './types';
 
 /** What a slot needs of the server that routes requests to it. */
