@@ -1,5 +1,6 @@
 // What one agent connection is doing, as the connection itself knows it. The VS Code side maps
-// this to what the view shows (src/vscode/agentView.ts): the client knows nothing of the webview.
+// this to what the view shows (Controller): the client knows nothing of the webview.
+import type { AuthMethod } from '@agentclientprotocol/sdk';
 
 export type AgentConnectionState = 'none' | 'starting' | 'auth' | 'ready' | 'error' | 'exited';
 
@@ -22,4 +23,14 @@ export interface AgentStatus {
   info?: { name: string; title?: string; version?: string };
   /** state 'auth': the sign-in methods the agent offers. */
   authMethods?: AgentAuthMethod[];
+}
+
+/** The picker's form of one of initialize's authMethods. */
+export function toAuthMethod(m: AuthMethod): AgentAuthMethod {
+  return {
+    id: m.id,
+    name: m.name,
+    description: m.description ?? undefined,
+    terminal: 'type' in m && m.type === 'terminal',
+  };
 }

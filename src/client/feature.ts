@@ -47,3 +47,21 @@ export interface SessionMcpServers {
   /** session/new failed: release what was prepared. */
   failed?(): void;
 }
+
+/**
+ * Attaches every feature to a new connection (`register` takes what each attach returns, for the
+ * connection's scope) and returns the client capabilities to advertise in `initialize`: only
+ * what an attached feature implements.
+ */
+export function attachFeatures(
+  features: readonly ClientFeature[],
+  ctx: FeatureContext,
+  register: (d: IDisposable) => void,
+): ClientCapabilities {
+  const caps: ClientCapabilities = { fs: { readTextFile: false, writeTextFile: false }, terminal: false };
+  for (const f of features) {
+    f.capabilities(caps);
+    register(f.attach(ctx));
+  }
+  return caps;
+}
