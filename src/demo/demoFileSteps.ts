@@ -85,14 +85,21 @@ export const readStep: Step[] = [
   },
 ];
 
+/** The fields of a tool call that edits the demo file at `line`, showing `diff`. */
+const demoFileCall = (toolCallId: string, title: string, status: string, line: number, diff: unknown[]) => ({
+  toolCallId,
+  title,
+  kind: 'edit',
+  status,
+  locations: [{ path: '${files.demo.path}', line }],
+  content: diff,
+});
+
 export const writeStep: Step[] = [
   toolCall({
-    toolCallId: WRITE,
-    title: `Write ${DEMO_FILE}`,
-    kind: 'edit',
-    status: 'in_progress',
-    locations: [{ path: '${files.demo.path}', line: 1 }],
-    content: [{ type: 'diff', path: '${files.demo.path}', oldText: '${files.demo.text}', newText: '${demoContent}' }],
+    ...demoFileCall(WRITE, `Write ${DEMO_FILE}`, 'in_progress', 1, [
+      { type: 'diff', path: '${files.demo.path}', oldText: '${files.demo.text}', newText: '${demoContent}' },
+    ]),
     rawInput: { path: '${files.demo.path}', content: '${demoContent}' },
   }),
   {
@@ -112,16 +119,10 @@ const editDiff = [
   { type: 'diff', path: '${files.demo.path}', oldText: '${demoContent}', newText: '${demoContent}${demoMark}' },
 ];
 
+const editCall = demoFileCall(EDIT, `Edit ${DEMO_FILE}`, 'pending', 5, editDiff);
+
 export const editStep: Step[] = [
-  toolCall({
-    toolCallId: EDIT,
-    title: `Edit ${DEMO_FILE}`,
-    kind: 'edit',
-    status: 'pending',
-    locations: [{ path: '${files.demo.path}', line: 5 }],
-    content: editDiff,
-    rawInput: { path: '${files.demo.path}', append: '${demoMark}' },
-  }),
+  toolCall({ ...editCall, rawInput: { path: '${files.demo.path}', append: '${demoMark}' } }),
   {
     if: 'editAlwaysAllowed',
     then: [{ set: { editAllowed: true } }],
@@ -131,14 +132,7 @@ export const editStep: Step[] = [
         as: 'perm',
         params: {
           sessionId: '${sessionId}',
-          toolCall: {
-            toolCallId: EDIT,
-            title: `Edit ${DEMO_FILE}`,
-            kind: 'edit',
-            status: 'pending',
-            locations: [{ path: '${files.demo.path}', line: 5 }],
-            content: editDiff,
-          },
+          toolCall: editCall,
           options: [
             { optionId: 'allow_always', name: 'Always allow', kind: 'allow_always' },
             { optionId: 'allow', name: 'Allow', kind: 'allow_once' },

@@ -1,5 +1,6 @@
-// Newline-delimited input for the demo agents (scripted and replay): each non-blank line, then
-// the end of the input, a last line without its newline included.
+// Newline-delimited JSON-RPC input for the demo agents (scripted and replay): each non-blank
+// line, then the end of the input (a last line without its newline included); a line that is
+// not JSON gets the JSON-RPC "Parse error" answer.
 
 export function readLines(input: NodeJS.ReadableStream, onLine: (line: string) => void, onEnd: () => void): void {
   let buffer = '';
@@ -18,4 +19,14 @@ export function readLines(input: NodeJS.ReadableStream, onLine: (line: string) =
     buffer = '';
     onEnd();
   });
+}
+
+/** The line as JSON, or undefined after answering the JSON-RPC "Parse error" through `send`. */
+export function parseLine<T>(line: string, send: (msg: Record<string, unknown>) => void): T | undefined {
+  try {
+    return JSON.parse(line) as T;
+  } catch {
+    send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+    return undefined;
+  }
 }

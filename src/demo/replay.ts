@@ -10,7 +10,7 @@
 // - The recorded sessionId, ids and cwd are made to fit the client (transcriptRewriter.ts).
 // - `session/cancel` during a prompt answers that prompt `cancelled` and skips the rest of it.
 // No vscode, no SDK: plain JSON lines.
-import { readLines } from './lineReader';
+import { parseLine, readLines } from './lineReader';
 import { isRequest, isResponse, type Id, type RpcMessage, type TranscriptRecord } from './transcript';
 import { TranscriptRewriter } from './transcriptRewriter';
 
@@ -67,13 +67,8 @@ export class TranscriptReplayer {
   }
 
   private onLine(line: string): void {
-    let msg: RpcMessage;
-    try {
-      msg = JSON.parse(line) as RpcMessage;
-    } catch {
-      this.send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
-      return;
-    }
+    const msg = parseLine<RpcMessage>(line, (m) => this.send(m));
+    if (msg === undefined) return;
     if (isResponse(msg)) {
       const r = this.pending.get(msg.id!);
       if (r) {

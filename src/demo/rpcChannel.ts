@@ -1,7 +1,7 @@
 // NDJSON JSON-RPC over a pair of streams, written by hand (no SDK, none of Tandem's client code)
 // so the client is tested against an independent implementation: reads lines, hands requests and
 // notifications to the owner, matches answers to the requests it sent.
-import { readLines } from './lineReader';
+import { parseLine, readLines } from './lineReader';
 import type { RpcErrorSpec } from './scriptTypes';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -49,13 +49,8 @@ export class RpcChannel {
   }
 
   private onLine(line: string, h: ChannelHandlers): void {
-    let msg: RpcMessage;
-    try {
-      msg = JSON.parse(line) as RpcMessage;
-    } catch {
-      this.send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
-      return;
-    }
+    const msg = parseLine<RpcMessage>(line, (m) => this.send(m));
+    if (msg === undefined) return;
     if (!msg || typeof msg !== 'object' || Array.isArray(msg)) {
       this.send({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } });
       return;
