@@ -406,6 +406,20 @@ export function onConsoleLines(page, onLine) {
   });
 }
 
+/**
+ * An e2e file's userSettings: the scripted test agent playing `script` (absolute, or relative to
+ * the repository) as the default agent `name`, plus any `extra` settings.
+ */
+export function scriptedAgentSettings(script, { name = 'Scripted', extra = {} } = {}) {
+  return ({ repo, node }) => ({
+    'tandem.agents': [
+      { name, command: node, args: [join(repo, 'out/test/fixtures/agents/scripted-agent.js'), resolve(repo, script)] },
+    ],
+    'tandem.defaultAgent': name,
+    ...extra,
+  });
+}
+
 /** The activity-bar entry of a view container (title "Tandem" by default). */
 export async function openTandemView(page, { title = 'Tandem', containerId = 'tandem', timeout = 20_000 } = {}) {
   const item = page
