@@ -1,5 +1,5 @@
 /// <reference types="mocha" />
-// Issue 7 in the real VS Code: every contributed command is registered and does something
+// In the real VS Code: every contributed command is registered and does something
 // observable; several sessions, switching, reopening a past session (its tool calls replayed),
 // export to Markdown, the traffic view, restart.
 import * as assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 // Security of the session webview, host side: the HTML's CSP (strict, nonce, nothing inline) and
-// the webview → host path (SessionViewProvider receive → parseIntent → Controller.handle): a
+// the webview → host path (SessionViewProvider receive → parseIntent → ViewIntents.handle): a
 // forged or malformed message cannot write files and cannot answer a permission prompt the view
 // was not shown. Real Controller + AgentClient + scripted agent, fake `vscode`.
 import { state as vs, fakeContext, vscodeFake } from './fakeVscode';
