@@ -8,6 +8,7 @@ import { memo } from '../memo';
 import { Composer as ComposerView } from './Composer';
 import { PermissionCards } from './PermissionPrompt';
 import { Plan as PlanView } from './Plan';
+import { EmptySession } from './EmptySession';
 import { SessionTabs } from './SessionTabs';
 import { Transcript } from './Transcript';
 
@@ -137,6 +138,13 @@ export function App({
             Select an agent
           </button>
         </div>
+      )}
+      {session && session.turns.length === 0 && agent.state === 'ready' && (
+        <EmptySession
+          agent={agent}
+          onSend={(text) => post({ type: 'prompt', text })}
+          onSelectAgent={() => post({ type: 'selectAgent' })}
+        />
       )}
       {session ? (
         <Transcript key={session.meta.sessionId} session={session} toolsVersion={vm.toolsVersion} working={working} />

@@ -281,7 +281,6 @@ export function Transcript({ session, toolsVersion, working }: Props) {
         count={rows.length}
         active={active}
       />
-      {session.turns.length === 0 && <p class="empty">Ask the agent something to start.</p>}
       <div ref={treeRef} class="tree-host" onKeyDown={onKeyDown}>
         <VirtualList
           class="transcript"
