@@ -18,7 +18,7 @@ export default {
         const empty = view.locator('[data-testid="empty-session"]');
         await empty.waitFor({ timeout: 45_000 });
         const agentName = await empty.locator('[data-testid="empty-session-agent"]').innerText();
-        if (!/Demo/.test(agentName)) throw new Error(`the empty session names ${JSON.stringify(agentName)}`);
+        if (!/demo/i.test(agentName)) throw new Error(`the empty session names ${JSON.stringify(agentName)}`);
         await empty.locator('[data-testid="switch-agent"]').waitFor();
         log(`screenshot: ${await screenshot('first-minute')}`);
         await empty.locator('[data-testid="example-prompt"]', { hasText: 'Show me what you can do' }).click();
