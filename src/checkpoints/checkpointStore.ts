@@ -134,6 +134,7 @@ export class CheckpointStore implements ChangeJournal {
   /** The turn ended: the scan that follows attributes what its commands changed. */
   settle(sessionId: string, turn: number): Promise<void> {
     const s = this.session(sessionId);
+    if (!s.timeline.ofTurn(turn)) return Promise.resolve(); // not a prompt of ours (a replayed turn)
     if (!s.timeline.settled.has(turn)) this.append(s, { k: 'settled', turn, at: this.now() });
     return this.scan(() => [s]);
   }
