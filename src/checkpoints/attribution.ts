@@ -10,8 +10,8 @@ import type { CheckpointStore, SessionData } from './checkpointStore';
 import type { FileDelta } from './manifest';
 
 /**
- * File times come from the kernel's coarse clock, which may lag Date.now() by a few
- * milliseconds: a write right after a prompt can carry a time just before its checkpoint.
+ * Checkpoint times are read from the file system's clock (CheckpointStore.clock), so they compare
+ * with file times directly; a save event's time (Date.now) may be ahead of the file's by a tick.
  */
 const CLOCK_SLACK_MS = 10;
 
@@ -19,17 +19,21 @@ const CLOCK_SLACK_MS = 10;
 export async function attribute(store: CheckpointStore, s: SessionData, d: FileDelta): Promise<void> {
   const tl = s.timeline;
   const before = d.before ?? null;
-  const prompt = tl.promptAt(d.mtimeMs + CLOCK_SLACK_MS);
+  const prompt = tl.promptAt(d.mtimeMs);
   if (!prompt || prompt.turn === undefined) return; // before this session began
   const ended = tl.settled.get(prompt.turn);
-  if (ended !== undefined && d.mtimeMs > ended) {
+  const { tracker } = store.opts;
+  const known = tracker.get(s.id, prompt.turn, d.path);
+  // An editor saved it and the agent did not write it: the user's buffer (also when VS Code saves
+  // dirty buffers as a side effect of the agent's edit).
+  const savedAt = store.savedAt(d.path);
+  const bySave = !known && savedAt !== undefined && savedAt >= d.mtimeMs - CLOCK_SLACK_MS;
+  if ((ended !== undefined && d.mtimeMs > ended) || bySave) {
     const cp = tl.firstAfter(d.mtimeMs)?.id ?? tl.nextId;
     store.append(s, { k: 'between', cp, path: d.path, before, after: d.after });
     return;
   }
-  const { tracker } = store.opts;
-  const known = tracker.get(s.id, prompt.turn, d.path);
-  const readBeforeTurn = d.beforeMtimeMs !== undefined && d.beforeMtimeMs + CLOCK_SLACK_MS < prompt.at;
+  const readBeforeTurn = d.beforeMtimeMs !== undefined && d.beforeMtimeMs < prompt.at;
   if (known && readBeforeTurn && typeof before === 'string') {
     // Reported by the agent: its snapshot is exact unless it came from a diff after the fact.
     if (!known.exact) tracker.exactBefore(s.id, prompt.turn, d.path, await store.blobs.get(before));

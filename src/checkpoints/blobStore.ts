@@ -1,11 +1,14 @@
 // Content-addressed file contents for checkpoints: one file per distinct content, named by the
 // sha256 of the exact bytes (blobs/ab/cdef…), written once (temp file + rename, so a crash never
 // leaves a half-written blob under a valid name) and shared by every checkpoint and session of
-// the workspace. Bounded: a file over `maxFileBytes` is not kept, and nothing is added past
+// the workspace. Stored deflated (zlib level 1, in the thread pool) when that is smaller: one
+// byte of header says which (source text takes about a third; bench/checkpoints.ts). Bounded: a file over `maxFileBytes` is not kept, and nothing is added past
 // `maxTotalBytes`; both refusals are TooBigToKeep errors whose message says what and why.
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { deflateRaw, inflateRaw } from 'node:zlib';
 import { formatBytes } from '../client/textSlice';
 
 export interface StoreLimits {
@@ -16,6 +19,11 @@ export interface StoreLimits {
 }
 
 export const DEFAULT_LIMITS: StoreLimits = { maxFileBytes: 10 * 1024 * 1024, maxTotalBytes: 1024 * 1024 * 1024 };
+
+const deflate = promisify(deflateRaw);
+const inflate = promisify(inflateRaw);
+const RAW = 0;
+const DEFLATED = 1;
 
 export class TooBigToKeep extends Error {
   constructor(
@@ -90,35 +98,45 @@ export class BlobStore {
       this.known.add(sha);
       return;
     }
+    const packed = await deflate(bytes, { level: 1 });
+    const stored =
+      packed.length < bytes.length
+        ? Buffer.concat([Buffer.of(DEFLATED), packed])
+        : Buffer.concat([Buffer.of(RAW), bytes]);
     await this.totalBytes();
     const total = this.total ?? 0;
     // Read, checked and counted in one step (no await between), so that puts running side by side cannot overshoot.
-    if (total + bytes.length > this.limits.maxTotalBytes)
+    if (total + stored.length > this.limits.maxTotalBytes)
       throw new TooBigToKeep(
         `Checkpoint storage is full (${formatBytes(total)} of ${formatBytes(this.limits.maxTotalBytes)}): ${file} (${formatBytes(bytes.length)}) was not kept. Remove old sessions or raise the limit.`,
         bytes.length,
       );
-    this.total = total + bytes.length;
+    this.total = total + stored.length;
     try {
       await fs.mkdir(path.dirname(target), { recursive: true });
       const tmp = `${target}.${randomBytes(4).toString('hex')}.tmp`;
-      await fs.writeFile(tmp, bytes);
+      await fs.writeFile(tmp, stored);
       await fs.rename(tmp, target);
     } catch (err) {
-      this.total -= bytes.length;
+      this.total -= stored.length;
       throw err;
     }
     this.known.add(sha);
   }
 
   async get(sha: string): Promise<Uint8Array> {
+    let stored: Buffer;
     try {
-      return await fs.readFile(this.pathOf(sha));
+      stored = await fs.readFile(this.pathOf(sha));
     } catch (err) {
       throw new Error(
         `The checkpoint copy ${sha.slice(0, 12)} is missing from ${this.dir} (${(err as NodeJS.ErrnoException).code ?? err}).`,
       );
     }
+    const body = stored.subarray(1);
+    const bytes = stored[0] === DEFLATED ? await inflate(body) : body;
+    if (sha256(bytes) !== sha) throw new Error(`The checkpoint copy ${sha.slice(0, 12)} in ${this.dir} is damaged.`);
+    return bytes;
   }
 
   async has(sha: string): Promise<boolean> {

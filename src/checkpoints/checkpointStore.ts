@@ -13,7 +13,7 @@
 //   that was running when it happened, or, after the turn ended, to the time between turns.
 // Nothing here blocks a prompt: checkpoint() appends the marker synchronously and queues the
 // scan. Scans run one at a time.
-import { promises as fs } from 'node:fs';
+import { mkdirSync, promises as fs, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ChangeJournal, ChangeTracker, FileChange } from '../client/changeTracker';
 import { Emitter } from '../common/event';
@@ -50,18 +50,19 @@ export class CheckpointStore implements ChangeJournal {
   readonly sessions = new Map<string, SessionData>();
   /** Sessions that took a checkpoint since the store opened (file events are attributed to them). */
   private readonly active = new Set<SessionData>();
+  private readonly saves = new Map<string, number>();
   private journalTail: Promise<void> = Promise.resolve();
   private scanTail: Promise<void> = Promise.resolve();
   private readonly warned = new Emitter<string>();
   /** A file could not be kept, the storage is full, a write failed: one message each. */
   readonly onDidWarn = this.warned.event;
-  private readonly now: () => number;
+  private readonly now: (() => number) | undefined;
   private truncationWarned = false;
 
   private constructor(readonly opts: CheckpointStoreOptions) {
     this.blobs = new BlobStore(path.join(opts.dir, 'blobs'), { ...DEFAULT_LIMITS, ...opts.limits });
     this.manifest = new Manifest(path.join(opts.dir, 'manifest.json'), this.blobs);
-    this.now = opts.now ?? Date.now;
+    this.now = opts.now;
   }
 
   /** Opens (or creates) the store and puts the saved entries back into the tracker. */
@@ -104,6 +105,28 @@ export class CheckpointStore implements ChangeJournal {
     return this.sessions.get(sessionId)?.timeline.checkpoints.filter(Boolean) ?? [];
   }
 
+  /**
+   * The time by the file system's clock: file times come from the kernel's coarse clock, which
+   * lags Date.now() by up to a tick (4 ms here), so checkpoint times are read from the same clock
+   * as the times of the changes they are compared with (a write to a small file in the storage).
+   */
+  clock(): number {
+    if (this.now) return this.now();
+    const probe = path.join(this.opts.dir, 'clock');
+    try {
+      writeFileSync(probe, '');
+      return statSync(probe).mtimeMs;
+    } catch {
+      try {
+        mkdirSync(this.opts.dir, { recursive: true });
+        writeFileSync(probe, '');
+        return statSync(probe).mtimeMs;
+      } catch {
+        return Date.now();
+      }
+    }
+  }
+
   /** Appends a record to the session's log and its timeline (synchronously, in call order). */
   append(s: SessionData, r: LogRecord): void {
     s.timeline.apply(r);
@@ -135,7 +158,7 @@ export class CheckpointStore implements ChangeJournal {
   settle(sessionId: string, turn: number): Promise<void> {
     const s = this.session(sessionId);
     if (!s.timeline.ofTurn(turn)) return Promise.resolve(); // not a prompt of ours (a replayed turn)
-    if (!s.timeline.settled.has(turn)) this.append(s, { k: 'settled', turn, at: this.now() });
+    if (!s.timeline.settled.has(turn)) this.append(s, { k: 'settled', turn, at: this.clock() });
     return this.scan(() => [s]);
   }
 
@@ -150,6 +173,17 @@ export class CheckpointStore implements ChangeJournal {
       const deltas = await this.manifest.refreshFiles(files);
       for (const s of this.active) for (const d of deltas) await attribute(this, s, d);
     });
+  }
+
+  /** An editor saved `file` (the user's buffer, or Tandem's own write): captured at once. */
+  noteSaved(file: string): Promise<void> {
+    this.saves.set(file, Date.now());
+    return this.noteChanged([file]);
+  }
+
+  /** When an editor last saved `file` since the store opened. */
+  savedAt(file: string): number | undefined {
+    return this.saves.get(file);
   }
 
   /** Scans now (queued behind any running scan) for a session, e.g. before planning a restore. */
@@ -251,7 +285,7 @@ export class CheckpointStore implements ChangeJournal {
 
   private mark(s: SessionData, turn: number): Checkpoint {
     const id = s.timeline.nextId;
-    this.append(s, { k: 'cp', id, kind: 'prompt', turn, at: this.now() });
+    this.append(s, { k: 'cp', id, kind: 'prompt', turn, at: this.clock() });
     return s.timeline.checkpoints[id];
   }
 

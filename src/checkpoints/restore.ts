@@ -134,7 +134,7 @@ export async function applyRestore(
     befores.set(f.path, ref);
   }
   const id = s.timeline.nextId;
-  store.append(s, { k: 'cp', id, kind: 'restore', of: plan.checkpoint.id, at: Date.now(), label: plan.title });
+  store.append(s, { k: 'cp', id, kind: 'restore', of: plan.checkpoint.id, at: store.clock(), label: plan.title });
   const restored: string[] = [];
   const failed: { path: string; error: string }[] = [];
   for (const f of todo) {

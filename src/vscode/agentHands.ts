@@ -95,7 +95,8 @@ export class AgentHands implements vscode.Disposable {
       shown.add(m);
       void vscode.window.showWarningMessage(`Tandem: ${m}`);
     });
-    // A save or a file event captures the file's new content at once (CheckpointStore.noteChanged).
+    // A save or a file event captures the file's new content at once (CheckpointStore.noteChanged);
+    // a save also says the content is the user's buffer, not the agent's.
     const pending = new Set<string>();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const note = (uri: vscode.Uri) => {
@@ -113,7 +114,9 @@ export class AgentHands implements vscode.Disposable {
       watcher,
       watcher.onDidChange(note),
       watcher.onDidDelete(note),
-      vscode.workspace.onDidSaveTextDocument((d) => note(d.uri)),
+      vscode.workspace.onDidSaveTextDocument((d) => {
+        if (d.uri.scheme === 'file') void store.noteSaved(d.uri.fsPath);
+      }),
       {
         dispose: () => {
           clearTimeout(timer);

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyRestore, planRestore, takeRestoreNotice } from '../../../src/checkpoints/restore';
@@ -213,8 +214,9 @@ test('a file over the size limit is listed as not restorable, with a message tha
 
 test('the storage limit stops new copies with a clear message', async () => {
   const h = await harness({ maxTotalBytes: 2048 });
-  writeFileSync(join(h.ws, 'one.txt'), 'x'.repeat(1500));
-  writeFileSync(join(h.ws, 'two.txt'), 'y'.repeat(1500));
+  // Random bytes: they do not compress, so each copy takes its full size.
+  writeFileSync(join(h.ws, 'one.bin'), randomBytes(1500));
+  writeFileSync(join(h.ws, 'two.bin'), randomBytes(1500));
   await clockPast(h.ws);
   await h.store.prepare();
   assert.ok(
@@ -281,4 +283,30 @@ test('removing a session deletes its log and the copies no other session needs',
   const again = await h.reopen();
   assert.deepEqual(again.store.checkpoints(S), []);
   rmSync(h.root, { recursive: true, force: true });
+});
+
+test('a buffer the editor saves during a turn, that the agent did not write, stays the user’s', async () => {
+  const h = await harness();
+  const mine = join(h.ws, 'notes.txt');
+  const agents = join(h.ws, 'code.ts');
+  writeFileSync(mine, 'draft\n');
+  writeFileSync(agents, 'v0\n');
+  await clockPast(h.ws);
+  await h.store.prepare();
+  h.prompt();
+  await h.write(agents, 'v1\n');
+  await h.store.noteSaved(agents); // the agent's write is saved by the editor too
+  writeFileSync(mine, 'draft, saved while the agent worked\n'); // VS Code saving a dirty buffer
+  await h.store.noteSaved(mine);
+  await h.endTurn();
+  assert.deepEqual(
+    h.tracker.changes(S, 0).map((c) => c.path),
+    [agents],
+  );
+  const { plan } = await restoreTo(h, cpOf(h, 0));
+  assert.deepEqual(
+    plan.files.map((f) => f.label),
+    ['code.ts'],
+  );
+  assert.equal(readFileSync(mine, 'utf8'), 'draft, saved while the agent worked\n');
 });
