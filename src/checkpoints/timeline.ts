@@ -116,18 +116,22 @@ export class Timeline {
     return undefined;
   }
 
-  /** The last prompt checkpoint taken at or before `time`. */
+  /**
+   * The last prompt checkpoint taken before `time`. A change in the same tick of the file system's
+   * clock as a checkpoint counts as before it: no agent answers a prompt within a tick (4 ms),
+   * a script that edits and then prompts does.
+   */
   promptAt(time: number): Checkpoint | undefined {
     for (let i = this.checkpoints.length - 1; i >= 0; i--) {
       const c = this.checkpoints[i];
-      if (c?.kind === 'prompt' && c.at <= time) return c;
+      if (c?.kind === 'prompt' && c.at < time) return c;
     }
     return undefined;
   }
 
-  /** The first checkpoint taken after `time` (undefined: none yet). */
+  /** The first checkpoint taken at or after `time` (undefined: none yet). */
   firstAfter(time: number): Checkpoint | undefined {
-    return this.checkpoints.find((c) => c && c.at > time);
+    return this.checkpoints.find((c) => c && c.at >= time);
   }
 
   /** The last prompt checkpoint, if its turn has not ended. */

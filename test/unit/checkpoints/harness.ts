@@ -77,6 +77,12 @@ export async function harness(limits?: Partial<StoreLimits>, existing?: { root: 
     prompt() {
       session.dispatch({ type: 'promptStarted', at: Date.now(), prompt: [{ type: 'text', text: 'go' }] });
       store.checkpoint(S, turn());
+      // An agent's first change comes at least a file-clock tick after the prompt (see
+      // Timeline.promptAt); the checkpoint's scan is still running then.
+      const at = store.checkpoints(S).at(-1)!.at;
+      while (Date.now() <= at + 5) {
+        /* a few milliseconds */
+      }
       return turn();
     },
     async endTurn() {
