@@ -50,7 +50,11 @@ export function activate(context: vscode.ExtensionContext) {
   }));
   context.subscriptions.push(ctl);
   // fs + terminals through VS Code, follow-along, review changes, "Open in terminal".
-  hands = new AgentHands({ current: () => ctl.current, onDidChange: (l) => ctl.onDidChange(l) });
+  hands = new AgentHands({
+    current: () => ctl.current,
+    onDidChange: (l) => ctl.onDidChange(l),
+    storageDir: context.storageUri?.fsPath,
+  });
   context.subscriptions.push(hands);
 
   const view = new SessionViewProvider(context.extensionUri, logger, {

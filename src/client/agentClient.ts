@@ -152,6 +152,7 @@ export class AgentClient extends Disposable {
         activeSession: () => this.session,
         onDidCancel: this.onDidCancel,
         onDidCloseSession: this.onDidCloseSession,
+        onDidChangeSession: this.onDidChangeSession,
       };
       this.featureCtx = ctx;
       for (const f of this.opts.features ?? []) {

@@ -1,7 +1,11 @@
 // Composition of the agent's hands in VS Code: fs + terminal features for each agent connection
-// (with the VS Code ports), follow-along, review changes, "Open in terminal". Extension-lifetime;
-// `features()` is called for every new connection (Controller.launch).
+// (with the VS Code ports), follow-along, review changes, "Open in terminal", and the
+// checkpoints kept in the workspace's storage (the Review Changes entries survive a reload).
+// Extension-lifetime; `features()` is called for every new connection (Controller.launch).
+import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
+import { CheckpointStore } from '../checkpoints/checkpointStore';
+import { CheckpointsFeature } from '../checkpoints/feature';
 import type { AgentClient } from '../client/agentClient';
 import type { ClientFeature } from '../client/feature';
 import { ChangeTracker } from '../client/changeTracker';
@@ -23,6 +27,8 @@ export interface AgentHandsDeps {
   onDidChange(listener: (m: HostMessage) => void): { dispose(): void };
   /** The permission prompt; default: a modal dialog (until the inline prompt is wired). */
   permission?: PermissionPort;
+  /** The extension's storage folder for this workspace (context.storageUri); no checkpoints without one. */
+  storageDir?: string;
 }
 
 export class AgentHands implements vscode.Disposable {
@@ -32,6 +38,10 @@ export class AgentHands implements vscode.Disposable {
   readonly mirror: TerminalMirror;
   private permission: PermissionPort;
   private readonly subs: vscode.Disposable[] = [];
+  private store: CheckpointStore | undefined;
+  private disposed = false;
+  /** Resolves when the checkpoints are open (undefined: none, e.g. no folder or no storage). */
+  readonly checkpointsReady: Promise<CheckpointStore | undefined>;
 
   constructor(private readonly deps: AgentHandsDeps) {
     this.permission = deps.permission ?? new ModalPermission(() => deps.current()?.agent.name ?? 'The agent');
@@ -50,6 +60,72 @@ export class AgentHands implements vscode.Disposable {
       onPatches: patches,
     });
     this.subs.push(this.follow, this.review, this.mirror, { dispose: () => this.tracker.dispose() });
+    this.checkpointsReady = deps.storageDir ? this.openCheckpoints(deps.storageDir) : Promise.resolve(undefined);
+  }
+
+  /** The workspace's checkpoints, once open. */
+  get checkpoints(): CheckpointStore | undefined {
+    return this.store;
+  }
+
+  private async openCheckpoints(storageDir: string): Promise<CheckpointStore | undefined> {
+    const roots = (vscode.workspace.workspaceFolders ?? [])
+      .filter((f) => f.uri.scheme === 'file')
+      .map((f) => f.uri.fsPath);
+    if (!roots.length) return undefined;
+    let store: CheckpointStore;
+    try {
+      store = await CheckpointStore.open({
+        dir: nodePath.join(storageDir, 'checkpoints'),
+        roots,
+        tracker: this.tracker,
+      });
+    } catch (err) {
+      void vscode.window.showWarningMessage(`Tandem: checkpoints are off: ${err instanceof Error ? err.message : err}`);
+      return undefined;
+    }
+    if (this.disposed) {
+      store.dispose();
+      return undefined;
+    }
+    this.store = store;
+    const shown = new Set<string>();
+    store.onDidWarn((m) => {
+      if (shown.has(m)) return;
+      shown.add(m);
+      void vscode.window.showWarningMessage(`Tandem: ${m}`);
+    });
+    // A save or a file event captures the file's new content at once (CheckpointStore.noteChanged);
+    // a save also says the content is the user's buffer, not the agent's.
+    const pending = new Set<string>();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const note = (uri: vscode.Uri) => {
+      if (uri.scheme !== 'file') return;
+      pending.add(uri.fsPath);
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        const files = [...pending];
+        pending.clear();
+        void store.noteChanged(files);
+      }, 100);
+    };
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*', true, false, false);
+    this.subs.push(
+      watcher,
+      watcher.onDidChange(note),
+      watcher.onDidDelete(note),
+      vscode.workspace.onDidSaveTextDocument((d) => {
+        if (d.uri.scheme === 'file') void store.noteSaved(d.uri.fsPath);
+      }),
+      {
+        dispose: () => {
+          clearTimeout(timer);
+          store.dispose();
+        },
+      },
+    );
+    void store.prepare();
+    return store;
   }
 
   /** Replaces the permission prompt (the permissions feature wires its inline prompt here). */
@@ -70,10 +146,12 @@ export class AgentHands implements vscode.Disposable {
         agentInfoName: () => this.deps.current()?.initializeResult?.agentInfo?.name,
       }),
       new TerminalsFeature(),
+      new CheckpointsFeature(() => this.store),
     ];
   }
 
   dispose(): void {
+    this.disposed = true;
     for (const s of this.subs) s.dispose();
   }
 }
