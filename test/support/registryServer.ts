@@ -15,7 +15,8 @@ export interface RegistryServer {
   close(): Promise<void>;
 }
 
-export async function serveRegistry(): Promise<RegistryServer> {
+/** Listens on `port` (0: any free one). The server never keeps a test process alive on its own. */
+export async function serveRegistry(port = 0): Promise<RegistryServer> {
   const routes = new Map<string, { body?: Buffer; location?: string }>();
   const hits: string[] = [];
   const server: Server = createServer((req, res) => {
@@ -30,7 +31,8 @@ export async function serveRegistry(): Promise<RegistryServer> {
       res.writeHead(404).end('not found');
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  server.unref();
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,

@@ -8,6 +8,8 @@ import type { RegistryIcons } from './icons';
 
 export interface RowItem extends vscode.QuickPickItem {
   row?: CatalogRow;
+  /** The offline line: picking it tries the registry again. */
+  reload?: boolean;
 }
 
 const GROUPS: { state: RowState; label: (c: Catalog) => string }[] = [
@@ -26,7 +28,7 @@ const STATE_ICON: Record<RowState, string> = {
 
 /** The list's title: says when the list is the cached copy. */
 export function catalogTitle(c: Catalog): string {
-  return c.banner ? `ACP Registry — ${c.banner}` : 'ACP Registry';
+  return c.banner ? `ACP Registry — ${c.banner}` : 'Add Agent from the ACP Registry';
 }
 
 /** One QuickPick item per row, under a separator per group; icons where already fetched. */
@@ -36,8 +38,14 @@ export function catalogItems(
 ): RowItem[] {
   const items: RowItem[] = [];
   if (c.banner) {
-    const why = c.fetchError ? ` (${plainText(c.fetchError, 120)})` : '';
-    items.push({ label: `$(cloud-offline) ${c.banner}${why}`, kind: vscode.QuickPickItemKind.Separator });
+    // An item, not a separator: VS Code drops a separator that another one follows.
+    const why = c.fetchError ? `: ${plainText(c.fetchError, 120)}` : '';
+    items.push({
+      label: `$(cloud-offline) ${c.banner}`,
+      detail: `Could not reach ${plainText(hostOf(c.url), 80)}${why}. Pick this line to try again.`,
+      alwaysShow: true,
+      reload: true,
+    });
   }
   for (const g of GROUPS) {
     const rows = c.rows.filter((r) => r.state === g.state);
@@ -60,6 +68,14 @@ function rowItem(row: CatalogRow, icon?: { light: vscode.Uri; dark: vscode.Uri }
     iconPath: icon ?? new vscode.ThemeIcon('hubot'),
     row,
   };
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 }
 
 /** What the row is on this machine, in words. */
@@ -86,8 +102,7 @@ export async function pickRow(
   onError: (err: unknown) => void,
 ): Promise<{ row: CatalogRow; catalog: Catalog } | undefined> {
   const qp = vscode.window.createQuickPick<RowItem>();
-  qp.title = 'Tandem: Add Agent from Registry';
-  qp.placeholder = 'Loading the ACP Registry…';
+  qp.title = 'ACP Registry — loading…';
   qp.matchOnDescription = true;
   qp.matchOnDetail = true;
   qp.busy = true;
@@ -109,7 +124,7 @@ export async function pickRow(
     qp.busy = true;
     try {
       catalog = await load();
-      qp.title = `Tandem: Add Agent from Registry — ${catalogTitle(catalog)}`;
+      qp.title = catalogTitle(catalog);
       qp.placeholder = `${catalog.rows.length} agents. Pick one to install, update, use or remove.`;
       show();
       for (const row of catalog.rows)
@@ -138,6 +153,7 @@ export async function pickRow(
       if (b === refresh) void reload();
     });
     qp.onDidAccept(() => {
+      if (qp.selectedItems[0]?.reload) return void reload();
       const row = qp.selectedItems[0]?.row;
       if (row && catalog) finish({ row, catalog });
     });
