@@ -118,10 +118,16 @@ export function describePlan(plan: InstallPlan): string {
 const UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /**
- * Registry text for a label: control and bidi characters removed, whitespace collapsed, `$(`
- * broken so it cannot turn into an icon, and cut to `max` characters.
+ * Registry text for a label or a notification: control and bidi characters removed, whitespace
+ * collapsed, `$(` broken so it cannot turn into an icon and `](` so it cannot become a link (a
+ * notification turns `[label](command:…)` into a clickable command), cut to `max` characters.
  */
 export function plainText(s: string, max = 200): string {
-  const t = s.replace(UNSAFE_CHARS, ' ').replace(/\s+/g, ' ').trim().replace(/\$\(/g, '$\u200b(');
+  const t = s
+    .replace(UNSAFE_CHARS, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/\$\(/g, '$\u200b(')
+    .replace(/\]\(/g, ']\u200b(');
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }

@@ -2,7 +2,7 @@
 // and sign in), update (the old version stays until the new one starts), use, uninstall, and
 // open its repository. Errors say what happened and that nothing was left behind.
 import * as vscode from 'vscode';
-import type { Catalog, CatalogRow } from '../../registry/browse';
+import { plainText, type Catalog, type CatalogRow } from '../../registry/browse';
 import { ChecksumError } from '../../registry/installer';
 import { UV_HELP } from '../../registry/plan';
 import type { RegistryService } from '../../registry/service';
@@ -25,24 +25,24 @@ export class RegistryActions {
     const actions: Action[] = [];
     if (row.state === 'available')
       actions.push({
-        label: `$(cloud-download) Install ${row.name} ${row.version}`,
+        label: `$(cloud-download) Install ${plainText(`${row.name} ${row.version}`, 100)}`,
         detail: stateText(row),
         run: () => this.install(row.id, catalog),
       });
     if (row.state === 'update')
       actions.push({
-        label: `$(arrow-circle-up) Update to ${row.version}`,
+        label: `$(arrow-circle-up) Update to ${plainText(row.version, 40)}`,
         detail: stateText(row),
         run: () => this.updateAll([row.id], catalog),
       });
     if (row.installed) {
       actions.push({
-        label: `$(play) Use ${name}`,
+        label: `$(play) Use ${plainText(name, 80)}`,
         detail: 'Make it the default agent and start it',
         run: () => this.use(name),
       });
       actions.push({
-        label: `$(trash) Uninstall ${name}`,
+        label: `$(trash) Uninstall ${plainText(name, 80)}`,
         detail: 'Removes its files and its tandem.agents entry',
         run: () => this.uninstall(row.id),
       });
@@ -55,7 +55,7 @@ export class RegistryActions {
         detail: link.toString(true),
         run: () => Promise.resolve(vscode.env.openExternal(link)),
       });
-    const pick = await vscode.window.showQuickPick(actions, { title: `Tandem: ${row.name}` });
+    const pick = await vscode.window.showQuickPick(actions, { title: `Tandem: ${plainText(row.name, 80)}` });
     const result = await pick?.run();
     return typeof result === 'string' ? result : undefined;
   }
@@ -91,13 +91,11 @@ export class RegistryActions {
         done.push(id);
         const runs = this.d.runner.agent.name === to.agentName && this.d.runner.agent.state !== 'none';
         const msg = `Tandem: updated ${to.agentName} from ${from.version} to ${to.version}.`;
-        if (!runs) void vscode.window.showInformationMessage(msg);
+        if (!runs) void say('information', msg);
         else
-          void vscode.window
-            .showInformationMessage(`${msg} Restart it to use the new version.`, 'Restart Agent')
-            .then((p) => {
-              if (p) void this.d.runner.start(to.agentName);
-            });
+          void say('information', `${msg} Restart it to use the new version.`, 'Restart Agent').then((p) => {
+            if (p) void this.d.runner.start(to.agentName);
+          });
       } catch (err) {
         this.showError(`update ${id}`, err);
       }
@@ -115,7 +113,7 @@ export class RegistryActions {
       const cfg = vscode.workspace.getConfiguration('tandem');
       if (cfg.inspect<string>('defaultAgent')?.globalValue === removed.agentName)
         await cfg.update('defaultAgent', undefined, vscode.ConfigurationTarget.Global);
-      void vscode.window.showInformationMessage(`Tandem: uninstalled ${removed.agentName}.`);
+      void say('information', `Tandem: uninstalled ${removed.agentName}.`);
       return removed.agentName;
     } catch (err) {
       this.showError(`uninstall ${id}`, err);
@@ -130,14 +128,13 @@ export class RegistryActions {
     this.d.showView();
     await this.d.runner.start(name);
     if (this.d.runner.agent.state === 'auth') await this.d.runner.signIn();
-    else if (readyMessage && this.d.runner.agent.state === 'ready')
-      void vscode.window.showInformationMessage(`Tandem: ${readyMessage}`);
+    else if (readyMessage && this.d.runner.agent.state === 'ready') void say('information', `Tandem: ${readyMessage}`);
     return name;
   }
 
   showError(what: string, err: unknown): void {
     if (err instanceof Error && (err.name === 'AbortError' || /aborted/i.test(err.message))) {
-      void vscode.window.showInformationMessage(`Tandem: cancelled; nothing was left behind.`);
+      void say('information', `Tandem: cancelled; nothing was left behind.`);
       return;
     }
     const text =
@@ -145,22 +142,23 @@ export class RegistryActions {
         ? `Tandem refused to ${what}: ${err.message}.`
         : `Tandem could not ${what}: ${err instanceof Error ? err.message : err}`;
     this.d.logger.error(`[registry] ${text}`);
-    void vscode.window.showErrorMessage(text);
+    void say('error', text);
   }
 
   private async explainUnavailable(row: CatalogRow): Promise<undefined> {
     const msg = `${row.name} cannot be installed here: ${row.unavailable?.message ?? 'no distribution for this machine'}`;
     if (row.unavailable?.message.endsWith(UV_HELP)) {
-      const pick = await vscode.window.showWarningMessage(msg, 'Open uv installation guide');
+      const pick = await say('warning', msg, 'Open uv installation guide');
       if (pick)
         await vscode.env.openExternal(vscode.Uri.parse('https://docs.astral.sh/uv/getting-started/installation/'));
-    } else void vscode.window.showWarningMessage(msg);
+    } else void say('warning', msg);
     return undefined;
   }
 
   private trusted(what: string): boolean {
     if (vscode.workspace.isTrusted) return true;
-    void vscode.window.showWarningMessage(
+    void say(
+      'warning',
       `Tandem does not ${what} agents in a restricted workspace: an agent runs commands and edits files. Trust this workspace first.`,
     );
     return false;
@@ -186,6 +184,18 @@ export class RegistryActions {
       ),
     );
   }
+}
+
+/** A notification whose text may carry registry strings (names, versions, messages): shown as plain text. */
+function say(
+  kind: 'information' | 'warning' | 'error',
+  text: string,
+  ...buttons: string[]
+): Thenable<string | undefined> {
+  const t = plainText(text, 1000);
+  if (kind === 'error') return vscode.window.showErrorMessage(t, ...buttons);
+  if (kind === 'warning') return vscode.window.showWarningMessage(t, ...buttons);
+  return vscode.window.showInformationMessage(t, ...buttons);
 }
 
 /** The repository or website link, when it is http(s). */

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { findExecutable } from '../../client/agentPresets';
 import type { Logger } from '../../common/logger';
-import type { Catalog } from '../../registry/browse';
+import { plainText, type Catalog } from '../../registry/browse';
 import { OFFICIAL_INDEX_URL } from '../../registry/catalog';
 import { urlPolicyFromEnv } from '../../registry/download';
 import { platformKey } from '../../registry/plan';
@@ -84,7 +84,7 @@ export function registerRegistry(d: RegistryDeps): vscode.Disposable[] & { api: 
     if (fresh.length) {
       for (const u of fresh) notified[u.id] = u.to;
       await d.context.globalState.update('tandem.registry.notified', notified);
-      const what = fresh.map((u) => `${u.name} ${u.from} → ${u.to}`).join(', ');
+      const what = plainText(fresh.map((u) => `${u.name} ${u.from} → ${u.to}`).join(', '), 500);
       void vscode.window
         .showInformationMessage(
           `Tandem: agent update${fresh.length > 1 ? 's' : ''} in the ACP Registry: ${what}.`,

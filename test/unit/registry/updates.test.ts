@@ -87,8 +87,9 @@ test('an offline list carries "offline, list from <date>"', () => {
   assert.equal(buildCatalog(loaded([], true), [], 'linux-x86_64', tools).banner, 'offline, list from 2026-11-23 14:05');
 });
 
-test('registry text becomes one plain line: no icon syntax, control or bidi characters', () => {
+test('registry text becomes one plain line: no icon syntax, links, control or bidi characters', () => {
   assert.equal(plainText('Fast $(zap) agent'), 'Fast $\u200b(zap) agent');
+  assert.equal(plainText('[Run](command:evil.run)'), '[Run]\u200b(command:evil.run)');
   assert.equal(plainText('line one\nline\ttwo\u0007'), 'line one line two');
   assert.equal(plainText('safe\u202eevil'), 'safe evil');
   assert.equal(plainText('x'.repeat(300), 10), `${'x'.repeat(9)}…`);
