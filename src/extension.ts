@@ -13,6 +13,7 @@ import { registerCommands } from './vscode/commands';
 import { ContextKeys } from './vscode/contextKeys';
 import { SessionHistory } from './vscode/sessionHistory';
 import { Traffic } from './vscode/traffic';
+import { registerRegistry } from './vscode/registry/registryCommands';
 
 let controller: Controller | undefined;
 
@@ -131,6 +132,9 @@ export function activate(context: vscode.ExtensionContext) {
     ),
     ...registerCommands({ context, ctl, view, traffic, showLog, managePermissions: () => permissions?.manage() }),
   );
+  // ACP Registry: browse, install, update, uninstall registry agents (src/vscode/registry/).
+  const registry = registerRegistry({ context, logger, runner: ctl, showView: () => view.show() });
+  context.subscriptions.push(...registry);
 
   return {
     controller: ctl,
@@ -139,6 +143,7 @@ export function activate(context: vscode.ExtensionContext) {
     clientTools,
     elicitation,
     registerToolGroup: clientTools.registerToolGroup,
+    registry: registry.api,
   };
 }
 
