@@ -1,9 +1,8 @@
 import type { SessionSnapshot } from '../../shared/sessionModel';
 import type { FunctionComponent } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import type { HostMessage } from '../../shared/protocol';
 import type { ViewModel } from '../mirror';
-import { post } from '../vscodeApi';
+import { useHost } from '../host';
 import { memo } from '../memo';
 import { Composer as ComposerView } from './Composer';
 import { PermissionCards } from './PermissionPrompt';
@@ -31,13 +30,8 @@ function LazyElicitations({ session }: { session: SessionSnapshot }) {
   return C ? <C session={session} /> : null;
 }
 
-export function App({
-  vm,
-  onHostMessage,
-}: {
-  vm: ViewModel;
-  onHostMessage: (l: (m: HostMessage) => void) => () => void;
-}) {
+export function App({ vm }: { vm: ViewModel }) {
+  const { post } = useHost();
   const { agent, session } = vm;
   const working = session?.meta.status === 'working';
   const banner =
@@ -162,7 +156,6 @@ export function App({
         currentModeId={session?.meta.currentModeId}
         configOptions={session?.meta.configOptions ?? []}
         caps={agent.promptCapabilities}
-        onHostMessage={onHostMessage}
       />
     </div>
   );

@@ -3,8 +3,8 @@
 // selection and pasted images as attachments, and the mode / config option pickers.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { AvailableCommand, SessionConfigOption, SessionMode } from '@agentclientprotocol/sdk';
-import type { FileHit, HostMessage, PromptCaps } from '../../shared/protocol';
-import { post } from '../vscodeApi';
+import { MAX_SEARCH_QUERY, type FileHit, type PromptCaps } from '../../shared/protocol';
+import { useHost } from '../host';
 import { loadDraft, saveDraft, type DraftChip } from '../draft';
 
 export interface ComposerProps {
@@ -15,7 +15,6 @@ export interface ComposerProps {
   currentModeId?: string;
   configOptions: SessionConfigOption[];
   caps?: PromptCaps;
-  onHostMessage: (l: (m: HostMessage) => void) => () => void;
 }
 
 type Chip = DraftChip;
@@ -42,7 +41,9 @@ export function modePickerShown(p: Pick<ComposerProps, 'modes' | 'configOptions'
 }
 
 export function Composer(p: ComposerProps) {
-  const [draft] = useState(loadDraft);
+  const host = useHost();
+  const { post } = host;
+  const [draft] = useState(() => loadDraft(host.state));
   const [text, setText] = useState(draft.text);
   const [chips, setChips] = useState<Chip[]>(draft.chips);
   const [popup, setPopup] = useState<Popup | undefined>(undefined);
@@ -54,30 +55,32 @@ export function Composer(p: ComposerProps) {
   useEffect(() => {
     for (const c of draft.chips) nextId = Math.max(nextId, c.id + 1);
   }, []);
-  useEffect(() => saveDraft({ text, chips }), [text, chips]);
+  useEffect(() => saveDraft(host.state, { text, chips }), [text, chips]);
 
-  useEffect(
-    () =>
-      p.onHostMessage((m) => {
-        if (m.type === 'fileResults') {
-          if (m.requestId !== search.current) return;
-          setPopup((cur) => (cur?.kind === 'file' ? { ...cur, items: m.files, sel: 0 } : cur));
-        } else if (m.type === 'attachment' && m.attachment) {
-          const a = m.attachment;
-          const name = a.path.split(/[\\/]/).pop() ?? a.path;
-          setChips((c) => [
-            ...c,
-            {
-              id: nextId++,
-              att: a,
-              label: `${name}:${a.startLine}${a.endLine !== a.startLine ? `-${a.endLine}` : ''}`,
-              title: m.preview,
-            },
-          ]);
-        }
-      }),
-    [p.onHostMessage],
-  );
+  const searchFiles = (query: string) => {
+    const id = ++search.current;
+    host.request('searchFiles', { query }).then(
+      (files) => {
+        if (id !== search.current) return; // a later search is on its way
+        setPopup((cur) => (cur?.kind === 'file' ? { ...cur, items: files, sel: 0 } : cur));
+      },
+      (err: Error) => {
+        if (id === search.current) setNote(`File search failed: ${err.message}`);
+      },
+    );
+  };
+
+  const attachSelection = () => {
+    host.request('attachSelection', {}).then(
+      ({ attachment: a, preview }) => {
+        if (!a) return; // the host told the user to select something
+        const name = a.path.split(/[\\/]/).pop() ?? a.path;
+        const lines = `${a.startLine}${a.endLine !== a.startLine ? `-${a.endLine}` : ''}`;
+        setChips((c) => [...c, { id: nextId++, att: a, label: `${name}:${lines}`, title: preview }]);
+      },
+      (err: Error) => setNote(`Could not attach the selection: ${err.message}`),
+    );
+  };
 
   const command = (() => {
     const m = /^\/(\S+)(\s|$)/.exec(text);
@@ -101,10 +104,9 @@ export function Composer(p: ComposerProps) {
       return;
     }
     const at = /(^|\s)@([^\s@]*)$/.exec(before);
-    if (at) {
+    if (at && at[2].length <= MAX_SEARCH_QUERY) {
       const start = pos - at[2].length - 1;
-      const id = ++search.current;
-      post({ type: 'searchFiles', requestId: id, query: at[2] });
+      searchFiles(at[2]);
       setPopup((cur) => ({ kind: 'file', items: cur?.kind === 'file' ? cur.items : [], sel: 0, start, query: at[2] }));
       return;
     }
@@ -423,7 +425,7 @@ export function Composer(p: ComposerProps) {
           title="Attach the editor selection"
           disabled={!p.enabled}
           data-testid="attach-selection"
-          onClick={() => post({ type: 'attachSelection' })}
+          onClick={attachSelection}
         >
           <i class="codicon codicon-selection" aria-hidden="true" />
         </button>

@@ -8,7 +8,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { elicitationIssues, fieldsOf, type ElicitationContent, type ElicitationField } from '../../shared/elicitation';
 import type { ElicitationRequestView, SessionSnapshot } from '../../shared/sessionModel';
-import { post } from '../vscodeApi';
+import { useHost } from '../host';
 
 /** What the controls hold: text and numbers as typed, booleans, choice lists. */
 type Values = Record<string, string | boolean | string[]>;
@@ -68,6 +68,7 @@ export function contentOf(fields: ElicitationField[], values: Values): Elicitati
 const domId = (requestId: string, name: string) => `elic-${requestId}-${name}`.replace(/[^\w-]/g, '_');
 
 export function ElicitationForm({ req, first }: { req: ElicitationRequestView; first: boolean }) {
+  const { post } = useHost();
   const fields = useMemo(() => fieldsOf(req.requestedSchema), [req.requestedSchema]);
   const [values, setValues] = useState<Values>(() => initialValues(fields));
   const [tried, setTried] = useState(false);
@@ -374,6 +375,7 @@ function Field({
 
 /** A URL the user opened for the agent, until the agent says it is complete. */
 function ElicitationUrl({ req }: { req: ElicitationRequestView }) {
+  const { post } = useHost();
   return (
     <div
       class="elicitation elicitation-url"

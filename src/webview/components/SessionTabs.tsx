@@ -1,8 +1,9 @@
 import type { SessionTab } from '../../shared/protocol';
-import { post } from '../vscodeApi';
+import { useHost } from '../host';
 
 /** The open sessions as tabs: click to switch, × to close; a spinner marks one that is working. */
 export function SessionTabs({ sessions, activeId }: { sessions: SessionTab[]; activeId?: string }) {
+  const { post } = useHost();
   return (
     <div class="session-tabs" role="tablist" aria-label="Open sessions" data-testid="session-tabs">
       {sessions.map((s, i) => {

@@ -6,7 +6,8 @@ import type { FunctionComponent } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { TerminalView, ToolCallView } from '../../shared/sessionModel';
 import { niceTitle, relPath } from '../toolTitle';
-import { post } from '../vscodeApi';
+import { useHost } from '../host';
+import { openLocation } from '../links';
 import { CallPermissionPrompts, type CallPrompts } from './PermissionPrompt';
 
 type Details = FunctionComponent<{ call: ToolCallView; terminals: Record<string, TerminalView> }>;
@@ -100,6 +101,7 @@ interface Props {
 
 export const ToolCallRow = memo(
   function ToolCallRow({ call, expanded, focused, terminals, onToggle, onFocus, prompts, depth = 0 }: Props) {
+    const host = useHost();
     const status = call.interrupted ? INTERRUPTED : (STATUS[call.status] ?? STATUS.pending);
     const t = niceTitle(call);
     const expandable = hasDetails(call);
@@ -149,7 +151,7 @@ export const ToolCallRow = memo(
               title={call.locations[0].path}
               onClick={(e) => {
                 e.stopPropagation();
-                openLoc(call.locations[0]);
+                openLocation(host, call.locations[0].path, call.locations[0].line);
               }}
             >
               {shortLoc(call.locations[0])}
@@ -185,8 +187,4 @@ export const ToolCallRow = memo(
 function shortLoc(l: { path: string; line?: number | null }): string {
   const name = relPath(l.path).split('/').pop() ?? l.path;
   return l.line ? `${name}:${l.line}` : name;
-}
-
-function openLoc(l: { path: string; line?: number | null }) {
-  post({ type: 'openLocation', path: l.path, ...(l.line && l.line > 0 ? { line: l.line } : {}) });
 }

@@ -6,7 +6,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import type { ItemView, NoticeView, SessionSnapshot, ToolCallView, TurnView } from '../../shared/sessionModel';
 import { MAX_LOAD_TURNS } from '../../shared/turnOutline';
 import { buildRows, filterActive, outlinedOpen, parentRowIndex, turnCounts, type Filter, type Row } from '../rows';
-import { post } from '../vscodeApi';
+import { useHost } from '../host';
 import { loadViewMemory, saveViewMemory, type ScrollAnchor } from '../viewMemory';
 import { ContentBlockView } from './ContentBlocks';
 import { Toolbar } from './Toolbar';
@@ -22,8 +22,9 @@ interface Props {
 
 export function Transcript({ session, toolsVersion, working }: Props) {
   const sessionId = session.meta.sessionId;
+  const host = useHost();
   // A view shown again (VS Code disposed its page while hidden) opens as the user left it.
-  const [memory] = useState(() => loadViewMemory(sessionId));
+  const [memory] = useState(() => loadViewMemory(host.state, sessionId));
   const [fold, setFold] = useState(() => memory?.fold ?? new Map<number, boolean>());
   const [foldAll, setFoldAll] = useState<boolean | undefined>(memory?.foldAll);
   const [expanded, setExpanded] = useState(() => memory?.expanded ?? new Map<string, boolean>());
@@ -33,7 +34,7 @@ export function Transcript({ session, toolsVersion, working }: Props) {
   const remember = () => {
     clearTimeout(saveTimer.current);
     saveTimer.current = setTimeout(
-      () => saveViewMemory(sessionId, { fold, foldAll, expanded, filter, anchor: anchor.current }),
+      () => saveViewMemory(host.state, sessionId, { fold, foldAll, expanded, filter, anchor: anchor.current }),
       200,
     );
   };
@@ -56,17 +57,21 @@ export function Transcript({ session, toolsVersion, working }: Props) {
   );
 
   // Unfolded turns that came as outlines: ask for their content once (a new snapshot brings new
-  // turn objects, which are asked for again).
+  // turn objects, which are asked for again). The content arrives as patches; a failed request
+  // shows in place of "Loading…", and unfolding the turn again asks again.
   const asked = useRef(new WeakSet<TurnView>());
+  const [loadErrors, setLoadErrors] = useState<ReadonlyMap<number, string>>(new Map());
   useEffect(() => {
     const want = outlinedOpen(session, fold, foldAll).filter((t) => !asked.current.has(t));
     if (!want.length) return;
     for (const t of want) asked.current.add(t);
     for (let i = 0; i < want.length; i += MAX_LOAD_TURNS) {
-      post({
-        type: 'loadTurns',
-        sessionId: session.meta.sessionId,
-        turns: want.slice(i, i + MAX_LOAD_TURNS).map((t) => t.index),
+      const slice = want.slice(i, i + MAX_LOAD_TURNS);
+      const turns = slice.map((t) => t.index);
+      setLoadErrors((m) => (turns.some((t) => m.has(t)) ? new Map([...m].filter(([t]) => !turns.includes(t))) : m));
+      host.request('loadTurns', { sessionId, turns }).catch((err: Error) => {
+        for (const t of slice) asked.current.delete(t);
+        setLoadErrors((m) => new Map([...m, ...turns.map((t) => [t, err.message] as const)]));
       });
     }
   }, [session.turns, fold, foldAll]);
@@ -253,21 +258,31 @@ export function Transcript({ session, toolsVersion, working }: Props) {
         return <TurnEnd turn={r.turn} focused={focused} onFocus={onFocus} />;
       case 'notice':
         return <Notice notice={r.notice} focused={focused} onFocus={onFocus} />;
-      case 'loading':
+      case 'loading': {
+        const error = loadErrors.get(r.turn);
         return (
           <div
             role="treeitem"
             aria-level={2}
-            aria-busy="true"
+            aria-busy={error ? undefined : 'true'}
             tabIndex={focused ? 0 : -1}
             data-focus-target=""
             onFocus={onFocus}
             class="turn-loading muted"
-            data-testid="turn-loading"
+            data-testid={error ? 'turn-load-error' : 'turn-loading'}
           >
-            <i class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" /> Loading…
+            {error ? (
+              <>
+                <i class="codicon codicon-error" aria-hidden="true" /> Could not load this turn: {error}
+              </>
+            ) : (
+              <>
+                <i class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" /> Loading…
+              </>
+            )}
           </div>
         );
+      }
     }
   };
 

@@ -443,7 +443,6 @@ test('composer: a config option of category "mode" replaces the mode picker (cod
     commands: [],
     modes,
     currentModeId: 'read-only',
-    onHostMessage: () => () => undefined,
   };
   const both = renderToString(
     h(Composer, { ...props, configOptions: [select('mode', 'mode'), select('model', 'model')] as never }),
@@ -475,7 +474,6 @@ test("composer: pickers other than mode and model say what they set (claude-agen
       enabled: true,
       commands: [],
       modes: [],
-      onHostMessage: () => () => undefined,
       configOptions: [
         select('model', 'Model', 'model', 'sonnet'),
         select('effort', 'Effort', 'thought_level', 'default'),
