@@ -6,37 +6,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { MemoryLogger } from '../../../src/common/logger';
-import type { SessionAction } from '../../../src/session/actions';
-import { createSessionState, reduce, type SessionState } from '../../../src/session/reducer';
 import { getToolCall, toSnapshot, turnWithCalls } from '../../../src/session/snapshot';
 import { SessionViewProvider } from '../../../src/vscode/sessionView';
 import type { RequestHandlers } from '../../../src/vscode/webviewRequests';
+import { threeFinishedTurns } from '../../support/sessions';
 import { until } from '../../support/until';
 
 const REPO = join(__dirname, '../../../..');
 
-/** Three finished turns of three tool calls each. */
-function session(): SessionState {
-  let s = createSessionState('s');
-  const run = (a: SessionAction) => {
-    s = reduce(s, a).state;
-  };
-  for (let t = 0; t < 3; t++) {
-    run({ type: 'promptStarted', at: t, prompt: [{ type: 'text', text: `task ${t}` }] });
-    for (let c = 0; c < 3; c++)
-      run({
-        type: 'update',
-        at: t,
-        update: { sessionUpdate: 'tool_call', toolCallId: `c${t}.${c}`, title: `Read ${c}`, status: 'completed' },
-      });
-    run({ type: 'promptEnded', at: t, stopReason: 'end_turn' });
-  }
-  return s;
-}
-
 function open(requests: RequestHandlers<'searchFiles' | 'attachSelection'>) {
   const logger = new MemoryLogger();
-  const s = session();
+  const s = threeFinishedTurns();
   const provider = new SessionViewProvider(
     vscodeFake.Uri.file(REPO) as never,
     logger,

@@ -3,9 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
-import type { RequestMethod, RequestParams } from '../../../src/shared/protocol';
-import { viewStateOf, type Host } from '../../../src/webview/host';
 import { until } from '../../support/until';
+import { fakeHost } from './fakeHost';
 
 const dom = new JSDOM('<!DOCTYPE html><body><div id="root"></div></body>', { pretendToBeVisual: true });
 const g = globalThis as Record<string, unknown>;
@@ -13,20 +12,6 @@ for (const k of ['window', 'document', 'navigator', 'HTMLElement', 'Element', 'N
   if (!(k in g) || k === 'window' || k === 'document') g[k] = (dom.window as unknown as Record<string, unknown>)[k];
 }
 g.requestAnimationFrame = (cb: () => void) => setTimeout(cb, 0);
-
-function fakeHost() {
-  const asked: { method: RequestMethod; params: unknown }[] = [];
-  const replies: { resolve(v: unknown): void; reject(e: Error): void }[] = [];
-  const host: Host = {
-    post: () => undefined,
-    request: (<M extends RequestMethod>(method: M, params: RequestParams<M>) => {
-      asked.push({ method, params });
-      return new Promise((resolve, reject) => replies.push({ resolve, reject }));
-    }) as Host['request'],
-    state: viewStateOf({ getState: () => undefined, setState: () => undefined }),
-  };
-  return { host, asked, replies };
-}
 
 function mount() {
   const { h, render } = require('preact') as typeof import('preact');

@@ -4,11 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import { getToolCall, toSnapshot, turnWithCalls } from '../../../src/session/snapshot';
-import { createSessionState, reduce, type SessionState } from '../../../src/session/reducer';
-import type { SessionAction } from '../../../src/session/actions';
 import { TurnOutliner } from '../../../src/shared/turnOutline';
-import type { RequestMethod, RequestParams } from '../../../src/shared/protocol';
-import { viewStateOf, type Host } from '../../../src/webview/host';
+import { threeFinishedTurns } from '../../support/sessions';
+import { fakeHost } from './fakeHost';
 import { until } from '../../support/until';
 
 const dom = new JSDOM('<!DOCTYPE html><body><div id="root"></div></body>', { pretendToBeVisual: true });
@@ -31,47 +29,9 @@ for (const k of [
 g.requestAnimationFrame = (cb: () => void) => setTimeout(cb, 0);
 g.cancelAnimationFrame = (t: ReturnType<typeof setTimeout>) => clearTimeout(t);
 
-/** A host that records the view's requests; the test settles each one. */
-function fakeHost() {
-  const posted: { method: RequestMethod; params: unknown }[] = [];
-  const replies: { resolve(v: unknown): void; reject(e: Error): void }[] = [];
-  const host: Host = {
-    post: () => undefined,
-    request: (<M extends RequestMethod>(method: M, params: RequestParams<M>) => {
-      posted.push({ method, params });
-      return new Promise((resolve, reject) => replies.push({ resolve, reject }));
-    }) as Host['request'],
-    state: viewStateOf({ getState: () => undefined, setState: () => undefined }),
-  };
-  return { host, posted, replies };
-}
-
-function session(): SessionState {
-  let s = createSessionState('s');
-  const run = (a: SessionAction) => {
-    s = reduce(s, a).state;
-  };
-  for (let t = 0; t < 3; t++) {
-    run({ type: 'promptStarted', at: t, prompt: [{ type: 'text', text: `task ${t}` }] });
-    for (let c = 0; c < 3; c++)
-      run({
-        type: 'update',
-        at: t,
-        update: {
-          sessionUpdate: 'tool_call',
-          toolCallId: `c${t}.${c}`,
-          title: `Read f${t}${c}.ts`,
-          kind: 'read',
-          status: 'completed',
-        },
-      });
-    run({ type: 'promptEnded', at: t, stopReason: 'end_turn' });
-  }
-  return s;
-}
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
-/** The transcript of `session()` with folded turns sent as outlines, in a fake host. */
+/** The transcript of threeFinishedTurns() with folded turns sent as outlines, in a fake host. */
 async function mount() {
   // Loaded after the globals: the modules read document at import.
   const { h, render } = require('preact') as typeof import('preact');
@@ -79,8 +39,8 @@ async function mount() {
     require('../../../src/webview/components/Transcript') as typeof import('../../../src/webview/components/Transcript');
   const { Mirror } = require('../../../src/webview/mirror') as typeof import('../../../src/webview/mirror');
   const { HostContext } = require('../../../src/webview/host') as typeof import('../../../src/webview/host');
-  const { host, posted, replies } = fakeHost();
-  const s = session();
+  const { host, asked, replies } = fakeHost();
+  const s = threeFinishedTurns();
   const outliner = new TurnOutliner();
   const mirror = new Mirror();
   mirror.schedule = (cb) => {
@@ -102,15 +62,15 @@ async function mount() {
   draw();
   await tick();
   const turns = () => [...root.querySelectorAll<HTMLElement>('[data-testid="turn"]')];
-  return { s, outliner, mirror, root, draw, turns, posted, replies, render };
+  return { s, outliner, mirror, root, draw, turns, asked, replies, render };
 }
 
 test('unfolding an outlined turn asks the host once, shows Loading…, then its tool calls', async () => {
-  const { s, outliner, mirror, root, draw, turns, posted, replies, render } = await mount();
+  const { s, outliner, mirror, root, draw, turns, asked, replies, render } = await mount();
   assert.equal(turns().length, 3);
   assert.match(turns()[0].textContent ?? '', /task 0.*3 tool calls/, 'an outline shows its prompt and counts');
   assert.equal(root.querySelectorAll('[data-testid="tool-call"]').length, 3, 'the last turn is whole and open');
-  assert.equal(posted.length, 0, 'nothing asked while folded');
+  assert.equal(asked.length, 0, 'nothing asked while folded');
 
   (turns()[0].querySelector('.turn-line') as HTMLElement).click();
   await until(
@@ -118,14 +78,14 @@ test('unfolding an outlined turn asks the host once, shows Loading…, then its 
     1000,
     'Loading… while the content is on its way',
   );
-  await until(() => posted.length > 0, 1000, 'the view asks for the turn');
-  assert.deepEqual(posted, [{ method: 'loadTurns', params: { sessionId: 's', turns: [0] } }]);
+  await until(() => asked.length > 0, 1000, 'the view asks for the turn');
+  assert.deepEqual(asked, [{ method: 'loadTurns', params: { sessionId: 's', turns: [0] } }]);
   draw();
   for (let i = 0; i < 10; i++) await tick();
-  assert.equal(posted.length, 1, 'asked once');
+  assert.equal(asked.length, 1, 'asked once');
 
   // The host answers through the patch channel, then replies.
-  const msg = (posted[0].params as { turns: number[] }).turns;
+  const msg = (asked[0].params as { turns: number[] }).turns;
   const patches = outliner.request('s', msg, {
     fullTurn: (t) => turnWithCalls(s, t),
     turnOfCall: (id) => getToolCall(s, id)?.turn,
@@ -143,10 +103,10 @@ test('unfolding an outlined turn asks the host once, shows Loading…, then its 
 });
 
 test('a failed turn load shows its error in place of Loading…, and unfolding the turn again asks again', async () => {
-  const { root, turns, posted, replies, render } = await mount();
+  const { root, turns, asked, replies, render } = await mount();
   const line = () => turns()[0].querySelector('.turn-line') as HTMLElement;
   line().click();
-  await until(() => posted.length === 1, 1000, 'the view asks for the turn');
+  await until(() => asked.length === 1, 1000, 'the view asks for the turn');
   replies[0].reject(new Error('the session is gone'));
   await until(() => !!root.querySelector('[data-testid="turn-load-error"]'), 1000, 'the error shows');
   assert.match(root.querySelector('[data-testid="turn-load-error"]')!.textContent ?? '', /the session is gone/);
@@ -154,8 +114,8 @@ test('a failed turn load shows its error in place of Loading…, and unfolding t
   line().click(); // fold
   await tick();
   line().click(); // unfold: asked again, Loading… again
-  await until(() => posted.length === 2, 1000, 'asked again');
-  assert.deepEqual(posted[1], { method: 'loadTurns', params: { sessionId: 's', turns: [0] } });
+  await until(() => asked.length === 2, 1000, 'asked again');
+  assert.deepEqual(asked[1], { method: 'loadTurns', params: { sessionId: 's', turns: [0] } });
   await until(() => !!root.querySelector('[data-testid="turn-loading"]'), 1000, 'Loading… again');
   assert.equal(root.querySelector('[data-testid="turn-load-error"]'), null);
   render(null, root);
