@@ -3,13 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ElicitationSchema } from '@agentclientprotocol/sdk';
-import {
-  defaultsFor,
-  elicitationIssues,
-  fieldsOf,
-  httpHost,
-  validateElicitationContent,
-} from '../../../src/shared/elicitation';
+import { defaultsFor, fieldsOf, httpHost } from '../../../src/shared/elicitation';
+import { elicitationIssues, validateElicitationContent } from '../../../src/shared/elicitationValidation';
 import { parseFromWebview } from '../../../src/shared/parseFromWebview';
 
 const schema = {
