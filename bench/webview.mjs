@@ -80,7 +80,7 @@ if (!existsSync(join(REPO, 'out/src/session/store.js')))
   execFileSync(process.execPath, ['esbuild.mjs', '--tests-only'], { cwd: REPO, stdio: 'inherit' });
 const { createSessionState, reduce } = require(join(REPO, 'out/src/session/store.js'));
 const { toSnapshot, turnWithCalls, getToolCall } = require(join(REPO, 'out/src/session/snapshot.js'));
-const { coalescePatches } = require(join(REPO, 'out/src/shared/sessionModel.js'));
+const { coalescePatches } = require(join(REPO, 'out/src/shared/patches.js'));
 const { TurnOutliner } = require(join(REPO, 'out/src/shared/turnOutline.js'));
 const sourceOf = (state) => ({
   fullTurn: (t) => turnWithCalls(state, t),

@@ -8,7 +8,8 @@ import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
 import { parseFromWebview, requestSeq } from '../shared/parseFromWebview';
 import type { RequestParams, RequestResult, ToWebview, WebviewIntent, WebviewRequest } from '../shared/protocol';
-import { coalescePatches, type Patch } from '../shared/sessionModel';
+import { coalescePatches } from '../shared/patches';
+import type { Patch } from '../shared/sessionModel';
 import { TurnOutliner, type TurnSource } from '../shared/turnOutline';
 import type { RequestHandlers } from './webviewRequests';
 

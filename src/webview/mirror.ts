@@ -1,6 +1,7 @@
 // The webview's copy of host state. Patches are queued as they arrive and applied once per
 // animation frame, so a burst of thousands of chunks costs one render.
-import { applyPatches, type Patch, type SessionSnapshot } from '../shared/sessionModel';
+import { applyPatches } from '../shared/patches';
+import type { Patch, SessionSnapshot } from '../shared/sessionModel';
 import type { AgentView, SessionTab, ToWebview, WebviewReply } from '../shared/protocol';
 
 export interface ViewModel {
