@@ -23,7 +23,8 @@ import { ContentBlockView } from '../../../src/webview/components/ContentBlocks'
 import { DiffView } from '../../../src/webview/components/DiffView';
 import { ToolCallRow } from '../../../src/webview/components/ToolCallRow';
 import ToolDetails from '../../../src/webview/components/ToolDetails';
-import { Composer, modePickerShown, optionLabel } from '../../../src/webview/components/Composer';
+import { Composer } from '../../../src/webview/components/Composer';
+import { modePickerShown, optionLabel } from '../../../src/webview/components/Pickers';
 import { Mirror } from '../../../src/webview/mirror';
 import { buildRows, parentRowIndex } from '../../../src/webview/rows';
 import { emptySnapshot, type ToolCallView } from '../../../src/shared/sessionModel';
