@@ -74,14 +74,14 @@ export function createHost(api: VsCodeApi, timeoutMs = REQUEST_TIMEOUT_MS): Host
   };
 }
 
-/** Outside a provider (a component rendered to a string in a test) state is in memory and messages fail loudly. */
-function detachedHost(): Host {
-  let saved: unknown;
-  const fail = (): never => {
+/** Outside a provider (a component rendered to a string in a test) nothing is saved and any message throws. */
+const detached: VsCodeApi = {
+  postMessage: () => {
     throw new Error('No HostContext provider: this view is not connected to the extension host.');
-  };
-  return { post: fail, request: fail, state: viewStateOf({ getState: () => saved, setState: (s) => (saved = s) }) };
-}
+  },
+  getState: () => undefined,
+  setState: () => undefined,
+};
 
-export const HostContext = createContext<Host>(detachedHost());
+export const HostContext = createContext<Host>(createHost(detached));
 export const useHost = (): Host => useContext(HostContext);

@@ -8,6 +8,7 @@ import { Composer as ComposerView } from './Composer';
 import { PermissionCards } from './PermissionPrompt';
 import { Plan as PlanView } from './Plan';
 import { EmptySession } from './EmptySession';
+import { IconButton } from './IconButton';
 import { SessionTabs } from './SessionTabs';
 import { Transcript } from './Transcript';
 
@@ -50,30 +51,19 @@ export function App({ vm }: { vm: ViewModel }) {
           {stateText(agent.state, working)}
         </span>
         <span class="spacer" />
-        <button
-          class="icon-button"
-          aria-label="Open a past session"
+        <IconButton
+          icon="history"
+          label="Open a past session"
           title="Open a past session…"
           onClick={() => post({ type: 'openSession' })}
-        >
-          <i class="codicon codicon-history" aria-hidden="true" />
-        </button>
-        <button
-          class="icon-button"
-          aria-label="New session"
-          title="New session"
-          onClick={() => post({ type: 'newSession' })}
-        >
-          <i class="codicon codicon-add" aria-hidden="true" />
-        </button>
-        <button
-          class="icon-button"
-          aria-label="Restart agent"
+        />
+        <IconButton icon="add" label="New session" title="New session" onClick={() => post({ type: 'newSession' })} />
+        <IconButton
+          icon="debug-restart"
+          label="Restart agent"
           title="Restart agent"
           onClick={() => post({ type: 'restartAgent' })}
-        >
-          <i class="codicon codicon-debug-restart" aria-hidden="true" />
-        </button>
+        />
       </header>
       {vm.sessions.length > 1 && <SessionTabs sessions={vm.sessions} activeId={session?.meta.sessionId} />}
       {(session?.meta.title || usage) && (

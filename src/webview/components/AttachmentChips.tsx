@@ -1,6 +1,7 @@
 // What the next prompt carries besides its text: one chip per file, selection or pasted image,
 // each with a remove button.
 import type { DraftChip } from '../draft';
+import { IconButton } from './IconButton';
 
 export function AttachmentChips({ chips, onRemove }: { chips: DraftChip[]; onRemove: (id: number) => void }) {
   if (!chips.length) return null;
@@ -14,14 +15,7 @@ export function AttachmentChips({ chips, onRemove }: { chips: DraftChip[]; onRem
             <i class={`codicon codicon-${c.att.kind === 'selection' ? 'selection' : 'file'}`} aria-hidden="true" />
           )}
           {c.label}
-          <button
-            type="button"
-            class="icon-button small"
-            aria-label={`Remove ${c.label}`}
-            onClick={() => onRemove(c.id)}
-          >
-            <i class="codicon codicon-close" aria-hidden="true" />
-          </button>
+          <IconButton icon="close" class="small" label={`Remove ${c.label}`} onClick={() => onRemove(c.id)} />
         </span>
       ))}
     </div>

@@ -8,6 +8,7 @@ import { useHost } from '../host';
 import { loadDraft, saveDraft, type DraftChip } from '../draft';
 import { AttachmentChips } from './AttachmentChips';
 import { CompletionList, type Popup } from './CompletionList';
+import { IconButton } from './IconButton';
 import { Pickers } from './Pickers';
 import { pasteImages } from '../pastedImages';
 
@@ -233,17 +234,14 @@ export function Composer(p: ComposerProps) {
       <div class="composer-actions">
         {/* The pickers wrap onto more lines; the buttons keep their place. */}
         <Pickers modes={p.modes} currentModeId={p.currentModeId} configOptions={p.configOptions} enabled={p.enabled} />
-        <button
-          type="button"
-          class="icon-button"
-          aria-label="Attach the editor selection"
+        <IconButton
+          icon="selection"
+          label="Attach the editor selection"
           title="Attach the editor selection"
           disabled={!p.enabled}
           data-testid="attach-selection"
           onClick={attachSelection}
-        >
-          <i class="codicon codicon-selection" aria-hidden="true" />
-        </button>
+        />
         {p.working ? (
           <button
             type="button"

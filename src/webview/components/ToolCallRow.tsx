@@ -8,6 +8,7 @@ import type { TerminalView, ToolCallView } from '../../shared/sessionModel';
 import { niceTitle, relPath } from '../toolTitle';
 import { useHost } from '../host';
 import { openLocation } from '../links';
+import { treeItem } from '../treeItem';
 import { CallPermissionPrompts, type CallPrompts } from './PermissionPrompt';
 
 type Details = FunctionComponent<{ call: ToolCallView; terminals: Record<string, TerminalView> }>;
@@ -116,17 +117,13 @@ export const ToolCallRow = memo(
     return (
       <div
         class={`tool tool-${call.interrupted ? 'interrupted' : call.status}${expanded ? ' expanded' : ''}${depth ? ` depth-${Math.min(depth, 3)}` : ''}`}
-        role="treeitem"
-        aria-level={2 + depth}
+        {...treeItem(2 + depth, focused, onFocus)}
         aria-expanded={expandable ? expanded : undefined}
         aria-label={label}
-        tabIndex={focused ? 0 : -1}
-        data-focus-target=""
         data-testid="tool-call"
         data-status={call.status}
         data-kind={call.kind}
         data-id={call.toolCallId}
-        onFocus={onFocus}
       >
         <div class="tool-head" onClick={() => expandable && onToggle(call.toolCallId)} title={call.title}>
           <i

@@ -6,6 +6,7 @@ import type { ItemView, NoticeView, ToolCallView, TurnView } from '../../shared/
 import { turnCounts } from '../rows';
 import { ContentBlockView } from './ContentBlocks';
 import { formatDuration } from './ToolCallRow';
+import { treeItem } from '../treeItem';
 
 export const TurnHeader = memo(
   function TurnHeader({
@@ -39,16 +40,12 @@ export const TurnHeader = memo(
     return (
       <div
         class={`turn-head${collapsed ? ' collapsed' : ''}`}
-        role="treeitem"
-        aria-level={1}
+        {...treeItem(1, focused, onFocus)}
         aria-expanded={!collapsed}
         aria-label={`Turn ${turn.index + 1}${text ? `: ${text.slice(0, 80)}` : ''}, ${c.tools} tool calls${running ? ', running' : ''}`}
-        tabIndex={focused ? 0 : -1}
-        data-focus-target=""
         data-testid="turn"
         data-turn={turn.index}
         data-collapsed={collapsed ? 'true' : 'false'}
-        onFocus={onFocus}
       >
         <div class="turn-line" onClick={() => onToggle(turn.index, collapsed)}>
           <i class={`codicon codicon-chevron-${collapsed ? 'right' : 'down'} twisty`} aria-hidden="true" />
@@ -101,13 +98,7 @@ export const MessageRow = memo(
     onFocus: () => void;
     onToggle: () => void;
   }) {
-    const common = {
-      role: 'treeitem',
-      'aria-level': 2,
-      tabIndex: focused ? 0 : -1,
-      'data-focus-target': '',
-      onFocus,
-    } as const;
+    const common = treeItem(2, focused, onFocus);
     switch (item.kind) {
       case 'user':
       case 'agent':
@@ -159,14 +150,7 @@ export const MessageRow = memo(
 
 export function TurnEnd({ turn, focused, onFocus }: { turn: TurnView; focused: boolean; onFocus: () => void }) {
   return (
-    <div
-      role="treeitem"
-      aria-level={2}
-      tabIndex={focused ? 0 : -1}
-      data-focus-target=""
-      onFocus={onFocus}
-      class="turn-end"
-    >
+    <div {...treeItem(2, focused, onFocus)} class="turn-end">
       {turn.stopReason && turn.stopReason !== 'end_turn' && (
         <p class="stop-reason" data-testid="stop-reason">
           <i
@@ -188,15 +172,7 @@ export function TurnEnd({ turn, focused, onFocus }: { turn: TurnView; focused: b
 export function Notice({ notice, focused, onFocus }: { notice: NoticeView; focused: boolean; onFocus: () => void }) {
   const icon = notice.severity === 'error' ? 'error' : notice.severity === 'warning' ? 'warning' : 'info';
   return (
-    <div
-      role="treeitem"
-      aria-level={1}
-      tabIndex={focused ? 0 : -1}
-      data-focus-target=""
-      onFocus={onFocus}
-      class={`notice notice-${notice.severity}`}
-      data-testid="notice"
-    >
+    <div {...treeItem(1, focused, onFocus)} class={`notice notice-${notice.severity}`} data-testid="notice">
       <i class={`codicon codicon-${icon}`} aria-hidden="true" /> <strong>{notice.title}</strong>
       {notice.description && <span class="notice-desc"> {notice.description}</span>}
     </div>
@@ -222,12 +198,8 @@ export function stopReasonText(r: string): string {
 export function LoadingRow({ error, focused, onFocus }: { error?: string; focused: boolean; onFocus: () => void }) {
   return (
     <div
-      role="treeitem"
-      aria-level={2}
+      {...treeItem(2, focused, onFocus)}
       aria-busy={error ? undefined : 'true'}
-      tabIndex={focused ? 0 : -1}
-      data-focus-target=""
-      onFocus={onFocus}
       class="turn-loading muted"
       data-testid={error ? 'turn-load-error' : 'turn-loading'}
     >
