@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // P2: the real webview bundle (built minified, as shipped) in headless Chromium, fed by the
-// real patch protocol: ACP updates → the session reducer (out/src/session/store.js) → patches
+// real patch protocol: ACP updates → the session reducer (out/src/session/reducer.js) → patches
 // batched per 16 ms and coalesced exactly like SessionViewProvider → window.postMessage into a
 // page with a stub acquireVsCodeApi.
 //
@@ -76,9 +76,9 @@ bundle.budgetKB = 150;
 bundle.ok = bundle.eagerKB < 150;
 
 // ---- the session: ACP updates → reducer → patches, batched like the host ---------------------
-if (!existsSync(join(REPO, 'out/src/session/store.js')))
+if (!existsSync(join(REPO, 'out/src/session/reducer.js')))
   execFileSync(process.execPath, ['esbuild.mjs', '--tests-only'], { cwd: REPO, stdio: 'inherit' });
-const { createSessionState, reduce } = require(join(REPO, 'out/src/session/store.js'));
+const { createSessionState, reduce } = require(join(REPO, 'out/src/session/reducer.js'));
 const { toSnapshot, turnWithCalls, getToolCall } = require(join(REPO, 'out/src/session/snapshot.js'));
 const { coalescePatches } = require(join(REPO, 'out/src/shared/patches.js'));
 const { TurnOutliner } = require(join(REPO, 'out/src/shared/turnOutline.js'));
