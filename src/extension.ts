@@ -8,6 +8,7 @@ import { VsCodeUrlPort } from './vscode/elicitation';
 import { createLog } from './vscode/logging';
 import { TandemPermissions } from './vscode/permissions';
 import { SessionViewProvider } from './vscode/sessionView';
+import { vscodeRequests } from './vscode/webviewRequests';
 import { AgentStatusBar } from './vscode/statusBar';
 import { registerCommands } from './vscode/commands';
 import { ContextKeys } from './vscode/contextKeys';
@@ -58,13 +59,18 @@ export function activate(context: vscode.ExtensionContext) {
   });
   context.subscriptions.push(hands);
 
-  const view = new SessionViewProvider(context.extensionUri, logger, {
-    snapshot: () => ctl.snapshot(),
-    turns: (id) => {
-      const s = ctl.current?.session;
-      return s?.sessionId === id ? s : undefined;
+  const view = new SessionViewProvider(
+    context.extensionUri,
+    logger,
+    {
+      snapshot: () => ctl.snapshot(),
+      turns: (id) => {
+        const s = ctl.current?.session;
+        return s?.sessionId === id ? s : undefined;
+      },
     },
-  });
+    vscodeRequests,
+  );
   context.subscriptions.push(view, vscode.window.registerWebviewViewProvider(SessionViewProvider.viewType, view));
 
   // Permission prompts: rules → remembered → inline prompt (notification + badge when the view is hidden).

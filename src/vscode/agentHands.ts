@@ -12,7 +12,7 @@ import { ChangeTracker } from '../client/changeTracker';
 import { FileSystemFeature } from '../client/fileSystem';
 import type { PermissionPort } from '../client/permissionPort';
 import { TerminalsFeature } from '../client/terminals';
-import type { HostMessage } from '../shared/protocol';
+import type { ToWebview } from '../shared/protocol';
 import type { Patch } from '../shared/sessionModel';
 import { FollowAgent } from './followAgent';
 import { ModalPermission } from './modalPermission';
@@ -24,7 +24,7 @@ export interface AgentHandsDeps {
   /** The running agent connection, if any. */
   current(): AgentClient | undefined;
   /** Host messages of the controller (patches of the current session). */
-  onDidChange(listener: (m: HostMessage) => void): { dispose(): void };
+  onDidChange(listener: (m: ToWebview) => void): { dispose(): void };
   /** The permission prompt; default: a modal dialog (until the inline prompt is wired). */
   permission?: PermissionPort;
   /** The extension's storage folder for this workspace (context.storageUri); no checkpoints without one. */

@@ -7,11 +7,10 @@ import type { AgentConfig } from '../client/agentConfig';
 import { Disposable, DisposableStore } from '../common/disposable';
 import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
-import type { AgentView, HostMessage, Intent } from '../shared/protocol';
+import type { AgentView, ToWebview, WebviewIntent } from '../shared/protocol';
 import { readSettings } from './settings';
 import { DiffDocuments } from './diffDocuments';
-import { searchFiles } from './fileSearch';
-import { buildPrompt, currentSelection } from './promptContent';
+import { buildPrompt } from './promptContent';
 import { getToolCall } from '../session/snapshot';
 import { findExecutable, missingCommandHelp } from '../client/agentPresets';
 import { sessionToMarkdown } from '../session/exportMarkdown';
@@ -53,7 +52,7 @@ export class Controller extends Disposable {
   /** Each start() takes a number; only the latest may launch. */
   private startGen = 0;
   private starting?: Promise<void>;
-  private readonly changed = this._register(new Emitter<HostMessage>());
+  private readonly changed = this._register(new Emitter<ToWebview>());
   /** Agent state and session patches, for the view and the status bar. */
   readonly onDidChange = this.changed.event;
   private readonly replaced = this._register(new Emitter<void>());
@@ -87,7 +86,7 @@ export class Controller extends Disposable {
     return this.client;
   }
 
-  snapshot(): Extract<HostMessage, { type: 'snapshot' }> {
+  snapshot(): Extract<ToWebview, { type: 'snapshot' }> {
     return {
       type: 'snapshot',
       agent: this.agentView,
@@ -267,7 +266,7 @@ export class Controller extends Disposable {
     this.replaced.fire();
   }
 
-  async handle(intent: Intent): Promise<void> {
+  async handle(intent: WebviewIntent): Promise<void> {
     switch (intent.type) {
       case 'prompt': {
         await this.ensureStarted();
@@ -281,17 +280,6 @@ export class Controller extends Disposable {
         if (!(await this.diffs.open(intent.toolCallId, intent.index)))
           void vscode.window.showWarningMessage('Tandem: that diff is no longer in the session.');
         break;
-      case 'searchFiles':
-        this.changed.fire({ type: 'fileResults', requestId: intent.requestId, files: await searchFiles(intent.query) });
-        break;
-      case 'attachSelection': {
-        const sel = currentSelection();
-        this.changed.fire(
-          sel ? { type: 'attachment', attachment: sel.attachment, preview: sel.preview } : { type: 'attachment' },
-        );
-        if (!sel) void vscode.window.showInformationMessage('Tandem: select some text in an editor to attach it.');
-        break;
-      }
       case 'setMode':
         await this.client?.setMode(intent.modeId);
         break;

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { activateTandem, configureScriptedAgent, until } from './helpers';
 import type { Controller } from '../../src/vscode/controller';
 import type { AgentHands } from '../../src/vscode/agentHands';
-import type { HostMessage } from '../../src/shared/protocol';
+import type { ToWebview } from '../../src/shared/protocol';
 
 suite('agent hands (fs, terminals, follow-along, review)', () => {
   let ctl: Controller;
@@ -196,7 +196,7 @@ suite('agent hands (fs, terminals, follow-along, review)', () => {
     this.timeout(30_000);
     const seen: string[] = [];
     let liveBeforeExit: boolean | undefined;
-    const sub = ctl.onDidChange((m: HostMessage) => {
+    const sub = ctl.onDidChange((m: ToWebview) => {
       if (m.type !== 'patch') return;
       for (const p of m.patches) {
         if (p.op === 'terminalOutput') {

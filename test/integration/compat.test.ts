@@ -18,7 +18,7 @@ import * as vscode from 'vscode';
 import type { Controller } from '../../src/vscode/controller';
 import type { AgentHands } from '../../src/vscode/agentHands';
 import type { TandemPermissions } from '../../src/vscode/permissions';
-import type { HostMessage } from '../../src/shared/protocol';
+import type { ToWebview } from '../../src/shared/protocol';
 import type { SessionSnapshot } from '../../src/shared/sessionModel';
 import {
   fakeAnthropic,
@@ -195,7 +195,7 @@ if (process.env.TANDEM_COMPAT === '1') {
       await startAgent('Claude Code', [CLAUDE_CODE_ACP], claudeEnv(m, freshHome()));
 
       let liveBeforeExit: boolean | undefined;
-      const sub = ctl.onDidChange((msg: HostMessage) => {
+      const sub = ctl.onDidChange((msg: ToWebview) => {
         if (msg.type !== 'patch') return;
         for (const p of msg.patches) {
           if (p.op === 'terminalOutput' && p.data.includes('live-1') && liveBeforeExit === undefined) {

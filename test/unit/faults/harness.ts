@@ -26,7 +26,8 @@ import { nodeProcessPort, TerminalsFeature } from '../../../src/client/terminals
 import { MemoryLogger } from '../../../src/common/logger';
 import type { AgentScript } from '../../../src/demo/scriptTypes';
 import type { AgentView } from '../../../src/shared/protocol';
-import { applyPatches, type SessionSnapshot } from '../../../src/shared/sessionModel';
+import { applyPatches } from '../../../src/shared/patches';
+import type { SessionSnapshot } from '../../../src/shared/sessionModel';
 import { FakeDocs, FakeEdits, fakeWorkspace, nodeFs } from '../client/fakePorts';
 import { until } from '../../support/until';
 export { until };
