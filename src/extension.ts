@@ -9,12 +9,14 @@ import { DiffDocuments } from './vscode/diffDocuments';
 import { notifyHiddenForms, VsCodeUrlPort } from './vscode/elicitation';
 import { createLog } from './vscode/logging';
 import { TandemPermissions } from './vscode/permissions';
+import { registerRegistry } from './vscode/registry/registryCommands';
 import { SessionHistory } from './vscode/sessionHistory';
 import { SessionViewProvider } from './vscode/sessionView';
 import { StatusIndicators } from './vscode/statusBar';
 import { Traffic } from './vscode/traffic';
 import { ViewFeed, viewSource } from './vscode/viewFeed';
 import { ViewIntents } from './vscode/viewIntents';
+import { vscodeRequests } from './vscode/webviewRequests';
 
 let controller: Controller | undefined;
 
@@ -29,11 +31,15 @@ export function activate(context: vscode.ExtensionContext) {
     history,
     onWillConnect: (agentName) => traffic.startConnection(agentName),
   }));
-  const view = new SessionViewProvider(context.extensionUri, logger, viewSource(ctl));
+  const view = new SessionViewProvider(context.extensionUri, logger, viewSource(ctl), vscodeRequests);
   // Permission prompts: rules → remembered → inline prompt (notification + badge when the view is hidden).
   const permissions = new TandemPermissions(context, logger, view);
   // fs + terminals through VS Code (writes outside the workspace ask), follow-along, review changes, "Open in terminal".
-  const hands = new AgentHands({ controller: ctl, permission: permissions.broker });
+  const hands = new AgentHands({
+    controller: ctl,
+    permission: permissions.broker,
+    storageDir: context.storageUri?.fsPath,
+  });
   // Client tools (IDE group, API groups, command tools) served to the agent over MCP on loopback.
   const clientTools = createClientTools(context, logger, permissions.broker);
   // elicitation/create: forms in the view, URLs opened only after a modal names their host.
@@ -66,7 +72,15 @@ export function activate(context: vscode.ExtensionContext) {
     ...registerCommands(commands),
   );
   const intents = new ViewIntents({ ctl, commands, view, diffs, permissions, elicitation, logger });
-  context.subscriptions.push(intents);
+  // ACP Registry: browse, install, update, uninstall registry agents.
+  const registry = registerRegistry({
+    context,
+    logger,
+    runner: ctl,
+    signIn: () => commands['tandem.signIn'](),
+    showView: () => view.show(),
+  });
+  context.subscriptions.push(intents, ...registry);
 
   return {
     controller: ctl,
@@ -76,6 +90,7 @@ export function activate(context: vscode.ExtensionContext) {
     clientTools,
     elicitation,
     registerToolGroup: clientTools.registerToolGroup,
+    registry: registry.api,
   };
 }
 

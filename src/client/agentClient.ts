@@ -147,6 +147,7 @@ export class AgentClient extends Disposable {
         activeSession: () => this.session,
         onDidCancel: this.onDidCancel,
         onDidCloseSession: this.onDidCloseSession,
+        onDidChangeSession: this.onDidChangeSession,
       };
       this.featureCtx = ctx;
       const clientCapabilities = attachFeatures(this.opts.features ?? [], ctx, (d) => this._register(d));

@@ -6,7 +6,7 @@ import type { AcpConnection } from '../acp/connection';
 import type { IDisposable } from '../common/disposable';
 import type { Event } from '../common/event';
 import type { Logger } from '../common/logger';
-import type { SessionStore } from '../session/store';
+import type { SessionChange, SessionStore } from '../session/store';
 
 /** What a client feature (fs, terminals, permissions, …) may use of the connection it serves. */
 export interface FeatureContext {
@@ -23,6 +23,8 @@ export interface FeatureContext {
   readonly onDidCancel?: Event<string>;
   /** A session was closed or replaced by a new one. */
   readonly onDidCloseSession?: Event<string>;
+  /** Patches of any open session on this connection (each names its session). */
+  readonly onDidChangeSession?: Event<SessionChange>;
 }
 
 /**

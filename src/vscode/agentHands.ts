@@ -1,6 +1,9 @@
 // The agent's hands in VS Code: fs + terminal features for each agent connection (with the VS
-// Code ports), follow-along, review changes, "Open in terminal". Extension-lifetime; `features()`
-// is called for every new connection.
+// Code ports), follow-along, review changes, "Open in terminal", and the checkpoints kept in the
+// workspace's storage (the Review Changes entries survive a reload). Extension-lifetime;
+// `features()` is called for every new connection.
+import type { CheckpointStore } from '../checkpoints/checkpointStore';
+import { CheckpointsFeature } from '../checkpoints/feature';
 import type { AgentClient } from '../client/agentClient';
 import { ChangeTracker } from '../client/changeTracker';
 import type { ClientFeature } from '../client/feature';
@@ -13,6 +16,7 @@ import type { SessionChange } from '../session/store';
 import { FollowAgent } from './followAgent';
 import { ReviewChanges } from './reviewChanges';
 import { TerminalMirror } from './terminalMirror';
+import { WorkspaceCheckpoints } from './workspaceCheckpoints';
 import { vscodeDocuments, vscodeEdits, vscodeFs, vscodeWorkspace } from './workspacePorts';
 
 export interface AgentHandsDeps {
@@ -20,6 +24,8 @@ export interface AgentHandsDeps {
   controller: { readonly current: AgentClient | undefined; readonly onDidChangeSession: Event<SessionChange> };
   /** Asked before a write outside the workspace. */
   permission: PermissionPort;
+  /** The extension's storage folder for this workspace (context.storageUri); no checkpoints without one. */
+  storageDir?: string;
 }
 
 export class AgentHands extends Disposable {
@@ -27,6 +33,7 @@ export class AgentHands extends Disposable {
   readonly follow: FollowAgent;
   readonly review: ReviewChanges;
   readonly mirror: TerminalMirror;
+  private readonly workspaceCheckpoints: WorkspaceCheckpoints;
 
   constructor(private readonly deps: AgentHandsDeps) {
     super();
@@ -34,6 +41,17 @@ export class AgentHands extends Disposable {
     this.follow = this._register(new FollowAgent(ctl.onDidChangeSession));
     this.review = this._register(new ReviewChanges(this.tracker, vscodeEdits, () => ctl.current?.session?.sessionId));
     this.mirror = this._register(new TerminalMirror(() => ctl.current?.session));
+    this.workspaceCheckpoints = this._register(new WorkspaceCheckpoints(deps.storageDir, this.tracker));
+  }
+
+  /** Resolves when the checkpoints are open (undefined: none, e.g. no folder or no storage). */
+  get checkpointsReady(): Promise<CheckpointStore | undefined> {
+    return this.workspaceCheckpoints.ready;
+  }
+
+  /** The workspace's checkpoints, once open. */
+  get checkpoints(): CheckpointStore | undefined {
+    return this.workspaceCheckpoints.store;
   }
 
   /** The client features for one new agent connection. */
@@ -49,6 +67,7 @@ export class AgentHands extends Disposable {
         agentInfoName: () => this.deps.controller.current?.initializeResult?.agentInfo?.name,
       }),
       new TerminalsFeature(),
+      new CheckpointsFeature(() => this.checkpoints),
     ];
   }
 }

@@ -12,7 +12,7 @@ import { Disposable, DisposableStore, toDisposable, type IDisposable } from '../
 import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
 import type { SessionChange } from '../session/store';
-import type { AgentView, HostMessage, SessionTab } from '../shared/protocol';
+import type { AgentView, ToWebview, SessionTab } from '../shared/protocol';
 import { withSecrets } from './agentSecrets';
 import { readSettings } from './settings';
 
@@ -82,7 +82,7 @@ export class Controller extends Disposable {
   }
 
   /** What the view is built from: the agent, the shown session and the open ones. */
-  snapshot(): Extract<HostMessage, { type: 'snapshot' }> {
+  snapshot(): Extract<ToWebview, { type: 'snapshot' }> {
     return {
       type: 'snapshot',
       agent: this.agentView,

@@ -3,14 +3,14 @@
 // agent starts when the user first opens the view, not at activation.
 import { Disposable } from '../common/disposable';
 import type { Event } from '../common/event';
-import type { HostMessage } from '../shared/protocol';
+import type { ToWebview } from '../shared/protocol';
 import type { Patch } from '../shared/sessionModel';
 import type { TurnSource } from '../shared/turnOutline';
 import type { Controller } from './controller';
 
 export interface FedView {
   pushPatches(sessionId: string, patches: Patch[]): void;
-  postMessage(msg: HostMessage): void;
+  postMessage(msg: ToWebview): void;
   refresh(): void;
   readonly onDidResolve: Event<void>;
 }

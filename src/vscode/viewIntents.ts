@@ -6,15 +6,13 @@ import { Disposable } from '../common/disposable';
 import type { Event } from '../common/event';
 import type { Logger } from '../common/logger';
 import type { ElicitationContent } from '../shared/elicitation';
-import type { HostMessage, Intent } from '../shared/protocol';
+import type { ToWebview, WebviewIntent } from '../shared/protocol';
 import type { TandemCommands } from './commands';
 import type { Controller } from './controller';
-import { searchFiles } from './fileSearch';
-import { currentSelection } from './promptContent';
 import { sendPrompt } from './sendPrompt';
 
-/** The intents the view passes on: `ready` and `loadTurns` the view answers itself. */
-export type ViewIntent = Exclude<Intent, { type: 'ready' | 'loadTurns' }>;
+/** The intents the view passes on: `ready` the view answers itself. */
+export type ViewIntent = Exclude<WebviewIntent, { type: 'ready' }>;
 
 /** Intents that are a palette command: the command id each one runs. */
 const COMMAND_INTENTS = {
@@ -36,7 +34,7 @@ function isCommandIntent(intent: ViewIntent): intent is CommandIntent {
 export interface ViewIntentDeps {
   ctl: Controller;
   commands: TandemCommands;
-  view: { show(): void; postMessage(msg: HostMessage): void; readonly onIntent: Event<ViewIntent> };
+  view: { show(): void; postMessage(msg: ToWebview): void; readonly onIntent: Event<ViewIntent> };
   diffs: { open(toolCallId: string, index: number): Promise<boolean> };
   /** Accepted only for a pending request and an offered option. */
   permissions: { answer(requestId: string, optionId: string): boolean };
@@ -73,17 +71,6 @@ export class ViewIntents extends Disposable {
         if (!(await this.d.diffs.open(intent.toolCallId, intent.index)))
           void vscode.window.showWarningMessage('Tandem: that diff is no longer in the session.');
         return;
-      case 'searchFiles':
-        view.postMessage({ type: 'fileResults', requestId: intent.requestId, files: await searchFiles(intent.query) });
-        return;
-      case 'attachSelection': {
-        const sel = currentSelection();
-        view.postMessage(
-          sel ? { type: 'attachment', attachment: sel.attachment, preview: sel.preview } : { type: 'attachment' },
-        );
-        if (!sel) void vscode.window.showInformationMessage('Tandem: select some text in an editor to attach it.');
-        return;
-      }
       case 'setMode':
         await ctl.current?.setMode(intent.modeId);
         return;
@@ -127,7 +114,7 @@ export class ViewIntents extends Disposable {
         return;
       default: {
         const unhandled: never = intent;
-        throw new Error(`No handler for the view's ${(unhandled as Intent).type} intent.`);
+        throw new Error(`No handler for the view's ${(unhandled as WebviewIntent).type} intent.`);
       }
     }
   }

@@ -2,8 +2,8 @@
 // started against a fake model server: shared by the node-level compat tests and the
 // real-extension suite (test/integration/compat.test.ts).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FakeServer } from './fakeModels';
 
@@ -53,22 +53,34 @@ export const CLAUDE_AGENT_ACP = join(
 /** claude-agent-acp needs Node ≥ 22: test/compat/run.mjs passes the Node 24 the VS Code harness installs. */
 export const AGENT_NODE = process.env.TANDEM_AGENT_NODE ?? '';
 
-/** claude-agent-acp against a fake Anthropic server (ENABLE_TOOL_SEARCH=false: MCP tools are
- *  declared to the model instead of hiding behind a search tool). */
-export const claudeAgentEnv = (model: FakeServer, home: string) => ({
+/** Claude Code (claude-code-acp) against a fake Anthropic server, offline, as root. */
+export const claudeCodeEnv = (model: FakeServer, home: string): Record<string, string> => ({
   ANTHROPIC_BASE_URL: model.url,
   ANTHROPIC_API_KEY: 'dummy',
   HOME: home,
   IS_SANDBOX: '1',
   CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
   DISABLE_AUTOUPDATER: '1',
+});
+
+/** claude-agent-acp against a fake Anthropic server (ENABLE_TOOL_SEARCH=false: MCP tools are
+ *  declared to the model instead of hiding behind a search tool). */
+export const claudeAgentEnv = (model: FakeServer, home: string) => ({
+  ...claudeCodeEnv(model, home),
   ENABLE_TOOL_SEARCH: 'false',
 });
 
-/** Codex keeps state and helper binaries in CODEX_HOME, and refuses a home under /tmp. */
+/**
+ * Codex keeps state and helper binaries in CODEX_HOME, and refuses a home under /tmp: its sandbox
+ * (bubblewrap) mounts a fresh /tmp, so its own helper (codex-linux-sandbox) would vanish inside
+ * it. A test cache under /tmp (CI's empty one, say) therefore keeps Codex homes elsewhere.
+ */
 export function codexHome(): string {
   mkdirSync(CACHE, { recursive: true });
-  const home = mkdtempSync(join(CACHE, 'codex-home-'));
+  const underTmp = realpathSync(CACHE).startsWith(`${realpathSync(tmpdir())}/`);
+  const base = underTmp ? join(homedir(), '.cache', 'tandem-test-codex-homes') : CACHE;
+  mkdirSync(base, { recursive: true });
+  const home = mkdtempSync(join(base, 'codex-home-'));
   mkdirSync(join(home, '.codex'));
   return home;
 }

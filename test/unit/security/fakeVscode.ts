@@ -254,3 +254,52 @@ export function fakeContext(extensionPath: string, storage: string): unknown {
     },
   };
 }
+
+export interface FakeView {
+  view: unknown;
+  posted: unknown[];
+  send(msg: unknown): void;
+  html(): string;
+}
+
+/** A WebviewView for SessionViewProvider.resolveWebviewView: records what the host posts; `send` plays the page. */
+export function fakeWebviewView(): FakeView {
+  let listener: ((m: unknown) => void) | undefined;
+  const posted: unknown[] = [];
+  const webview = {
+    options: {},
+    html: '',
+    cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
+    asWebviewUri: (u: { fsPath: string }) => ({
+      toString: () => `https://file+.vscode-resource.vscode-cdn.net${u.fsPath}`,
+    }),
+    onDidReceiveMessage: (l: (m: unknown) => void) => {
+      listener = l;
+      return {
+        dispose() {
+          /* */
+        },
+      };
+    },
+    postMessage: async (m: unknown) => {
+      posted.push(m);
+      return true;
+    },
+  };
+  const view = {
+    webview,
+    visible: true,
+    badge: undefined,
+    onDidChangeVisibility: () => ({
+      dispose() {
+        /* */
+      },
+    }),
+    onDidDispose: () => ({
+      dispose() {
+        /* */
+      },
+    }),
+  };
+  return { view, posted, send: (m) => listener?.(m), html: () => webview.html };
+}
