@@ -13,12 +13,13 @@
 //   that was running when it happened, or, after the turn ended, to the time between turns.
 // Nothing here blocks a prompt: checkpoint() appends the marker synchronously and queues the
 // scan. Scans run one at a time.
-import { mkdirSync, promises as fs, statSync, writeFileSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { ChangeJournal, ChangeTracker, FileChange } from '../client/changeTracker';
 import { Emitter } from '../common/event';
 import { BlobStore, DEFAULT_LIMITS, type StoreLimits, TooBigToKeep } from './blobStore';
 import { attribute } from './attribution';
+import { fsClock } from './fsClock';
 import { Manifest } from './manifest';
 import { SessionLog } from './sessionLog';
 import { reloadTracker } from './reload';
@@ -105,26 +106,9 @@ export class CheckpointStore implements ChangeJournal {
     return this.sessions.get(sessionId)?.timeline.checkpoints.filter(Boolean) ?? [];
   }
 
-  /**
-   * The time by the file system's clock: file times come from the kernel's coarse clock, which
-   * lags Date.now() by up to a tick (4 ms here), so checkpoint times are read from the same clock
-   * as the times of the changes they are compared with (a write to a small file in the storage).
-   */
+  /** The time by the file system's clock (fsClock.ts says why), or the injected one. */
   clock(): number {
-    if (this.now) return this.now();
-    const probe = path.join(this.opts.dir, 'clock');
-    try {
-      writeFileSync(probe, '');
-      return statSync(probe).mtimeMs;
-    } catch {
-      try {
-        mkdirSync(this.opts.dir, { recursive: true });
-        writeFileSync(probe, '');
-        return statSync(probe).mtimeMs;
-      } catch {
-        return Date.now();
-      }
-    }
+    return this.now ? this.now() : fsClock(this.opts.dir);
   }
 
   /** Appends a record to the session's log and its timeline (synchronously, in call order). */

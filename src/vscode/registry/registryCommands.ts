@@ -6,6 +6,7 @@
 // existing sign-in flow takes over.
 import * as vscode from 'vscode';
 import { findExecutable } from '../../client/agentPresets';
+import { toDisposable } from '../../common/disposable';
 import type { Logger } from '../../common/logger';
 import { plainText, type Catalog } from '../../registry/browse';
 import { OFFICIAL_INDEX_URL } from '../../registry/catalog';
@@ -113,7 +114,7 @@ export function registerRegistry(d: RegistryDeps): vscode.Disposable[] & { api: 
   timer.unref?.();
 
   const disposables: vscode.Disposable[] = [
-    new vscode.Disposable(() => clearTimeout(timer)),
+    toDisposable(() => clearTimeout(timer)),
     vscode.commands.registerCommand('tandem.addAgentFromRegistry', async (id?: unknown) => {
       const name = typeof id === 'string' ? await actions.install(id) : await browse();
       await refreshNames();
