@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { AgentHands } from './vscode/agentHands';
 import { createClientTools } from './vscode/clientToolsSettings';
+import { registerIdeIntelligence } from './vscode/ideIntelligence';
 import { Controller } from './vscode/controller';
 import { ElicitationFeature } from './client/elicitation';
 import { VsCodeUrlPort } from './vscode/elicitation';
@@ -52,6 +53,11 @@ export function activate(context: vscode.ExtensionContext) {
   // fs + terminals through VS Code, follow-along, review changes, "Open in terminal".
   hands = new AgentHands({ current: () => ctl.current, onDidChange: (l) => ctl.onDidChange(l) });
   context.subscriptions.push(hands);
+  // Code, Workspace and Extensions client tool groups; their edits go to Review Changes.
+  const { tracker } = hands;
+  context.subscriptions.push(
+    registerIdeIntelligence(clientTools.registry, logger, { tracker, session: (id) => ctl.current?.getSession(id) }),
+  );
 
   const view = new SessionViewProvider(context.extensionUri, logger, {
     snapshot: () => ctl.snapshot(),
