@@ -53,15 +53,20 @@ export const CLAUDE_AGENT_ACP = join(
 /** claude-agent-acp needs Node ≥ 22: test/compat/run.mjs passes the Node 24 the VS Code harness installs. */
 export const AGENT_NODE = process.env.TANDEM_AGENT_NODE ?? '';
 
-/** claude-agent-acp against a fake Anthropic server (ENABLE_TOOL_SEARCH=false: MCP tools are
- *  declared to the model instead of hiding behind a search tool). */
-export const claudeAgentEnv = (model: FakeServer, home: string) => ({
+/** claude-code-acp against a fake Anthropic server, with a throwaway HOME (ACP-NOTES.md). */
+export const claudeCodeEnv = (model: FakeServer, home: string): Record<string, string> => ({
   ANTHROPIC_BASE_URL: model.url,
   ANTHROPIC_API_KEY: 'dummy',
   HOME: home,
   IS_SANDBOX: '1',
   CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
   DISABLE_AUTOUPDATER: '1',
+});
+
+/** claude-agent-acp against a fake Anthropic server (ENABLE_TOOL_SEARCH=false: MCP tools are
+ *  declared to the model instead of hiding behind a search tool). */
+export const claudeAgentEnv = (model: FakeServer, home: string) => ({
+  ...claudeCodeEnv(model, home),
   ENABLE_TOOL_SEARCH: 'false',
 });
 
