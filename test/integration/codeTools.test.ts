@@ -89,6 +89,19 @@ suite('client tools: Code and Workspace groups', function () {
     );
   });
 
+  test('DocumentSymbols and TypeInfo answer from the TypeScript features', async () => {
+    const r = (await json('DocumentSymbols', { path: 'code-intel/shapes.ts' })) as {
+      symbols: Array<{ name: string; kind: string; line: number }>;
+    };
+    const top = r.symbols.filter((x) => ['Rectangle', 'rectangleArea', 'totalArea'].includes(x.name));
+    assert.deepEqual(
+      top.map((x) => `${x.kind} ${x.name}:${x.line}`),
+      ['Interface Rectangle:3', 'Function rectangleArea:8', 'Function totalArea:12'],
+    );
+    const hover = await call('TypeInfo', { path: 'code-intel/shapes.ts', line: 12, symbol: 'totalArea' });
+    assert.match(hover.text, /function totalArea\(shapes: Rectangle\[\]\): number/);
+  });
+
   test('Rename renames across files as one undoable edit, asks first, and shows in Review Changes', async () => {
     const before = {
       report: readFileSync(fixture('report.ts'), 'utf8'),
@@ -135,19 +148,6 @@ suite('client tools: Code and Workspace groups', function () {
     const plain = await call('FindReferences', { path: 'notes.txt', line: 1, symbol: 'line' });
     assert.equal(plain.r.isError, true);
     assert.match(plain.text, /No language support is installed in VS Code for notes\.txt \(language "plaintext"\)/);
-  });
-
-  test('DocumentSymbols and TypeInfo answer from the TypeScript features', async () => {
-    const r = (await json('DocumentSymbols', { path: 'code-intel/shapes.ts' })) as {
-      symbols: Array<{ name: string; kind: string; line: number }>;
-    };
-    const top = r.symbols.filter((x) => ['Rectangle', 'rectangleArea', 'totalArea'].includes(x.name));
-    assert.deepEqual(
-      top.map((x) => `${x.kind} ${x.name}:${x.line}`),
-      ['Interface Rectangle:3', 'Function rectangleArea:8', 'Function totalArea:12'],
-    );
-    const hover = await call('TypeInfo', { path: 'code-intel/shapes.ts', line: 12, symbol: 'totalArea' });
-    assert.match(hover.text, /function totalArea\(shapes: Rectangle\[\]\): number/);
   });
 
   test("RunTask runs the workspace's task after asking: exit code and output come back", async () => {

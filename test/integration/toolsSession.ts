@@ -32,7 +32,14 @@ export interface ToolsSession {
 
 export async function openToolsSession(agentName: string): Promise<ToolsSession> {
   const { api, extensionPath } = await activateTandem<TandemApi>();
-  await configureScriptedAgent(extensionPath, agentName, { name: agentName, prompts: [] });
+  // Its own session ids: the ChangeTracker is extension-wide and other suites' scripted agents
+  // also start at sess-1.
+  const slug = agentName.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase();
+  await configureScriptedAgent(extensionPath, agentName, {
+    name: agentName,
+    newSession: { sessionId: `${slug}-\${n}` },
+    prompts: [],
+  });
   await api.controller.start(agentName);
   assert.equal(api.controller.agent.state, 'ready', api.controller.agent.message);
   const sessionId = api.controller.current!.session!.sessionId;
