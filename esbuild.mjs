@@ -107,9 +107,15 @@ if (watch) {
   await Promise.all(ctxs.map((c) => c.watch()));
   console.log('[tandem] watching for changes…');
 } else if (testsOnly) {
-  await esbuild.build(testTranspile);
+  await buildTests();
 } else {
   const results = await Promise.all(bundles.map((o) => esbuild.build(o)));
   await writeMeta(results);
-  if (withTests) await esbuild.build(testTranspile);
+  if (withTests) await buildTests();
+}
+
+/** A fresh out/: a file renamed or deleted in src or test must not leave its old copy to run. */
+async function buildTests() {
+  rmSync('out', { recursive: true, force: true });
+  await esbuild.build(testTranspile);
 }

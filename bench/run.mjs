@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: every benchmark, each in its own process, one JSON object per line.
 //  - builds the plain transpile (node esbuild.mjs --tests-only) and runs every out/bench/*.js
-//    (P1 protocol, P3 terminal, P5 clientTools, memory) with --expose-gc;
+//    (P1 protocol, P3 terminal, P5 clientTools, memory, checkpoints) with --expose-gc;
 //  - runs every bench/*.mjs but this file (P4 activation, P2 webview: real VS Code / Chromium);
 //  - with FULL=1, also the property-based fuzz suite at its full count
 //    (FULL=1 node --test out/test/unit/fuzz/), reported as one JSON line;
@@ -28,6 +28,7 @@ const QUICK_ARGS = {
   memory: ['--quick'],
   activation: ['--quick'],
   webview: ['--quick'],
+  checkpoints: ['--quick'],
 };
 // The flood runs in `npm test` already (test/e2e/flood.e2e.mjs, timings not enforced).
 const QUICK_SKIP = new Set(['flood']);

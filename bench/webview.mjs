@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // P2: the real webview bundle (built minified, as shipped) in headless Chromium, fed by the
-// real patch protocol: ACP updates → the session reducer (out/src/session/store.js) → patches
+// real patch protocol: ACP updates → the session reducer (out/src/session/reducer.js) → patches
 // batched per 16 ms and coalesced exactly like SessionViewProvider → window.postMessage into a
 // page with a stub acquireVsCodeApi.
 //
@@ -76,11 +76,11 @@ bundle.budgetKB = 150;
 bundle.ok = bundle.eagerKB < 150;
 
 // ---- the session: ACP updates → reducer → patches, batched like the host ---------------------
-if (!existsSync(join(REPO, 'out/src/session/store.js')))
+if (!existsSync(join(REPO, 'out/src/session/reducer.js')))
   execFileSync(process.execPath, ['esbuild.mjs', '--tests-only'], { cwd: REPO, stdio: 'inherit' });
-const { createSessionState, reduce } = require(join(REPO, 'out/src/session/store.js'));
+const { createSessionState, reduce } = require(join(REPO, 'out/src/session/reducer.js'));
 const { toSnapshot, turnWithCalls, getToolCall } = require(join(REPO, 'out/src/session/snapshot.js'));
-const { coalescePatches } = require(join(REPO, 'out/src/shared/sessionModel.js'));
+const { coalescePatches } = require(join(REPO, 'out/src/shared/patches.js'));
 const { TurnOutliner } = require(join(REPO, 'out/src/shared/turnOutline.js'));
 const sourceOf = (state) => ({
   fullTurn: (t) => turnWithCalls(state, t),
@@ -196,10 +196,11 @@ window.__posted = [];
 // Registered before the app: the cost of receiving a message (structured-clone deserialization).
 window.__deser = [];
 window.addEventListener('message', (e) => { const t = performance.now(); void e.data; window.__deser.push(performance.now() - t); });
-// The host's side of loadTurns (the bench answers through a binding, like the extension host).
+// The host's side of the loadTurns request (the bench answers through a binding, like the
+// extension host): the fullTurn patches, then the reply with the request's seq.
 window.acquireVsCodeApi = () => ({ postMessage: (m) => {
   window.__posted.push(m);
-  if (m.type === 'loadTurns' && window.__host) { window.__asked = (window.__asked ?? 0) + 1; const ta = performance.now(); window.__host(m).then((reply) => { window.__hostMs = (window.__hostMs ?? 0) + performance.now() - ta; window.postMessage(JSON.parse(reply), '*'); window.__answered = (window.__answered ?? 0) + 1; }); }
+  if (m.type === 'request' && m.method === 'loadTurns' && window.__host) { window.__asked = (window.__asked ?? 0) + 1; const ta = performance.now(); window.__host(m.params).then((patch) => { window.__hostMs = (window.__hostMs ?? 0) + performance.now() - ta; window.postMessage(JSON.parse(patch), '*'); window.postMessage({ type: 'reply', seq: m.seq, result: { loaded: m.params.turns } }, '*'); window.__answered = (window.__answered ?? 0) + 1; }); }
 }, getState: () => undefined, setState: () => undefined });
 window.__longest = 0; window.__stalls = 0;
 window.__mut = {};
@@ -591,16 +592,16 @@ async function initialRender() {
   const plan = replayPlan(Number.MAX_SAFE_INTEGER, RATE);
   const full = plan.final;
   // What the host sends: folded turns as outlines (src/shared/turnOutline.ts); it answers the
-  // view's loadTurns with fullTurn patches.
+  // view's loadTurns requests with fullTurn patches.
   const hostFor = () => {
     const outliner = new TurnOutliner();
     const snap = outliner.snapshot(full);
     // As a JSON string, the way VS Code carries messages to a webview (and far faster through CDP).
-    const host = async (m) =>
+    const host = async (params) =>
       JSON.stringify({
         type: 'patch',
         sessionId: 'bench',
-        patches: outliner.request('bench', m.turns, sourceOf(plan.state)),
+        patches: outliner.request('bench', params.turns, sourceOf(plan.state)),
       });
     return { snap, host };
   };

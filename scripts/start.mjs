@@ -10,7 +10,7 @@
 // node scripts/start.mjs [--web] [--no-build] [--fresh]
 //   --web       use code-server even when `code` is on PATH
 //   --no-build  skip `node esbuild.mjs`
-//   --fresh     reset the demo workspace to test/fixtures/workspace
+//   --fresh     reset the demo workspace to demo-workspace/ (a newcomer's welcome and a tiny project)
 // Env: PORT (default: a free port), TANDEM_TEST_CACHE (install/workspace cache dir).
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -43,13 +43,14 @@ if (!opt['no-build']) {
   }
 }
 
-// The demo workspace: a copy of test/fixtures/workspace that persists between starts.
+// The demo workspace: a copy of demo-workspace/ (its README greets a newcomer) that persists
+// between starts, so what the agent changed is still there next time.
 const { cacheRoot, ensureInstalled } = await import('../test/harness/install.mjs');
-const workspace = join(cacheRoot(), 'demo-workspace');
+const workspace = join(cacheRoot(), 'demo');
 if (opt.fresh) rmSync(workspace, { recursive: true, force: true });
 if (!existsSync(workspace)) {
   mkdirSync(dirname(workspace), { recursive: true });
-  cpSync(join(REPO, 'test', 'fixtures', 'workspace'), workspace, { recursive: true });
+  cpSync(join(REPO, 'demo-workspace'), workspace, { recursive: true });
 }
 
 const code = !opt.web && onPath('code');

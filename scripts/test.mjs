@@ -59,6 +59,9 @@ const step = (r) => {
 };
 
 if (!only || only === 'unit') {
+  // The VSIX first (npm run package: production bundles + vsce): the unit layer checks its
+  // contents, the e2e layer installs it. The development build below then rewrites dist/.
+  step(run('package the VSIX (npm run package)', process.execPath, ['test/harness/vsix.mjs']));
   step(run('build (bundles and the test transpile)', process.execPath, ['esbuild.mjs', '--with-tests']));
   if (!only) {
     step(

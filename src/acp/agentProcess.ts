@@ -2,12 +2,14 @@
 // stderr (also forwarded to the logger), reports its exit once with a human message, and kills
 // the whole group (SIGTERM, then SIGKILL after a grace) so no CLI child is left behind.
 // No vscode here (DESIGN.md: src/acp is plain Node).
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { IDisposable } from '../common/disposable';
 import { Emitter, type Event } from '../common/event';
 import { nullLogger, type Logger } from '../common/logger';
+import { groupAlive, signalProcessGroup } from './processGroups';
+import { StderrRing } from './stderrRing';
 
 export interface AgentExit {
   /** Exit code, or null when killed by a signal or never started. */
@@ -55,7 +57,6 @@ export interface SpawnAgentOptions {
 
 const DEFAULT_GRACE_MS = 2000;
 const DEFAULT_TAIL_BYTES = 64 * 1024;
-const MAX_LINE_CHARS = 4096;
 const TAIL_LINES_IN_MESSAGE = 20;
 /** How long the exit event waits for the last stderr bytes before firing. */
 const STDERR_SETTLE_MS = 50;
@@ -70,57 +71,6 @@ export function spawnAgent(options: SpawnAgentOptions): AgentProcess {
 /** Quote one argument for display only (never passed to a shell). */
 export function formatCommandLine(command: string, args: readonly string[] = []): string {
   return [command, ...args].map((a) => (a === '' || /[\s"'$`\\]/.test(a) ? JSON.stringify(a) : a)).join(' ');
-}
-
-class StderrRing {
-  private lines: string[] = [];
-  private bytes = 0;
-  private partial = '';
-
-  constructor(
-    private readonly maxBytes: number,
-    private readonly onLine: (line: string) => void,
-  ) {}
-
-  push(chunk: string): void {
-    const text = this.partial + chunk;
-    const parts = text.split(/\r?\n/);
-    this.partial = parts.pop() ?? '';
-    if (this.partial.length > MAX_LINE_CHARS) {
-      // A runaway line without newline: emit what we have so memory stays bounded.
-      parts.push(this.partial);
-      this.partial = '';
-    }
-    for (const p of parts) this.add(p);
-  }
-
-  flush(): void {
-    if (this.partial) {
-      this.add(this.partial);
-      this.partial = '';
-    }
-  }
-
-  tail(n: number): string[] {
-    const out = n <= 0 ? [] : this.lines.slice(-n);
-    if (this.partial && n > 0) {
-      out.push(clip(this.partial));
-      if (out.length > n) out.shift();
-    }
-    return out;
-  }
-
-  private add(raw: string): void {
-    const line = clip(raw);
-    this.onLine(line);
-    this.lines.push(line);
-    this.bytes += line.length + 1;
-    while (this.bytes > this.maxBytes && this.lines.length > 1) this.bytes -= this.lines.shift()!.length + 1;
-  }
-}
-
-function clip(line: string): string {
-  return line.length > MAX_LINE_CHARS ? line.slice(0, MAX_LINE_CHARS) + '…' : line;
 }
 
 const looksBad = /\b(error|fatal|panic|exception|traceback|uncaught|unhandled|failed)\b/i;
@@ -286,32 +236,7 @@ class AgentProcessImpl implements AgentProcess {
 
   /** Signal the agent's group (POSIX) or tree (Windows); false when nothing was there. */
   private signalGroup(signal: NodeJS.Signals): boolean {
-    const pid = this.pid;
-    if (pid === undefined) return false;
-    if (isWindows) {
-      if (this.leaderGone) return false;
-      if (signal === 'SIGKILL')
-        execFile('taskkill', ['/pid', String(pid), '/T', '/F'], () => {
-          /* best effort */
-        });
-      else this.child.kill(signal);
-      return true;
-    }
-    try {
-      process.kill(-pid, signal);
-      return true;
-    } catch {
-      /* group gone */
-    }
-    if (!this.leaderGone) {
-      try {
-        this.child.kill(signal);
-        return true;
-      } catch {
-        /* gone */
-      }
-    }
-    return false;
+    return this.pid !== undefined && signalProcessGroup(this.pid, signal, this.leaderGone ? undefined : this.child);
   }
 
   private gone(): boolean {
@@ -364,52 +289,4 @@ function firstLine(s: string): string {
 
 function delay(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
-}
-
-/**
- * True when a live (non-zombie) process is in process group `pgid`. On Linux this reads /proc,
- * because zombies (left when PID 1 does not reap orphans, common in containers) still answer
- * kill(-pgid, 0). Elsewhere kill(-pgid, 0) is the check.
- */
-export function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-  } catch {
-    return false;
-  }
-  if (process.platform !== 'linux') return true;
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return true;
-  }
-  for (const e of entries) {
-    if (!/^\d+$/.test(e)) continue;
-    const st = procStat(Number(e));
-    if (st && st.pgrp === pgid && st.state !== 'Z' && st.state !== 'X') return true;
-  }
-  return false;
-}
-
-/** True when `pid` is a live (non-zombie) process. */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  if (process.platform !== 'linux') return true;
-  const st = procStat(pid);
-  return !st || (st.state !== 'Z' && st.state !== 'X');
-}
-
-function procStat(pid: number): { state: string; pgrp: number } | undefined {
-  try {
-    const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const rest = s.slice(s.lastIndexOf(')') + 2).split(' ');
-    return { state: rest[0], pgrp: Number(rest[2]) };
-  } catch {
-    return undefined;
-  }
 }

@@ -12,30 +12,16 @@
 //   it drains on a later macrotask, after the promise continuations of that response ran. So
 //   `await sendRequest(session/new)` resumes before the session/update that followed the
 //   response is delivered, exactly as if everything went through vscode-jsonrpc.
-import {
-  CancellationToken,
-  Disposable as RpcDisposable,
-  NotificationType,
-  RequestType,
-  ResponseError,
-  AbstractMessageReader,
-  AbstractMessageWriter,
-} from 'vscode-jsonrpc';
-import type {
-  DataCallback,
-  Message,
-  MessageConnection,
-  MessageReader,
-  MessageWriter,
-  NotificationMessage,
-  RequestMessage,
-  ResponseMessage,
-} from 'vscode-jsonrpc';
+import { CancellationToken, NotificationType, RequestType, ResponseError } from 'vscode-jsonrpc';
+import type { Message, MessageConnection, NotificationMessage, RequestMessage, ResponseMessage } from 'vscode-jsonrpc';
 import { createMessageConnection } from 'vscode-jsonrpc/node';
-import { IDisposable, toDisposable } from '../common/disposable';
+import type { IDisposable } from '../common/disposable';
 import { Emitter, Event } from '../common/event';
 import type { Logger } from '../common/logger';
+import { AcpError, toAcpError, toResponseError } from './errors';
 import { NdjsonMessageReader, NdjsonMessageWriter } from './ndjson';
+import { NotificationHandlers } from './notificationHandlers';
+import { HandOffReader, TrackingWriter, type Id } from './rpcAdapters';
 import { AcpValidator, ErrorCodes } from './validation';
 
 export interface AcpConnectionOptions {
@@ -47,83 +33,6 @@ export interface AcpConnectionOptions {
   maxLineBytes?: number;
 }
 
-/** A failed ACP request: a JSON-RPC error from the agent (code kept, e.g. -32000 auth required), or the connection closing. */
-export class AcpError extends Error {
-  code?: number;
-  data?: unknown;
-  constructor(message: string, code?: number, data?: unknown) {
-    super(message);
-    this.name = 'AcpError';
-    if (code !== undefined) this.code = code;
-    if (data !== undefined) this.data = data;
-  }
-}
-
-/** An error's message plus the agent's `data` when that says more: codex-acp answers a failed
- *  sign-in with "Internal error" and puts "OPENAI_API_KEY is not set" in `data`. */
-export function errorDetail(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  const data = (err as { data?: unknown }).data;
-  const more =
-    typeof data === 'string'
-      ? data
-      : data && typeof data === 'object' && typeof (data as { message?: unknown }).message === 'string'
-        ? (data as { message: string }).message
-        : undefined;
-  return more && !err.message.includes(more) ? `${err.message}: ${more}` : err.message;
-}
-
-type Id = number | string;
-type NotificationHandler = (params: unknown) => void;
-
-/** The reader vscode-jsonrpc listens to: the router hands it the messages it should handle. */
-class HandOffReader extends AbstractMessageReader implements MessageReader {
-  callback: DataCallback | undefined;
-  constructor(private readonly start: () => void) {
-    super();
-  }
-  listen(callback: DataCallback): RpcDisposable {
-    this.callback = callback;
-    this.start();
-    return RpcDisposable.create(() => {
-      this.callback = undefined;
-    });
-  }
-  deliver(msg: Message): void {
-    this.callback?.(msg);
-  }
-}
-
-/** Wraps the NDJSON writer: tracks outgoing request ids for response validation, reports traffic. */
-class TrackingWriter extends AbstractMessageWriter implements MessageWriter {
-  lastRequestId: Id | undefined;
-  constructor(
-    private readonly inner: NdjsonMessageWriter,
-    private readonly validator: AcpValidator,
-    private readonly traffic: AcpConnectionOptions['traffic'],
-  ) {
-    super();
-    inner.onError((e) => this.fireError(e[0], e[1], e[2]));
-    inner.onClose(() => this.fireClose());
-  }
-  write(msg: Message): Promise<void> {
-    const m = msg as Partial<RequestMessage>;
-    if (typeof m.method === 'string' && m.id !== undefined && m.id !== null) this.lastRequestId = m.id;
-    this.validator.noteOutgoing(msg);
-    if (this.traffic) {
-      try {
-        this.traffic('out', msg);
-      } catch {
-        /* a view must not break the wire */
-      }
-    }
-    return this.inner.write(msg);
-  }
-  end(): void {
-    this.inner.end();
-  }
-}
-
 export class AcpConnection implements IDisposable {
   private readonly logger: Logger;
   private readonly traffic: AcpConnectionOptions['traffic'];
@@ -133,8 +42,7 @@ export class AcpConnection implements IDisposable {
   private readonly validator: AcpValidator;
   private readonly handOff: HandOffReader;
   private readonly connection: MessageConnection;
-  private readonly notificationHandlers = new Map<string, NotificationHandler[]>();
-  private readonly loggedUnhandled = new Set<string>();
+  private readonly notificationHandlers: NotificationHandlers;
   private readonly pending = new Set<{ reject: (e: AcpError) => void }>();
   private readonly onDidCloseEmitter = new Emitter<string>();
   readonly onDidClose: Event<string> = this.onDidCloseEmitter.event;
@@ -152,6 +60,7 @@ export class AcpConnection implements IDisposable {
 
   constructor(opts: AcpConnectionOptions) {
     this.logger = opts.logger;
+    this.notificationHandlers = new NotificationHandlers(opts.logger);
     this.traffic = opts.traffic;
     this.reader = new NdjsonMessageReader(opts.input, { maxLineBytes: opts.maxLineBytes });
     this.ndjsonWriter = new NdjsonMessageWriter(opts.output);
@@ -246,21 +155,11 @@ export class AcpConnection implements IDisposable {
         throw toResponseError(err, method, this.logger);
       }
     });
-    return toDisposable(() => d.dispose());
+    return d;
   }
 
   onNotification<P>(type: NotificationType<P>, handler: (params: P) => void): IDisposable {
-    const list = this.notificationHandlers.get(type.method) ?? [];
-    const h = handler as NotificationHandler;
-    list.push(h);
-    this.notificationHandlers.set(type.method, list);
-    return toDisposable(() => {
-      const cur = this.notificationHandlers.get(type.method);
-      if (!cur) return;
-      const next = cur.filter((x) => x !== h);
-      if (next.length) this.notificationHandlers.set(type.method, next);
-      else this.notificationHandlers.delete(type.method);
-    });
+    return this.notificationHandlers.on(type.method, handler as (params: unknown) => void);
   }
 
   /** Fail every pending request with `new AcpError(reason)` at once and stop; used when the agent process exits. */
@@ -371,28 +270,10 @@ export class AcpConnection implements IDisposable {
           params: { id: requestId },
         } as NotificationMessage);
       }
-      this.callHandlers(method, msg.params, false);
+      this.notificationHandlers.call(method, msg.params, false);
       return;
     }
-    this.callHandlers(method, msg.params, true);
-  }
-
-  private callHandlers(method: string, params: unknown, logUnhandled: boolean): void {
-    const list = this.notificationHandlers.get(method);
-    if (list === undefined) {
-      if (logUnhandled && !this.loggedUnhandled.has(method)) {
-        this.loggedUnhandled.add(method);
-        this.logger.info(`Ignoring notification ${method} from the agent: no handler (logged once per method)`);
-      }
-      return;
-    }
-    for (let i = 0; i < list.length; i++) {
-      try {
-        list[i](params);
-      } catch (err) {
-        this.logger.error(`Handler for ${method} failed: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    }
+    this.notificationHandlers.call(method, msg.params, true);
   }
 
   private writeReply(msg: ResponseMessage): void {
@@ -403,20 +284,4 @@ export class AcpConnection implements IDisposable {
         this.logger.error(`Writing an error reply failed: ${err instanceof Error ? err.message : String(err)}`),
       );
   }
-}
-
-function toAcpError(err: unknown, method: string): AcpError {
-  if (err instanceof AcpError) return err;
-  if (err instanceof ResponseError) return new AcpError(err.message, err.code, err.data);
-  if (err instanceof Error) return new AcpError(`${method} failed: ${err.message}`);
-  return new AcpError(`${method} failed: ${String(err)}`);
-}
-
-function toResponseError(err: unknown, method: string, logger: Logger): ResponseError<unknown> {
-  if (err instanceof ResponseError) return err;
-  if (err instanceof AcpError && typeof err.code === 'number')
-    return new ResponseError(err.code, err.message, err.data);
-  const message = err instanceof Error ? err.message : String(err);
-  logger.error(`Handler for ${method} failed: ${message}`);
-  return new ResponseError(ErrorCodes.InternalError, message);
 }

@@ -5,9 +5,12 @@
 // tool calls: the client reads the file while the call is still pending (exact), or falls back
 // to the diff's oldText when it only sees the call after the fact (marked inexact); the agent's
 // own copy of the file (claude-agent-acp's `originalFile`) corrects a read that came too late.
+// Changes made by commands are found by the checkpoint store's workspace scan (source 'scan').
+// Memory only; a ChangeJournal (the checkpoint store) keeps every entry on disk and loads them
+// back after a reload.
 import { Emitter } from '../common/event';
 
-export type ChangeSource = 'write' | 'diff';
+export type ChangeSource = 'write' | 'diff' | 'scan';
 export type ChangeState = 'pending' | 'kept' | 'reverted';
 
 export interface FileChange {
@@ -32,6 +35,12 @@ export interface TurnChanges {
   readonly files: readonly FileChange[];
 }
 
+/** Keeps the entries beyond memory: told every entry as it is after each change. */
+export interface ChangeJournal {
+  /** `entry` undefined: the entry was dropped (its change never happened). */
+  record(sessionId: string, turn: number, path: string, entry: FileChange | undefined): void;
+}
+
 type Key = string;
 const key = (sessionId: string, turn: number): Key => `${sessionId}\u0000${turn}`;
 
@@ -41,7 +50,23 @@ export class ChangeTracker {
   private readonly changed = new Emitter<{ sessionId: string; turn: number }>();
   readonly onDidChange = this.changed.event;
 
+  private journal: ChangeJournal | undefined;
+
   constructor(private readonly maxTurns = 50) {}
+
+  setJournal(journal: ChangeJournal | undefined): void {
+    this.journal = journal;
+  }
+
+  /** Entries read back from the journal (after a reload): no journal records, one event per turn. */
+  load(entries: readonly FileChange[]): void {
+    const touched = new Map<Key, FileChange>();
+    for (const e of entries) {
+      this.filesOf(e.sessionId, e.turn).set(e.path, e);
+      touched.set(key(e.sessionId, e.turn), e);
+    }
+    for (const e of touched.values()) this.changed.fire({ sessionId: e.sessionId, turn: e.turn });
+  }
 
   /** True when no snapshot of `path` exists yet for this turn (the caller should take one). */
   needsSnapshot(sessionId: string, turn: number, path: string): boolean {
@@ -59,20 +84,12 @@ export class ChangeTracker {
     before: Uint8Array | null,
     opts: { source: ChangeSource; exact?: boolean; toolCallId?: string; applied?: boolean },
   ): FileChange {
-    const k = key(sessionId, turn);
-    let files = this.turns.get(k);
-    if (!files) {
-      files = new Map();
-      this.turns.set(k, files);
-      this.order.push(k);
-      while (this.order.length > this.maxTurns) this.turns.delete(this.order.shift()!);
-    }
+    const files = this.filesOf(sessionId, turn);
     const prev = files.get(path);
     const exact = opts.exact ?? true;
     if (prev && !(exact && !prev.exact && !prev.applied)) {
       const next = this.withCall({ ...prev, applied: prev.applied || !!opts.applied }, opts.toolCallId);
-      files.set(path, next);
-      if (next !== prev) this.changed.fire({ sessionId, turn });
+      if (next.applied !== prev.applied || next.toolCallIds !== prev.toolCallIds) this.put(files, next);
       return next;
     }
     const entry: FileChange = this.withCall(
@@ -89,8 +106,7 @@ export class ChangeTracker {
       },
       opts.toolCallId,
     );
-    files.set(path, entry);
-    this.changed.fire({ sessionId, turn });
+    this.put(files, entry);
     return entry;
   }
 
@@ -106,8 +122,25 @@ export class ChangeTracker {
     const lf = (s: string) => s.replace(/\r\n/g, '\n');
     const had = prev.before === null ? null : new TextDecoder().decode(prev.before);
     if (had === before || (had !== null && before !== null && lf(had) === lf(before))) return;
-    files.set(path, { ...prev, before: before === null ? null : new TextEncoder().encode(before), exact: true });
-    this.changed.fire({ sessionId, turn });
+    this.put(files, { ...prev, before: before === null ? null : new TextEncoder().encode(before), exact: true });
+  }
+
+  /**
+   * The checkpoint scan's copy of the file from before the turn: replaces a snapshot that was
+   * rebuilt from a diff (inexact), since the agent wrote the disk before Tandem could read it.
+   */
+  exactBefore(sessionId: string, turn: number, path: string, before: Uint8Array | null): void {
+    const files = this.turns.get(key(sessionId, turn));
+    const prev = files?.get(path);
+    if (!files || !prev || prev.exact) return;
+    this.put(files, { ...prev, before: before ? copy(before) : null, exact: true });
+  }
+
+  /** Forgets a session's entries (its checkpoints were removed). */
+  removeSession(sessionId: string): void {
+    for (const k of [...this.turns.keys()]) if (k.startsWith(`${sessionId}\u0000`)) this.turns.delete(k);
+    this.order.splice(0, this.order.length, ...this.order.filter((k) => this.turns.has(k)));
+    this.changed.fire({ sessionId, turn: -1 });
   }
 
   /** The agent changed the file (a write succeeded, a diff call completed). */
@@ -116,8 +149,7 @@ export class ChangeTracker {
     const prev = files?.get(path);
     if (!files || !prev || (prev.applied && prev.state === 'pending')) return;
     // A change after keep/revert makes the file pending again (the snapshot stays the first one).
-    files.set(path, { ...prev, applied: true, state: 'pending' });
-    this.changed.fire({ sessionId, turn });
+    this.put(files, { ...prev, applied: true, state: 'pending' });
   }
 
   /** Drops an entry whose change never happened (the write failed, the call was rejected). */
@@ -126,6 +158,7 @@ export class ChangeTracker {
     const prev = files?.get(path);
     if (!files || !prev || prev.applied) return;
     files.delete(path);
+    this.journal?.record(sessionId, turn, path, undefined);
     this.changed.fire({ sessionId, turn });
   }
 
@@ -133,8 +166,7 @@ export class ChangeTracker {
     const files = this.turns.get(key(sessionId, turn));
     const prev = files?.get(path);
     if (!files || !prev || prev.state === state) return;
-    files.set(path, { ...prev, state });
-    this.changed.fire({ sessionId, turn });
+    this.put(files, { ...prev, state });
   }
 
   get(sessionId: string, turn: number, path: string): FileChange | undefined {
@@ -159,6 +191,24 @@ export class ChangeTracker {
 
   dispose(): void {
     this.changed.dispose();
+  }
+
+  private filesOf(sessionId: string, turn: number): Map<string, FileChange> {
+    const k = key(sessionId, turn);
+    let files = this.turns.get(k);
+    if (!files) {
+      files = new Map();
+      this.turns.set(k, files);
+      this.order.push(k);
+      while (this.order.length > this.maxTurns) this.turns.delete(this.order.shift()!);
+    }
+    return files;
+  }
+
+  private put(files: Map<string, FileChange>, entry: FileChange): void {
+    files.set(entry.path, entry);
+    this.journal?.record(entry.sessionId, entry.turn, entry.path, entry);
+    this.changed.fire({ sessionId: entry.sessionId, turn: entry.turn });
   }
 
   private withCall(f: FileChange, toolCallId: string | undefined): FileChange {

@@ -22,7 +22,8 @@ import { DisposableStore, type IDisposable } from '../common/disposable';
 import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
 import type { SessionStore } from '../session/store';
-import { httpHost, validateElicitationContent, type ElicitationContent } from '../shared/elicitation';
+import { httpHost, type ElicitationContent } from '../shared/elicitation';
+import { validateElicitationContent } from '../shared/elicitationValidation';
 import type { ElicitationRequestView } from '../shared/sessionModel';
 import type { ClientFeature, FeatureContext } from './feature';
 

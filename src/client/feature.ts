@@ -6,7 +6,7 @@ import type { AcpConnection } from '../acp/connection';
 import type { IDisposable } from '../common/disposable';
 import type { Event } from '../common/event';
 import type { Logger } from '../common/logger';
-import type { SessionStore } from '../session/store';
+import type { SessionChange, SessionStore } from '../session/store';
 
 /** What a client feature (fs, terminals, permissions, …) may use of the connection it serves. */
 export interface FeatureContext {
@@ -23,6 +23,8 @@ export interface FeatureContext {
   readonly onDidCancel?: Event<string>;
   /** A session was closed or replaced by a new one. */
   readonly onDidCloseSession?: Event<string>;
+  /** Patches of any open session on this connection (each names its session). */
+  readonly onDidChangeSession?: Event<SessionChange>;
 }
 
 /**
@@ -46,4 +48,22 @@ export interface SessionMcpServers {
   opened?(sessionId: string): void;
   /** session/new failed: release what was prepared. */
   failed?(): void;
+}
+
+/**
+ * Attaches every feature to a new connection (`register` takes what each attach returns, for the
+ * connection's scope) and returns the client capabilities to advertise in `initialize`: only
+ * what an attached feature implements.
+ */
+export function attachFeatures(
+  features: readonly ClientFeature[],
+  ctx: FeatureContext,
+  register: (d: IDisposable) => void,
+): ClientCapabilities {
+  const caps: ClientCapabilities = { fs: { readTextFile: false, writeTextFile: false }, terminal: false };
+  for (const f of features) {
+    f.capabilities(caps);
+    register(f.attach(ctx));
+  }
+  return caps;
 }

@@ -16,25 +16,25 @@
 //   write is refused with an error telling the agent to read the file again. Nothing is ever
 //   silently overwritten.
 // - Symlinks are resolved; a real path outside every workspace folder needs the user's
-//   permission (PermissionPort), for reads and writes alike.
-import * as nodePath from 'node:path';
+//   permission (PermissionPort), for reads and writes alike (fileAccess.ts).
+// - Agents that write the disk themselves report diffs: diffSnapshots.ts keeps the "before".
 import type {
   ClientCapabilities,
-  PermissionOption,
   ReadTextFileRequest,
   ReadTextFileResponse,
   SessionNotification,
-  ToolCallContent,
   WriteTextFileRequest,
   WriteTextFileResponse,
 } from '@agentclientprotocol/sdk';
-import { AcpError } from '../acp/connection';
+import { AcpError } from '../acp/errors';
 import { CLIENT_METHODS } from '../acp/methods';
 import { ErrorCodes } from '../acp/validation';
 import { DisposableStore, type IDisposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import type { ClientFeature, FeatureContext } from './feature';
 import type { ChangeTracker } from './changeTracker';
+import { DiffSnapshots } from './diffSnapshots';
+import { FileAccess } from './fileAccess';
 import type { PermissionPort } from './permissionPort';
 import type { DocumentsPort, EditPort, FsPort, WorkspacePort } from './ports';
 import { decodeText, formatBytes, sliceLines } from './textSlice';
@@ -78,29 +78,27 @@ export class FileSystemFeature implements ClientFeature {
   }
 }
 
-type Access = 'read' | 'write';
-
 /** One connection's handlers: the versions the agent has read, paths allowed for the session. */
 export class FileSystemHandlers {
   /** Buffer version the agent last read (or wrote), per real path. */
   private readonly seenVersion = new Map<string, number>();
-  /** Real paths outside the workspace the user allowed for the rest of the connection. */
-  private readonly allowed = new Set<string>();
-  private readonly pendingSnapshots = new Map<string, Promise<void>>();
   private readonly logger: Logger;
-  private permissionSeq = 0;
+  private readonly access: FileAccess;
+  private readonly snapshots: DiffSnapshots;
 
   constructor(
     private readonly deps: FileSystemDeps,
-    private readonly ctx: Pick<FeatureContext, 'cwd' | 'logger' | 'session'>,
+    ctx: Pick<FeatureContext, 'cwd' | 'logger' | 'session'>,
   ) {
     this.logger = ctx.logger;
+    this.access = new FileAccess(deps, ctx.cwd);
+    this.snapshots = new DiffSnapshots(deps, ctx, (p) => this.access.absolute(p));
   }
 
   async read(p: ReadTextFileRequest): Promise<ReadTextFileResponse> {
-    const path = this.absolute(p.path);
-    const real = await this.realPath(path);
-    await this.checkAccess(p.sessionId, path, real, 'read');
+    const path = this.access.absolute(p.path);
+    const real = await this.access.realPath(path);
+    await this.access.check(p.sessionId, path, real, 'read');
     const doc = this.deps.documents.get(real) ?? (real !== path ? this.deps.documents.get(path) : undefined);
     let text: string;
     if (doc) {
@@ -151,9 +149,9 @@ export class FileSystemHandlers {
   }
 
   async write(p: WriteTextFileRequest): Promise<WriteTextFileResponse> {
-    const path = this.absolute(p.path);
-    const real = await this.realPath(path);
-    await this.checkAccess(p.sessionId, path, real, 'write');
+    const path = this.access.absolute(p.path);
+    const real = await this.access.realPath(path);
+    await this.access.check(p.sessionId, path, real, 'write');
     const { documents, fs, edits, tracker } = this.deps;
     const doc = documents.get(real) ?? (real !== path ? documents.get(path) : undefined);
     if (doc?.isDirty && this.seenVersion.get(real) !== doc.version) {
@@ -166,8 +164,9 @@ export class FileSystemHandlers {
     const stat = await fs.stat(real);
     if (stat?.type === 'directory')
       throw new AcpError(`${path} is a directory; cannot write text to it.`, ErrorCodes.InvalidParams);
-    const turn = this.turnOf(p.sessionId);
-    await this.pendingSnapshots.get(snapshotKey(p.sessionId, turn, real));
+    const turn = this.snapshots.turnOf(p.sessionId);
+    // A snapshot of the file taken for an agent-side edit must land before this write's own.
+    await this.snapshots.pending(p.sessionId, turn, real);
     let onDisk: Uint8Array | null | undefined;
     if (tracker.needsSnapshot(p.sessionId, turn, real)) {
       let before: Uint8Array | null = null;
@@ -203,123 +202,9 @@ export class FileSystemHandlers {
     return {};
   }
 
-  /**
-   * Tool calls with `diff` content (agents that write the disk themselves, e.g. claude-agent-acp):
-   * snapshot the file while the call is pending, mark it changed when the call completes.
-   */
+  /** Agent-side edits (tool calls with `diff` content): snapshots for Review Changes. */
   observe(n: SessionNotification): void {
-    const u = n.update;
-    if (u.sessionUpdate !== 'tool_call' && u.sessionUpdate !== 'tool_call_update') return;
-    const store = this.ctx.session(n.sessionId);
-    const view = store?.state.toolCalls.get(u.toolCallId);
-    const content: ToolCallContent[] = view?.content ?? u.content ?? [];
-    const status = view?.status ?? u.status ?? 'pending';
-    const diffs = content.filter((c): c is Extract<ToolCallContent, { type: 'diff' }> => c.type === 'diff');
-    const turn = view?.turn ?? this.turnOf(n.sessionId);
-    const { tracker } = this.deps;
-    const original = originalFileOf(u._meta);
-    if (original) {
-      // claude-agent-acp reports the whole file as it was before its edit. It writes the disk
-      // without waiting for us, so our own read may have come too late: the agent's copy wins.
-      const path = this.absolute(original.path);
-      const fix = () => tracker.correctBefore(n.sessionId, turn, path, u.toolCallId, original.before);
-      const pending = this.pendingSnapshots.get(snapshotKey(n.sessionId, turn, path));
-      if (pending) void pending.then(fix);
-      else fix();
-    }
-    if (!diffs.length) return;
-    for (const d of diffs) {
-      const path = this.absolute(d.path);
-      const k = snapshotKey(n.sessionId, turn, path);
-      const after = () => {
-        if (status === 'completed') tracker.markApplied(n.sessionId, turn, path);
-        else if (status === 'failed') tracker.forget(n.sessionId, turn, path);
-      };
-      if (!tracker.needsSnapshot(n.sessionId, turn, path)) {
-        tracker.snapshot(n.sessionId, turn, path, null, { source: 'diff', toolCallId: u.toolCallId });
-        after();
-        continue;
-      }
-      const pending = this.pendingSnapshots.get(k);
-      if (pending) {
-        void pending.then(after);
-        continue;
-      }
-      if (status === 'completed' || status === 'failed') {
-        // Seen only after the fact: the disk already changed, rebuild from the diff (inexact).
-        if (status === 'completed') {
-          const before = d.oldText == null ? null : new TextEncoder().encode(d.oldText);
-          tracker.snapshot(n.sessionId, turn, path, before, {
-            source: 'diff',
-            exact: false,
-            toolCallId: u.toolCallId,
-            applied: true,
-          });
-        }
-        continue;
-      }
-      const job = this.readSnapshot(path)
-        .then(
-          (before) => {
-            tracker.snapshot(n.sessionId, turn, path, before, {
-              source: 'diff',
-              exact: true,
-              toolCallId: u.toolCallId,
-            });
-          },
-          (err) => this.logger.warn(`Could not snapshot ${path}: ${err instanceof Error ? err.message : err}`),
-        )
-        .finally(() => this.pendingSnapshots.delete(k));
-      this.pendingSnapshots.set(k, job);
-      void job.then(after);
-    }
-  }
-
-  private async readSnapshot(path: string): Promise<Uint8Array | null> {
-    const stat = await this.deps.fs.stat(path);
-    if (!stat || stat.type !== 'file') return null;
-    return this.deps.fs.readFile(path);
-  }
-
-  private turnOf(sessionId: string): number {
-    const turns = this.ctx.session(sessionId)?.state.turns.length ?? 0;
-    return Math.max(0, turns - 1);
-  }
-
-  private absolute(p: string): string {
-    if (typeof p !== 'string' || !p) throw new AcpError('path is required', ErrorCodes.InvalidParams);
-    return nodePath.resolve(this.ctx.cwd, p);
-  }
-
-  /** Symlinks resolved; for a path that does not exist yet, its deepest existing ancestor. */
-  private async realPath(path: string): Promise<string> {
-    const rest: string[] = [];
-    let cur = path;
-    for (;;) {
-      try {
-        const real = await this.deps.fs.realpath(cur);
-        return rest.length ? nodePath.join(real, ...rest.reverse()) : real;
-      } catch {
-        const parent = nodePath.dirname(cur);
-        if (parent === cur) return path;
-        rest.push(nodePath.basename(cur));
-        cur = parent;
-      }
-    }
-  }
-
-  private async workspaceRoots(): Promise<string[]> {
-    const out: string[] = [];
-    for (const f of this.deps.workspace.folders()) {
-      out.push(f);
-      try {
-        const r = await this.deps.fs.realpath(f);
-        if (r !== f) out.push(r);
-      } catch {
-        /* keep as is */
-      }
-    }
-    return out;
+    this.snapshots.observe(n);
   }
 
   /** True when the file on disk no longer has these bytes (null: it did not exist). */
@@ -334,50 +219,6 @@ export class FileSystemHandlers {
       return true;
     }
   }
-
-  async isInsideWorkspace(real: string): Promise<boolean> {
-    return (await this.workspaceRoots()).some((root) => isWithin(root, real));
-  }
-
-  private async checkAccess(sessionId: string, path: string, real: string, access: Access): Promise<void> {
-    if (await this.isInsideWorkspace(real)) return;
-    if (this.allowed.has(`${access}:${real}`)) return;
-    const verb = access === 'read' ? 'Read' : 'Write';
-    const via = real !== path ? ` (${path} → ${real})` : '';
-    const options: PermissionOption[] = [
-      { optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' },
-      { optionId: 'allow_always', name: 'Allow for this session', kind: 'allow_always' },
-      { optionId: 'reject_once', name: 'Deny', kind: 'reject_once' },
-    ];
-    const outcome = await this.deps.permission.request(
-      sessionId,
-      {
-        toolCallId: `tandem-fs-${++this.permissionSeq}`,
-        title: `${verb} ${real} — outside the workspace${via}`,
-        kind: access === 'read' ? 'read' : 'edit',
-        status: 'pending',
-        locations: [{ path: real }],
-        rawInput: { path, resolvedPath: real, access },
-      },
-      options,
-    );
-    const chosen = outcome.outcome === 'selected' ? options.find((o) => o.optionId === outcome.optionId) : undefined;
-    if (chosen?.kind === 'allow_always') this.allowed.add(`${access}:${real}`);
-    if (chosen?.kind === 'allow_once' || chosen?.kind === 'allow_always') return;
-    throw new AcpError(
-      `The user did not allow ${access === 'read' ? 'reading' : 'writing'} ${path}: it is outside the workspace folders${via}.`,
-      ErrorCodes.InvalidRequest,
-    );
-  }
-}
-
-export function isWithin(root: string, p: string): boolean {
-  const rel = nodePath.relative(root, p);
-  return rel === '' || (rel !== '..' && !rel.startsWith('..' + nodePath.sep) && !nodePath.isAbsolute(rel));
-}
-
-function snapshotKey(sessionId: string, turn: number, path: string): string {
-  return `${sessionId}\u0000${turn}\u0000${path}`;
 }
 
 function notFound(path: string): AcpError {
@@ -391,14 +232,4 @@ function fsError(err: unknown, path: string): AcpError {
     `Could not read ${path}: ${err instanceof Error ? err.message : String(err)}`,
     ErrorCodes.InternalError,
   );
-}
-
-/** `_meta.claudeCode.toolResponse` of an Edit/Write result: the file before the change (null: new). */
-function originalFileOf(meta: unknown): { path: string; before: string | null } | undefined {
-  const r = (meta as { claudeCode?: { toolResponse?: unknown } } | undefined)?.claudeCode?.toolResponse as
-    { filePath?: unknown; originalFile?: unknown } | undefined;
-  if (!r || typeof r !== 'object' || typeof r.filePath !== 'string' || !r.filePath || !('originalFile' in r))
-    return undefined;
-  if (r.originalFile !== null && typeof r.originalFile !== 'string') return undefined;
-  return { path: r.filePath, before: r.originalFile };
 }

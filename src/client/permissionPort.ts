@@ -1,6 +1,6 @@
-// The permission prompt as the client's handlers see it. The permissions feature (issue 5)
-// implements it with the inline prompt in the session view; until that is wired, the VS Code
-// side passes a modal prompt (src/vscode/modalPermission.ts).
+// The permission prompt as the client's handlers see it (fs writes outside the workspace, client
+// tools). The permissions feature implements it: rules, remembered decisions, then the inline
+// prompt in the session view (src/client/permissions/broker.ts).
 import type { PermissionOption, RequestPermissionOutcome, ToolCallUpdate } from '@agentclientprotocol/sdk';
 
 export interface PermissionPort {

@@ -1,9 +1,7 @@
 // terminal/create, output, wait_for_exit, kill, release: commands run in their own process
 // group; the tail of the output is kept (outputByteLimit, UTF-8 boundary) for the agent and
 // streamed live, coalesced, into the session store (the tool-call view renders it). No vscode.
-import { spawn } from 'node:child_process';
 import * as nodePath from 'node:path';
-import { existsSync } from 'node:fs';
 import type {
   ClientCapabilities,
   CreateTerminalRequest,
@@ -18,26 +16,22 @@ import type {
   WaitForTerminalExitRequest,
   WaitForTerminalExitResponse,
 } from '@agentclientprotocol/sdk';
-import { AcpError } from '../acp/connection';
-import { formatCommandLine, groupAlive } from '../acp/agentProcess';
+import { AcpError } from '../acp/errors';
+import { formatCommandLine } from '../acp/agentProcess';
 import { CLIENT_METHODS } from '../acp/methods';
 import { ErrorCodes } from '../acp/validation';
-import { DisposableStore, toDisposable, type IDisposable } from '../common/disposable';
+import { DisposableStore, type IDisposable } from '../common/disposable';
 import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
-import { TERMINAL_VIEW_MAX_CHARS } from '../shared/sessionModel';
 import type { SessionStore } from '../session/store';
 import type { ClientFeature, FeatureContext } from './feature';
-import { OutputBuffer, completeUtf8Length } from './outputBuffer';
-import type { ProcessPort, SpawnedProcess, SpawnOptions } from './ports';
+import { LIVE_FLUSH_MS, LiveOutput } from './liveOutput';
+import { nodeProcessPort } from './nodeProcesses';
+import { OutputBuffer } from './outputBuffer';
+import type { ProcessPort, SpawnedProcess } from './ports';
 
 /** Output limit when the agent sets none. */
 export const DEFAULT_OUTPUT_BYTE_LIMIT = 1024 * 1024;
-/** Live output reaches the store at most this often (the view renders per frame anyway). */
-export const LIVE_FLUSH_MS = 50;
-/** The view keeps TERMINAL_VIEW_MAX_CHARS characters: never hold more bytes than that for it. */
-const LIVE_MAX_BYTES = TERMINAL_VIEW_MAX_CHARS;
-const EMPTY = Buffer.alloc(0);
 
 export interface TerminalsOptions {
   processes?: ProcessPort;
@@ -86,14 +80,10 @@ interface Term {
   id: string;
   sessionId: string;
   proc: SpawnedProcess;
+  /** What the agent reads (terminal/output): the tail within outputByteLimit. */
   buffer: OutputBuffer;
-  /** Raw output not yet sent to the view: at most LIVE_MAX_BYTES (whole chunks dropped at the front). */
-  live: Buffer[];
-  liveBytes: number;
-  liveDropped: boolean;
-  /** An incomplete UTF-8 character held back from the last flush. */
-  carry: Buffer;
-  flushTimer?: NodeJS.Timeout;
+  /** What the view shows, streamed into the session store. */
+  live: LiveOutput;
   exit?: TerminalExitStatus;
   exited: Promise<TerminalExitStatus>;
   killing?: Promise<void>;
@@ -146,10 +136,15 @@ export class TerminalManager implements IDisposable {
       sessionId: p.sessionId,
       proc,
       buffer: new OutputBuffer(limit),
-      live: [],
-      liveBytes: 0,
-      liveDropped: false,
-      carry: EMPTY,
+      live: new LiveOutput(this.flushMs, {
+        truncated: () =>
+          this.dispatch(t, {
+            type: 'terminal',
+            at: Date.now(),
+            terminal: { terminalId: id, exited: false, truncated: true },
+          }),
+        output: (data) => this.dispatch(t, { type: 'terminalOutput', at: Date.now(), terminalId: id, data }),
+      }),
       exited: new Promise((r) => {
         resolveExit = r;
       }),
@@ -162,7 +157,13 @@ export class TerminalManager implements IDisposable {
       at: Date.now(),
       terminal: { terminalId: id, command: display, cwd, exited: false },
     });
-    t.subs.push(proc.onData((chunk) => this.onData(t, chunk)));
+    // Hot path (P3 bench): no decoding per chunk; the view gets the decoded tail once per flush.
+    t.subs.push(
+      proc.onData((chunk) => {
+        t.buffer.push(chunk);
+        t.live.push(chunk);
+      }),
+    );
     t.subs.push(
       proc.onExit(({ code, signal }) => {
         t.exit = { exitCode: code, signal };
@@ -237,53 +238,8 @@ export class TerminalManager implements IDisposable {
     await waitUntil(gone, Math.max(1000, this.grace));
   }
 
-  // Hot path (P3 bench): no decoding per chunk; the view gets the decoded tail once per flush.
-  private onData(t: Term, chunk: Buffer): void {
-    t.buffer.push(chunk);
-    t.live.push(chunk);
-    t.liveBytes += chunk.length;
-    while (t.live.length > 1 && t.liveBytes - t.live[0].length >= LIVE_MAX_BYTES) {
-      t.liveBytes -= t.live.shift()!.length;
-      t.liveDropped = true;
-    }
-    if (!t.flushTimer)
-      t.flushTimer = setTimeout(() => {
-        t.flushTimer = undefined;
-        this.flush(t);
-      }, this.flushMs);
-  }
-
   private flush(t: Term): void {
-    if (t.flushTimer) {
-      clearTimeout(t.flushTimer);
-      t.flushTimer = undefined;
-    }
-    const final = !!t.exit;
-    if (!t.liveBytes && !(final && t.carry.length)) return;
-    let buf = Buffer.concat(t.carry.length ? [t.carry, ...t.live] : t.live);
-    t.live = [];
-    t.liveBytes = 0;
-    let start = 0;
-    if (t.liveDropped) {
-      t.liveDropped = false;
-      t.carry = EMPTY;
-      buf = buf.subarray(Math.max(0, buf.length - LIVE_MAX_BYTES));
-      while (start < buf.length && (buf[start] & 0xc0) === 0x80) start++;
-      this.dispatch(t, {
-        type: 'terminal',
-        at: Date.now(),
-        terminal: { terminalId: t.id, exited: false, truncated: true },
-      });
-    }
-    const end = final ? buf.length : completeUtf8Length(buf);
-    t.carry = end < buf.length ? Buffer.from(buf.subarray(end)) : EMPTY;
-    if (end <= start) return;
-    this.dispatch(t, {
-      type: 'terminalOutput',
-      at: Date.now(),
-      terminalId: t.id,
-      data: buf.toString('utf8', start, end),
-    });
+    t.live.flush(!!t.exit);
   }
 
   private dispatch(t: Term, action: Parameters<SessionStore['dispatch']>[0]): void {
@@ -326,116 +282,3 @@ function waitUntil(cond: () => boolean, ms: number): Promise<boolean> {
     tick();
   });
 }
-
-const isWindows = process.platform === 'win32';
-
-/** The shell a command line runs in: bash when present (agents write bash), else sh. */
-export function shellFor(): { file: string; args: (line: string) => string[] } {
-  if (isWindows) return { file: process.env.ComSpec || 'cmd.exe', args: (l) => ['/d', '/s', '/c', l] };
-  const bash = ['/bin/bash', '/usr/bin/bash'].find((p) => existsSync(p));
-  return { file: bash ?? '/bin/sh', args: (l) => ['-c', l] };
-}
-
-/** How long after the exit the output pipes may take to drain (a background child may hold them). */
-const DRAIN_AFTER_EXIT_MS = 250;
-
-/** Real processes (node:child_process), each in its own process group. */
-export const nodeProcessPort: ProcessPort = {
-  spawn(opts: SpawnOptions): SpawnedProcess {
-    let file = opts.command;
-    let argv: string[] = [...(opts.args ?? [])];
-    if (!opts.args) {
-      const sh = shellFor();
-      file = sh.file;
-      argv = sh.args(opts.command);
-    }
-    const child = spawn(file, argv, {
-      cwd: opts.cwd,
-      env: { ...process.env, ...opts.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: !isWindows,
-      windowsHide: true,
-    });
-    const pid = child.pid;
-    const data = new Emitter<Buffer>();
-    const exit = new Emitter<{ code: number | null; signal: string | null }>();
-    let exited: { code: number | null; signal: string | null } | undefined;
-    let open = 2;
-    let leaderGone = false;
-    let status: { code: number | null; signal: string | null } | undefined;
-    const fire = () => {
-      if (exited || !status) return;
-      exited = status;
-      exit.fire(status);
-    };
-    const onClose = () => {
-      if (--open <= 0) fire();
-    };
-    for (const s of [child.stdout!, child.stderr!]) {
-      s.on('data', (b: Buffer) => data.fire(b));
-      s.on('close', onClose);
-      s.on('error', () => {
-        /* ignore */
-      });
-    }
-    child.on('error', (err: NodeJS.ErrnoException) => {
-      if (pid === undefined) {
-        leaderGone = true;
-        const msg = Buffer.from(`${err.code === 'ENOENT' ? `command not found: ${opts.command}` : err.message}\n`);
-        setImmediate(() => {
-          data.fire(msg);
-          status = { code: 127, signal: null };
-          open = 0;
-          fire();
-        });
-      }
-    });
-    child.on('exit', (code, signal) => {
-      leaderGone = true;
-      status = { code, signal };
-      if (open <= 0) fire();
-      else setTimeout(fire, DRAIN_AFTER_EXIT_MS);
-    });
-    return {
-      pid,
-      onData: (l) => data.event(l),
-      onExit: (l) => {
-        if (exited) {
-          const e = exited;
-          queueMicrotask(() => l(e));
-          return toDisposable(() => {});
-        }
-        return exit.event(l);
-      },
-      signalGroup(signal) {
-        if (pid === undefined) return false;
-        if (isWindows) {
-          try {
-            return child.kill(signal);
-          } catch {
-            return false;
-          }
-        }
-        try {
-          process.kill(-pid, signal);
-          return true;
-        } catch {
-          /* group gone */
-        }
-        if (!leaderGone) {
-          try {
-            return child.kill(signal);
-          } catch {
-            /* gone */
-          }
-        }
-        return false;
-      },
-      groupAlive() {
-        if (pid === undefined) return false;
-        if (isWindows) return !leaderGone;
-        return groupAlive(pid);
-      },
-    };
-  },
-};

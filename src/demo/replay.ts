@@ -7,25 +7,12 @@
 // - Recorded agent→client requests are sent with fresh ids and the replay waits for the
 //   client's reply before going on. String ids in the reply that differ from the recording
 //   (e.g. `terminalId`) are remembered and substituted in everything sent afterwards.
-// - The recorded sessionId is replaced by the one the client uses; the recorded cwd of
-//   `session/new` (e.g. /home/user/project) is rebased onto the client's cwd in every string.
+// - The recorded sessionId, ids and cwd are made to fit the client (transcriptRewriter.ts).
 // - `session/cancel` during a prompt answers that prompt `cancelled` and skips the rest of it.
 // No vscode, no SDK: plain JSON lines.
-
-type Id = number | string;
-interface RpcMessage {
-  jsonrpc?: string;
-  id?: Id | null;
-  method?: string;
-  params?: Record<string, unknown>;
-  result?: unknown;
-  error?: { code: number; message: string; data?: unknown };
-}
-export interface TranscriptRecord {
-  ms: number;
-  dir: 'c->a' | 'a->c';
-  msg: RpcMessage;
-}
+import { parseLine, readLines } from './lineReader';
+import { isRequest, isResponse, type Id, type RpcMessage, type TranscriptRecord } from './transcript';
+import { TranscriptRewriter } from './transcriptRewriter';
 
 export interface ReplayIO {
   input: NodeJS.ReadableStream;
@@ -43,37 +30,6 @@ export interface ReplayOptions {
   exitOnInputEnd?: boolean;
 }
 
-export function parseTranscript(text: string): TranscriptRecord[] {
-  return text
-    .split(/\r?\n/)
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as TranscriptRecord);
-}
-
-/**
- * Lenient parse for recordings made by Tandem (src/acp/trafficRecorder.ts): a line that is not a
- * record (e.g. cut off when the window closed) is skipped and reported, never fatal.
- */
-export function parseRecording(text: string): { records: TranscriptRecord[]; skipped: number[] } {
-  const records: TranscriptRecord[] = [];
-  const skipped: number[] = [];
-  text.split(/\r?\n/).forEach((line, i) => {
-    if (!line.trim()) return;
-    try {
-      const r = JSON.parse(line) as TranscriptRecord;
-      if (r && typeof r === 'object' && (r.dir === 'c->a' || r.dir === 'a->c') && r.msg && typeof r.msg === 'object')
-        records.push({ ...r, ms: Number(r.ms) || 0 });
-      else skipped.push(i + 1);
-    } catch {
-      skipped.push(i + 1);
-    }
-  });
-  return { records, skipped };
-}
-
-const isRequest = (m: RpcMessage) => m.method !== undefined && m.id !== undefined && m.id !== null;
-const isResponse = (m: RpcMessage) => m.method === undefined && m.id !== undefined;
-
 interface Incoming {
   id: Id;
   method: string;
@@ -82,15 +38,11 @@ interface Incoming {
 
 export class TranscriptReplayer {
   private pos = 0;
-  private buffer = '';
   private nextId = 0;
   private readonly pending = new Map<Id, (m: RpcMessage) => void>();
   private readonly queue: Incoming[] = [];
   private busy = false;
-  /** Exact-string substitutions (recorded → actual): sessionIds, terminalIds, … */
-  private readonly values = new Map<string, string>();
-  private recordedCwd: string | undefined;
-  private actualCwd: string | undefined;
+  private readonly rewriter = new TranscriptRewriter();
   /** The prompt being played: its recorded id and a cancel flag. */
   private current: { recordedId: Id; method: string; cancelled: boolean; wake?: () => void } | undefined;
   private lastMs: number | undefined;
@@ -104,30 +56,19 @@ export class TranscriptReplayer {
   start(): this {
     const { input, output } = this.io;
     output.on('error', () => this.exit(0));
-    input.setEncoding('utf8');
-    input.on('data', (d: string) => {
-      this.buffer += d;
-      let nl: number;
-      while ((nl = this.buffer.indexOf('\n')) >= 0) {
-        const line = this.buffer.slice(0, nl);
-        this.buffer = this.buffer.slice(nl + 1);
-        if (line.trim()) this.onLine(line);
-      }
-    });
-    input.on('end', () => {
-      if (this.options.exitOnInputEnd !== false) this.exit(0);
-    });
+    readLines(
+      input,
+      (line) => this.onLine(line),
+      () => {
+        if (this.options.exitOnInputEnd !== false) this.exit(0);
+      },
+    );
     return this;
   }
 
   private onLine(line: string): void {
-    let msg: RpcMessage;
-    try {
-      msg = JSON.parse(line) as RpcMessage;
-    } catch {
-      this.send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
-      return;
-    }
+    const msg = parseLine<RpcMessage>(line, (m) => this.send(m));
+    if (msg === undefined) return;
     if (isResponse(msg)) {
       const r = this.pending.get(msg.id!);
       if (r) {
@@ -181,7 +122,7 @@ export class TranscriptReplayer {
       if (r.dir === 'c->a' && isRequest(r.msg)) this.log(`skipping recorded ${r.msg.method} the client did not send`);
     }
     const recorded = this.records[at].msg;
-    this.learnRequest(recorded, req);
+    this.rewriter.learnRequest(recorded, req);
     this.pos = at + 1;
     this.lastMs = this.records[at].ms;
     const cur = { recordedId: recorded.id!, method: req.method, cancelled: false } as NonNullable<
@@ -211,7 +152,7 @@ export class TranscriptReplayer {
         this.pos++;
         if (isResponse(m)) {
           if (m.id === cur.recordedId) {
-            this.send(this.rewrite({ ...m, id: req.id }));
+            this.send(this.rewriter.rewrite({ ...m, id: req.id }));
             answered = true;
             if (!this.moreFollowsBeforeNextRequest()) break;
           } else {
@@ -220,11 +161,11 @@ export class TranscriptReplayer {
         } else if (isRequest(m)) {
           const recordedAnswer = this.findRecordedAnswer(m.id!);
           const id = this.nextId++;
-          const out = this.rewrite({ ...m, id });
+          const out = this.rewriter.rewrite({ ...m, id });
           const reply = await this.request(id, out, cur);
-          if (reply && recordedAnswer) this.learnAnswer(recordedAnswer.result, reply.result);
+          if (reply && recordedAnswer) this.rewriter.learnAnswer(recordedAnswer.result, reply.result);
         } else {
-          this.send(this.rewrite(m));
+          this.send(this.rewriter.rewrite(m));
         }
       }
       if (!answered) {
@@ -253,48 +194,6 @@ export class TranscriptReplayer {
       if (r.dir === 'c->a' && isResponse(r.msg) && r.msg.id === recordedId) return r.msg;
     }
     return undefined;
-  }
-
-  private learnRequest(recorded: RpcMessage, actual: Incoming): void {
-    const rp = recorded.params ?? {};
-    if (typeof rp.sessionId === 'string' && typeof actual.params.sessionId === 'string')
-      this.values.set(rp.sessionId, actual.params.sessionId);
-    if (actual.method === 'session/new' || actual.method === 'session/load') {
-      if (typeof rp.cwd === 'string') this.recordedCwd = rp.cwd.replace(/\/+$/, '');
-      if (typeof actual.params.cwd === 'string') this.actualCwd = actual.params.cwd.replace(/\/+$/, '');
-    }
-  }
-
-  /** Remember string ids whose actual value differs from the recording (terminalId, …). */
-  private learnAnswer(recorded: unknown, actual: unknown): void {
-    if (!recorded || !actual || typeof recorded !== 'object' || typeof actual !== 'object') return;
-    for (const [k, v] of Object.entries(recorded as Record<string, unknown>)) {
-      const a = (actual as Record<string, unknown>)[k];
-      if (typeof v === 'string' && typeof a === 'string' && /id$/i.test(k) && v !== a) this.values.set(v, a);
-      else if (v && typeof v === 'object') this.learnAnswer(v, a);
-    }
-  }
-
-  private rewrite(m: RpcMessage): RpcMessage {
-    return this.rewriteValue(m) as RpcMessage;
-  }
-
-  private rewriteValue(v: unknown): unknown {
-    if (typeof v === 'string') {
-      const exact = this.values.get(v);
-      if (exact !== undefined) return exact;
-      if (this.recordedCwd && this.actualCwd && this.recordedCwd !== this.actualCwd && v.includes(this.recordedCwd)) {
-        return v.split(this.recordedCwd).join(this.actualCwd);
-      }
-      return v;
-    }
-    if (Array.isArray(v)) return v.map((x) => this.rewriteValue(x));
-    if (v && typeof v === 'object') {
-      const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) out[k] = k === 'jsonrpc' ? x : this.rewriteValue(x);
-      return out;
-    }
-    return v;
   }
 
   private request(

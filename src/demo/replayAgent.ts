@@ -9,7 +9,8 @@
 // 0: at once); --max-gap-ms caps each gap (default 1500, so a model's long pauses stay short).
 // In VS Code run it with the extension host's executable and ELECTRON_RUN_AS_NODE=1.
 import { readFileSync } from 'node:fs';
-import { parseRecording, runReplay } from './replay';
+import { runReplay } from './replay';
+import { parseRecording } from './transcript';
 
 const USAGE = 'usage: replay-agent <recording.jsonl> [--time-scale N] [--max-gap-ms N]\n';
 

@@ -1,6 +1,7 @@
 // NDJSON JSON-RPC over a pair of streams, written by hand (no SDK, none of Tandem's client code)
 // so the client is tested against an independent implementation: reads lines, hands requests and
 // notifications to the owner, matches answers to the requests it sent.
+import { parseLine, readLines } from './lineReader';
 import type { RpcErrorSpec } from './scriptTypes';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -26,7 +27,6 @@ export interface ChannelHandlers {
 export class RpcChannel {
   private readonly pending = new Map<Id, (a: Answer) => void>();
   private nextId = 0;
-  private buffer = '';
   /** Set when the output broke or the agent is exiting: nothing more is written. */
   dead = false;
 
@@ -41,31 +41,16 @@ export class RpcChannel {
       this.dead = true;
       onOutputError();
     });
-    this.input.setEncoding('utf8');
-    this.input.on('data', (d: string) => {
-      this.buffer += d;
-      let nl: number;
-      while ((nl = this.buffer.indexOf('\n')) >= 0) {
-        const line = this.buffer.slice(0, nl);
-        this.buffer = this.buffer.slice(nl + 1);
-        if (line.trim()) this.onLine(line, h);
-      }
-    });
-    this.input.on('end', () => {
-      if (this.buffer.trim()) this.onLine(this.buffer, h);
-      this.buffer = '';
-      h.end();
-    });
+    readLines(
+      this.input,
+      (line) => this.onLine(line, h),
+      () => h.end(),
+    );
   }
 
   private onLine(line: string, h: ChannelHandlers): void {
-    let msg: RpcMessage;
-    try {
-      msg = JSON.parse(line) as RpcMessage;
-    } catch {
-      this.send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
-      return;
-    }
+    const msg = parseLine<RpcMessage>(line, (m) => this.send(m));
+    if (msg === undefined) return;
     if (!msg || typeof msg !== 'object' || Array.isArray(msg)) {
       this.send({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } });
       return;

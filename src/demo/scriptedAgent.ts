@@ -1,16 +1,17 @@
 // The scripted ACP agent: plays an AgentScript (src/demo/scriptTypes.ts) as an ACP agent over
 // NDJSON streams. It writes JSON-RPC lines itself (rpcChannel.ts: no SDK, none of our client
 // code) so the client is tested against an independent implementation. No vscode.
-// This file: the built-in methods (initialize, session/new|load|prompt|cancel, modes, config)
-// and turn bookkeeping; steps.ts runs the steps.
+// This file: the built-in methods (initialize, session/new|load|prompt|cancel, modes, config);
+// promptPicker.ts picks the script that answers a prompt, steps.ts runs its steps.
 import { McpClients, serversByName } from './mcpClients';
 import { RpcChannel, type Answer, type Id } from './rpcChannel';
 import { runtimeVars } from './runtime';
 import { firstLine, promptText } from './scriptParser';
-import type { AgentScript, HandlerScript, PromptScript } from './scriptTypes';
+import { PromptPicker } from './promptPicker';
+import type { AgentScript, HandlerScript } from './scriptTypes';
 import { StepRunner, type ExtraSteps } from './steps';
 import { subst } from './substitution';
-import { Interrupt, makeTurn, type SessionState, type Turn } from './turn';
+import { cancelTurn, Interrupt, makeTurn, type SessionState } from './turn';
 import { defineWorkspace } from './workspaceFiles';
 
 export { parseScript } from './scriptParser';
@@ -43,7 +44,7 @@ export class ScriptedAgent {
   private readonly mcp: McpClients;
   private readonly sessions = new Map<string, SessionState>();
   private readonly globals: Record<string, unknown>;
-  private readonly used = new Set<PromptScript>();
+  private readonly prompts: PromptPicker;
   private sessionCount = 0;
   private turnCount = 0;
 
@@ -53,6 +54,7 @@ export class ScriptedAgent {
     private readonly options: ScriptedAgentOptions = {},
   ) {
     this.timeScale = options.timeScale ?? 1;
+    this.prompts = new PromptPicker(script);
     this.channel = new RpcChannel(io.input, io.output, this.timeScale);
     this.mcp = new McpClients((t) => this.log(t));
     this.globals = { ...(script.vars ?? {}), runtime: runtimeVars(this.timeScale) };
@@ -101,7 +103,7 @@ export class ScriptedAgent {
     if (method === 'session/cancel') {
       const sid = (params as { sessionId?: string } | undefined)?.sessionId;
       const s = sid !== undefined ? this.sessions.get(sid) : undefined;
-      if (s?.turn) this.cancelTurn(s.turn);
+      if (s?.turn) cancelTurn(s.turn, this.steps, (t) => this.log(t));
     }
     // Unknown notifications ($/cancel_request, …) are ignored.
   }
@@ -234,32 +236,11 @@ export class ScriptedAgent {
 
   // ---------------------------------------------------------------- prompts
 
-  private pickPrompt(text: string): PromptScript | undefined {
-    const list = this.script.prompts ?? [];
-    const lower = text.toLowerCase();
-    for (const p of list) {
-      if (this.used.has(p)) continue;
-      if (
-        (p.match !== undefined && lower.includes(p.match.toLowerCase())) ||
-        (p.regex !== undefined && new RegExp(p.regex, 'i').test(text))
-      ) {
-        this.used.add(p);
-        return p;
-      }
-    }
-    for (const p of list) {
-      if (this.used.has(p) || p.match !== undefined || p.regex !== undefined) continue;
-      this.used.add(p);
-      return p;
-    }
-    return this.script.defaultPrompt;
-  }
-
   private async servePrompt(params: Record<string, unknown>, reply: (a: Answer) => void): Promise<void> {
     const session = this.sessionOf(params);
     if (!session) return reply({ error: { code: -32602, message: `Unknown session ${String(params.sessionId)}` } });
     const text = promptText(params.prompt);
-    const ps = this.pickPrompt(text) ?? {};
+    const ps = this.prompts.pick(text) ?? {};
     const vars = session.vars;
     Object.assign(vars, { turn: ++this.turnCount, prompt: text, promptLine: firstLine(text), params });
     const turn = makeTurn(reply, vars, session);
@@ -273,40 +254,6 @@ export class ScriptedAgent {
     } finally {
       if (session.turn === turn && (turn.answered || !turn.cancelled)) session.turn = undefined;
     }
-  }
-
-  /** session/cancel: clean-ups (release terminals) first, then onCancel steps, then `cancelled`. */
-  private cancelTurn(turn: Turn): void {
-    if (turn.cancelled || turn.answered || turn.ignoreCancel) return;
-    turn.cancelled = true;
-    for (const c of [...turn.cleanups]) {
-      try {
-        c();
-      } catch (e) {
-        this.log(`clean-up failed: ${String(e)}`);
-      }
-    }
-    turn.cleanups.clear();
-    turn.abort.abort();
-    const after = turn.prompt?.onCancel;
-    void (async () => {
-      if (after?.length) {
-        const t2 = makeTurn(
-          () => {
-            /* the prompt is answered below */
-          },
-          turn.vars,
-          turn.session,
-        );
-        try {
-          await this.steps.run(after, t2);
-        } catch {
-          /* ignore */
-        }
-      }
-      turn.respond({ result: { stopReason: 'cancelled' } });
-      if (turn.session?.turn === turn) turn.session.turn = undefined;
-    })();
   }
 
   // ---------------------------------------------------------------- output

@@ -1,7 +1,7 @@
 // A turn: the request being served (a prompt, a handler, startup), its cancellation and the
 // clean-ups that must run when it is cancelled (e.g. releasing a terminal).
 import type { Answer } from './rpcChannel';
-import type { PromptScript } from './scriptTypes';
+import type { PromptScript, Step } from './scriptTypes';
 
 /** Thrown out of the steps when the turn was cancelled or already answered. */
 export class Interrupt extends Error {
@@ -80,4 +80,42 @@ export function sleep(ms: number, timeScale: number, turn: Turn): Promise<void> 
   const t = ms * timeScale;
   if (t <= 0) return turn.cancelled ? Promise.reject(new Interrupt()) : Promise.resolve();
   return interruptible(new Promise<void>((r) => setTimeout(r, t)), turn);
+}
+
+/** session/cancel: clean-ups (release terminals) first, then the prompt's onCancel steps, then `cancelled`. */
+export function cancelTurn(
+  turn: Turn,
+  steps: { run(steps: Step[], turn: Turn): Promise<void> },
+  log: (text: string) => void,
+): void {
+  if (turn.cancelled || turn.answered || turn.ignoreCancel) return;
+  turn.cancelled = true;
+  for (const c of [...turn.cleanups]) {
+    try {
+      c();
+    } catch (e) {
+      log(`clean-up failed: ${String(e)}`);
+    }
+  }
+  turn.cleanups.clear();
+  turn.abort.abort();
+  const after = turn.prompt?.onCancel;
+  void (async () => {
+    if (after?.length) {
+      const t2 = makeTurn(
+        () => {
+          /* the prompt is answered below */
+        },
+        turn.vars,
+        turn.session,
+      );
+      try {
+        await steps.run(after, t2);
+      } catch {
+        /* ignore */
+      }
+    }
+    turn.respond({ result: { stopReason: 'cancelled' } });
+    if (turn.session?.turn === turn) turn.session.turn = undefined;
+  })();
 }

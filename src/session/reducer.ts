@@ -1,9 +1,9 @@
 // The session reducer: a pure function from SessionAction to SessionState, plus the patches
-// that describe the change for the webview. No vscode, no DOM, no clock, no I/O.
-import type { ContentBlock, SessionUpdate, ToolCall, ToolCallUpdate } from '@agentclientprotocol/sdk';
+// that describe the change for the webview. No vscode, no DOM, no clock, no I/O. Its helpers:
+// turns.ts (turns, items, chunks, meta) and toolCalls.ts (tool calls and their terminals).
+import type { ContentBlock, SessionUpdate } from '@agentclientprotocol/sdk';
 import { PMap, PVec } from '../common/persistent';
 import {
-  appendBounded,
   type ElicitationRequestView,
   type ItemView,
   type NoticeView,
@@ -16,7 +16,8 @@ import {
   type TurnView,
 } from '../shared/sessionModel';
 import type { SessionAction } from './actions';
-import { hasTerminalMeta, parentToolUseIdOf, terminalIdOf, withoutTerminalMeta } from './toolCallMeta';
+import { appendTerminalOutput, setTerminal, upsertToolCall } from './toolCalls';
+import { appendChunk, endTurn, newTurn, pushItem, setMeta, upsertCompaction } from './turns';
 
 export interface TurnState {
   readonly header: Omit<TurnView, 'items'>;
@@ -85,26 +86,10 @@ export function reduce(state: SessionState, action: SessionAction): ReduceResult
       return setMeta(state, { currentModeId: action.currentModeId });
     case 'configOptionsChanged':
       return setMeta(state, { configOptions: action.configOptions });
-    case 'terminal': {
-      const prev = state.terminals.get(action.terminal.terminalId);
-      const terminal: TerminalView = { output: '', truncated: false, ...prev, ...action.terminal };
-      if (prev?.truncated) terminal.truncated = true;
-      const { output: _o, ...header } = terminal;
-      return {
-        state: { ...state, terminals: state.terminals.set(terminal.terminalId, terminal) },
-        patches: [{ op: 'terminal', terminal: header }],
-      };
-    }
-    case 'terminalOutput': {
-      const prev = state.terminals.get(action.terminalId);
-      if (!prev || !action.data) return { state, patches: [] };
-      const { text, dropped } = appendBounded(prev.output, action.data);
-      const terminal = { ...prev, output: text, truncated: prev.truncated || dropped };
-      return {
-        state: { ...state, terminals: state.terminals.set(prev.terminalId, terminal) },
-        patches: [{ op: 'terminalOutput', terminalId: prev.terminalId, data: action.data }],
-      };
-    }
+    case 'terminal':
+      return setTerminal(state, action.terminal);
+    case 'terminalOutput':
+      return appendTerminalOutput(state, action.terminalId, action.data);
     case 'permissionRequested': {
       const permissions = [...state.permissions, action.request];
       return { state: { ...state, permissions }, patches: [{ op: 'permissions', permissions }] };
@@ -221,257 +206,6 @@ function applyUpdate(state: SessionState, u: SessionUpdate, at: number): ReduceR
   }
   // Unknown kinds were filtered by validation; stay total anyway.
   return { state, patches: [] };
-}
-
-function setMeta(state: SessionState, m: Partial<SessionMeta>): ReduceResult {
-  return { state: { ...state, meta: { ...state.meta, ...m } }, patches: [{ op: 'meta', meta: m }] };
-}
-
-function newTurn(state: SessionState, at: number): ReduceResult {
-  const header = { index: state.turns.length, startedAt: at };
-  const turn: TurnState = { header, items: PVec.empty() };
-  return { state: { ...state, turns: state.turns.push(turn) }, patches: [{ op: 'turn', turn: header }] };
-}
-
-/** The turn updates land in; one is opened when the agent speaks before any prompt (e.g. load replay). */
-function currentTurn(state: SessionState, at: number): { state: SessionState; patches: Patch[] } {
-  return state.turns.length ? { state, patches: [] } : newTurn(state, at);
-}
-
-function endTurn(
-  state: SessionState,
-  h: Partial<Omit<TurnView, 'items' | 'index'>> | undefined,
-  m: Partial<SessionMeta>,
-): ReduceResult {
-  const patches: Patch[] = [];
-  const last = state.turns.last();
-  if (h && last) {
-    const header = { ...last.header, ...h };
-    state = { ...state, turns: state.turns.set(header.index, { ...last, header }) };
-    patches.push({ op: 'turn', turn: header });
-    // A turn that ended without finishing its calls (cancelled, failed, agent gone): they will not
-    // finish now. Marked so the view stops their spinners; a late update from the agent still wins.
-    if (h.stopReason === 'cancelled' || h.error) {
-      const endedAt = h.endedAt ?? header.startedAt;
-      last.items.forEach((it) => {
-        if (it.kind !== 'tool') return;
-        const call = state.toolCalls.get(it.toolCallId);
-        if (!call || call.status === 'completed' || call.status === 'failed') return;
-        const updated: ToolCallView = { ...call, interrupted: true, endedAt };
-        state = { ...state, toolCalls: state.toolCalls.set(call.toolCallId, updated) };
-        patches.push({ op: 'tool', call: updated });
-      });
-    }
-  }
-  const r = setMeta(state, m);
-  patches.push(...r.patches);
-  return { state: r.state, patches };
-}
-
-function pushItem(state: SessionState, item: ItemView, ti = state.turns.length - 1): ReduceResult {
-  const turn = state.turns.get(ti)!;
-  const index = turn.items.length;
-  const turns = state.turns.set(ti, { ...turn, items: turn.items.push(item) });
-  return { state: { ...state, turns }, patches: [{ op: 'item', turn: ti, index, item }] };
-}
-
-function replaceItem(state: SessionState, ti: number, index: number, item: ItemView): SessionState {
-  const turn = state.turns.get(ti)!;
-  return { ...state, turns: state.turns.set(ti, { ...turn, items: turn.items.set(index, item) }) };
-}
-
-function appendChunk(
-  state: SessionState,
-  kind: 'user' | 'agent' | 'thought',
-  block: ContentBlock,
-  messageId: string | undefined,
-  at: number,
-): ReduceResult {
-  const patches: Patch[] = [];
-  // A user message after the agent has spoken starts a new turn (session/load replays history).
-  const lastTurn = state.turns.last();
-  if (kind === 'user' && lastTurn && hasAgentOutput(lastTurn)) {
-    const r = newTurn(state, at);
-    state = r.state;
-    patches.push(...r.patches);
-  } else {
-    const r = currentTurn(state, at);
-    state = r.state;
-    patches.push(...r.patches);
-  }
-  const ti = state.turns.length - 1;
-  const turn = state.turns.get(ti)!;
-  const index = turn.items.length - 1;
-  const last = turn.items.get(index);
-  const continues =
-    last &&
-    last.kind === kind &&
-    'blocks' in last &&
-    (messageId === undefined || last.messageId === undefined || last.messageId === messageId);
-  if (!continues) {
-    const r = pushItem(state, { kind, blocks: [block], ...(messageId ? { messageId } : {}) });
-    patches.push(...r.patches);
-    return { state: r.state, patches };
-  }
-  const blocks = last.blocks;
-  const lastBlock = blocks[blocks.length - 1];
-  if (block.type === 'text' && lastBlock?.type === 'text') {
-    const nb = blocks.slice();
-    nb[nb.length - 1] = { ...lastBlock, text: lastBlock.text + block.text };
-    state = replaceItem(state, ti, index, { ...last, blocks: nb });
-    patches.push({ op: 'append', turn: ti, index, block: nb.length - 1, text: block.text });
-    return { state, patches };
-  }
-  const item: ItemView = { ...last, blocks: [...blocks, block] };
-  state = replaceItem(state, ti, index, item);
-  patches.push({ op: 'item', turn: ti, index, item });
-  return { state, patches };
-}
-
-function hasAgentOutput(turn: TurnState): boolean {
-  const last = turn.items.last();
-  return !!last && last.kind !== 'user';
-}
-
-/**
- * A subagent's call names the Agent/Task call that started it. Only a known call can be a parent,
- * and never one that descends from the call itself (the tree would lose both).
- */
-function parentIdOf(meta: Record<string, unknown> | undefined, state: SessionState, self: string): string | undefined {
-  const id = parentToolUseIdOf(meta);
-  if (!id || !state.toolCalls.has(id)) return undefined;
-  for (let p: string | undefined = id, n = 0; p !== undefined && n < 1000; p = state.toolCalls.get(p)?.parentId, n++)
-    if (p === self) return undefined;
-  return id;
-}
-
-function upsertToolCall(state: SessionState, u: ToolCall | ToolCallUpdate, at: number, full: boolean): ReduceResult {
-  const patches: Patch[] = [];
-  let meta = u._meta ?? undefined;
-  let terminal: ReduceResult | undefined;
-  if (meta && hasTerminalMeta(meta)) {
-    terminal = agentTerminal(state, meta, u, at);
-    state = terminal.state;
-    meta = withoutTerminalMeta(meta);
-  }
-  const prev = state.toolCalls.get(u.toolCallId);
-  let call: ToolCallView;
-  if (!prev) {
-    const r = currentTurn(state, at);
-    state = r.state;
-    patches.push(...r.patches);
-    // A subagent that outlives its turn (claude-agent-acp runs them in the background) still
-    // reports into the turn of the Agent call that started it.
-    const parent = parentIdOf(meta, state, u.toolCallId);
-    const turn = parent ? state.toolCalls.get(parent)!.turn : state.turns.length - 1;
-    call = {
-      toolCallId: u.toolCallId,
-      title: u.title ?? (full ? '' : 'Tool call'),
-      kind: u.kind ?? 'other',
-      status: u.status ?? 'pending',
-      content: u.content ?? [],
-      locations: u.locations ?? [],
-      turn,
-      startedAt: at,
-    };
-    if (u.name) call.name = u.name;
-    if (u.rawInput !== undefined) call.rawInput = u.rawInput;
-    if (u.rawOutput !== undefined) call.rawOutput = u.rawOutput;
-    if (meta) call.meta = meta;
-    if (parent) call.parentId = parent;
-    const item = pushItem(state, { kind: 'tool', toolCallId: u.toolCallId }, turn);
-    state = item.state;
-    patches.push(...item.patches);
-  } else {
-    // A tool_call on a known id is an update; content/locations replace, never append.
-    call = { ...prev };
-    if (u.title != null) call.title = u.title;
-    if (u.name != null) call.name = u.name;
-    if (u.kind != null) call.kind = u.kind;
-    if (u.status != null) call.status = u.status;
-    if (u.content != null) call.content = u.content;
-    if (u.locations != null) call.locations = u.locations;
-    if (u.rawInput !== undefined) call.rawInput = u.rawInput;
-    if (u.rawOutput !== undefined) call.rawOutput = u.rawOutput;
-    if (meta) call.meta = { ...prev.meta, ...meta };
-    const parent = prev.parentId ? undefined : parentIdOf(meta, state, u.toolCallId);
-    if (parent) call.parentId = parent;
-  }
-  if (terminal) {
-    const id = terminalIdOf(u._meta!);
-    if (id) call.agentTerminalId = id;
-    patches.push(...terminal.patches);
-  }
-  if (prev?.interrupted && u.status != null) delete call.interrupted;
-  if ((call.status === 'completed' || call.status === 'failed') && call.endedAt === undefined) call.endedAt = at;
-  if (call.status !== 'completed' && call.status !== 'failed' && !call.interrupted) delete call.endedAt;
-  state = { ...state, toolCalls: state.toolCalls.set(call.toolCallId, call) };
-  patches.push({ op: 'tool', call });
-  return { state, patches };
-}
-
-/** Turns `_meta.terminal_info / terminal_output / terminal_exit` into the same terminal state a client terminal has. */
-function agentTerminal(
-  state: SessionState,
-  meta: Record<string, unknown>,
-  u: ToolCall | ToolCallUpdate,
-  at: number,
-): ReduceResult {
-  const id = terminalIdOf(meta);
-  if (!id) return { state, patches: [] };
-  const patches: Patch[] = [];
-  const step = (a: SessionAction) => {
-    const r = reduce(state, a);
-    state = r.state;
-    patches.push(...r.patches);
-  };
-  if (!state.terminals.get(id)) {
-    const input = u.rawInput as { command?: unknown } | undefined;
-    const command = typeof input?.command === 'string' ? input.command : undefined;
-    step({ type: 'terminal', at, terminal: { terminalId: id, exited: false, ...(command ? { command } : {}) } });
-  }
-  const out = meta.terminal_output as { data?: unknown } | undefined;
-  if (out && typeof out.data === 'string') step({ type: 'terminalOutput', at, terminalId: id, data: out.data });
-  const exit = meta.terminal_exit as { exit_code?: unknown; signal?: unknown } | undefined;
-  if (exit) {
-    step({
-      type: 'terminal',
-      at,
-      terminal: {
-        terminalId: id,
-        exited: true,
-        exitCode: typeof exit.exit_code === 'number' ? exit.exit_code : null,
-        signal: typeof exit.signal === 'string' ? exit.signal : null,
-      },
-    });
-  }
-  return { state, patches };
-}
-
-function upsertCompaction(
-  state: SessionState,
-  compactionId: string,
-  at: number,
-  change: (c: Extract<ItemView, { kind: 'compaction' }>) => Extract<ItemView, { kind: 'compaction' }>,
-): ReduceResult {
-  const patches: Patch[] = [];
-  const r = currentTurn(state, at);
-  state = r.state;
-  patches.push(...r.patches);
-  const ti = state.turns.length - 1;
-  const turn = state.turns.get(ti)!;
-  // Compactions are rare: a scan of the current turn is fine.
-  for (let i = turn.items.length - 1; i >= 0; i--) {
-    const it = turn.items.get(i)!;
-    if (it.kind === 'compaction' && it.compactionId === compactionId) {
-      const item = change(it);
-      patches.push({ op: 'item', turn: ti, index: i, item });
-      return { state: replaceItem(state, ti, i, item), patches };
-    }
-  }
-  const p = pushItem(state, change({ kind: 'compaction', compactionId, status: 'in_progress', summary: '' }));
-  patches.push(...p.patches);
-  return { state: p.state, patches };
 }
 
 function blockText(b: ContentBlock): string {

@@ -5,7 +5,7 @@
 // when the turn changes. The host keeps one TurnOutliner per view; it is pure bookkeeping.
 import type { Patch, SessionSnapshot, ToolCallView, TurnOutline, TurnView } from './sessionModel';
 
-/** Most turns one loadTurns may ask for ("expand all" on a very long session asks in slices). */
+/** Most turns one loadTurns request may ask for ("expand all" on a very long session asks in slices). */
 export const MAX_LOAD_TURNS = 1000;
 
 /** A turn as the host holds it: everything a `fullTurn` patch carries. */

@@ -6,7 +6,7 @@ import type { ValidateFunction } from 'ajv';
 import type { ListedTool, Tool, ToolContent, ToolResult, ToolsConfig } from './types';
 import { textResult } from './types';
 import { awaitConnection, disconnectedAnswer } from './disconnection';
-import type { ToolState } from './registry';
+import type { ToolState } from './toolState';
 
 export type PermissionDecision = 'allow' | 'deny' | 'cancelled';
 

@@ -127,6 +127,9 @@ export interface ToolsConfig {
   instructions?: string;
 }
 
+/** Claude Code hides a server named `ide`; Tandem's is `tandem` (tools: mcp__tandem__OpenFile). */
+export const MCP_SERVER_NAME = 'tandem';
+
 export const DEFAULT_TOOLS_CONFIG: ToolsConfig = {
   collapse: true,
   expandedGroups: [],

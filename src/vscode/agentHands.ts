@@ -1,60 +1,57 @@
-// Composition of the agent's hands in VS Code: fs + terminal features for each agent connection
-// (with the VS Code ports), follow-along, review changes, "Open in terminal". Extension-lifetime;
-// `features()` is called for every new connection (Controller.launch).
-import * as vscode from 'vscode';
+// The agent's hands in VS Code: fs + terminal features for each agent connection (with the VS
+// Code ports), follow-along, review changes, "Open in terminal", and the checkpoints kept in the
+// workspace's storage (the Review Changes entries survive a reload). Extension-lifetime;
+// `features()` is called for every new connection.
+import type { CheckpointStore } from '../checkpoints/checkpointStore';
+import { CheckpointsFeature } from '../checkpoints/feature';
 import type { AgentClient } from '../client/agentClient';
-import type { ClientFeature } from '../client/feature';
 import { ChangeTracker } from '../client/changeTracker';
+import type { ClientFeature } from '../client/feature';
 import { FileSystemFeature } from '../client/fileSystem';
 import type { PermissionPort } from '../client/permissionPort';
 import { TerminalsFeature } from '../client/terminals';
-import type { HostMessage } from '../shared/protocol';
-import type { Patch } from '../shared/sessionModel';
+import { Disposable } from '../common/disposable';
+import type { Event } from '../common/event';
+import type { SessionChange } from '../session/store';
 import { FollowAgent } from './followAgent';
-import { ModalPermission } from './modalPermission';
 import { ReviewChanges } from './reviewChanges';
 import { TerminalMirror } from './terminalMirror';
+import { WorkspaceCheckpoints } from './workspaceCheckpoints';
 import { vscodeDocuments, vscodeEdits, vscodeFs, vscodeWorkspace } from './workspacePorts';
 
 export interface AgentHandsDeps {
-  /** The running agent connection, if any. */
-  current(): AgentClient | undefined;
-  /** Host messages of the controller (patches of the current session). */
-  onDidChange(listener: (m: HostMessage) => void): { dispose(): void };
-  /** The permission prompt; default: a modal dialog (until the inline prompt is wired). */
-  permission?: PermissionPort;
+  /** The running agent connection, and the changes of the session it shows. */
+  controller: { readonly current: AgentClient | undefined; readonly onDidChangeSession: Event<SessionChange> };
+  /** Asked before a write outside the workspace. */
+  permission: PermissionPort;
+  /** The extension's storage folder for this workspace (context.storageUri); no checkpoints without one. */
+  storageDir?: string;
 }
 
-export class AgentHands implements vscode.Disposable {
-  readonly tracker = new ChangeTracker();
+export class AgentHands extends Disposable {
+  readonly tracker = this._register(new ChangeTracker());
   readonly follow: FollowAgent;
   readonly review: ReviewChanges;
   readonly mirror: TerminalMirror;
-  private permission: PermissionPort;
-  private readonly subs: vscode.Disposable[] = [];
+  private readonly workspaceCheckpoints: WorkspaceCheckpoints;
 
   constructor(private readonly deps: AgentHandsDeps) {
-    this.permission = deps.permission ?? new ModalPermission(() => deps.current()?.agent.name ?? 'The agent');
-    const patches = (l: (p: readonly Patch[]) => void) =>
-      deps.onDidChange((m) => {
-        if (m.type === 'patch') l(m.patches);
-      });
-    this.follow = new FollowAgent(patches);
-    this.review = new ReviewChanges(this.tracker, vscodeEdits, () => deps.current()?.session?.sessionId);
-    this.mirror = new TerminalMirror({
-      get: (id) => deps.current()?.session?.state.terminals.get(id),
-      all: () => {
-        const s = deps.current()?.session?.snapshot();
-        return s ? Object.values(s.terminals) : [];
-      },
-      onPatches: patches,
-    });
-    this.subs.push(this.follow, this.review, this.mirror, { dispose: () => this.tracker.dispose() });
+    super();
+    const ctl = deps.controller;
+    this.follow = this._register(new FollowAgent(ctl.onDidChangeSession));
+    this.review = this._register(new ReviewChanges(this.tracker, vscodeEdits, () => ctl.current?.session?.sessionId));
+    this.mirror = this._register(new TerminalMirror(() => ctl.current?.session));
+    this.workspaceCheckpoints = this._register(new WorkspaceCheckpoints(deps.storageDir, this.tracker));
   }
 
-  /** Replaces the permission prompt (the permissions feature wires its inline prompt here). */
-  setPermissionPort(p: PermissionPort): void {
-    this.permission = p;
+  /** Resolves when the checkpoints are open (undefined: none, e.g. no folder or no storage). */
+  get checkpointsReady(): Promise<CheckpointStore | undefined> {
+    return this.workspaceCheckpoints.ready;
+  }
+
+  /** The workspace's checkpoints, once open. */
+  get checkpoints(): CheckpointStore | undefined {
+    return this.workspaceCheckpoints.store;
   }
 
   /** The client features for one new agent connection. */
@@ -65,15 +62,12 @@ export class AgentHands implements vscode.Disposable {
         fs: vscodeFs,
         edits: vscodeEdits,
         workspace: vscodeWorkspace,
-        permission: { request: (...a) => this.permission.request(...a) },
+        permission: this.deps.permission,
         tracker: this.tracker,
-        agentInfoName: () => this.deps.current()?.initializeResult?.agentInfo?.name,
+        agentInfoName: () => this.deps.controller.current?.initializeResult?.agentInfo?.name,
       }),
       new TerminalsFeature(),
+      new CheckpointsFeature(() => this.checkpoints),
     ];
-  }
-
-  dispose(): void {
-    for (const s of this.subs) s.dispose();
   }
 }

@@ -1,12 +1,14 @@
-// "Tandem: Select Agent": the configured agents, the presets and the Demo, each marked with
-// whether its command is found on this machine.
+// "Tandem: Select Agent": the configured agents (those installed from the ACP Registry say so),
+// the presets and the Demo, each marked with whether its command is found on this machine; and a
+// way to the registry.
 import * as vscode from 'vscode';
 import { DEMO_AGENT_NAME, type AgentConfig } from '../client/agentConfig';
 import { AGENT_PRESETS, findExecutable, type AgentPreset } from '../client/agentPresets';
 import { readSettings } from './settings';
+import { registryDescription } from './registry/installedAgents';
 
 interface AgentItem extends vscode.QuickPickItem {
-  agent: AgentConfig;
+  agent?: AgentConfig;
   preset?: AgentPreset;
   configured: boolean;
   found: boolean;
@@ -19,7 +21,10 @@ export async function pickAgent(extensionUri: vscode.Uri, current?: string): Pro
     const found = a.name === DEMO_AGENT_NAME || !!findExecutable(a.command);
     items.push({
       label: `${a.name === current ? '$(check) ' : ''}${a.name}`,
-      description: a.name === DEMO_AGENT_NAME ? 'built in, no API key' : [a.command, ...(a.args ?? [])].join(' '),
+      description:
+        a.name === DEMO_AGENT_NAME
+          ? 'built in, no API key'
+          : (registryDescription(a.name) ?? [a.command, ...(a.args ?? [])].join(' ')),
       detail: found ? undefined : '$(warning) not found on this machine',
       agent: a,
       configured: true,
@@ -40,12 +45,18 @@ export async function pickAgent(extensionUri: vscode.Uri, current?: string): Pro
       found: !!path,
     });
   }
+  items.push({ label: '', kind: vscode.QuickPickItemKind.Separator, configured: false, found: true });
+  items.push({ label: '$(cloud-download) Add Agent from Registry…', configured: false, found: true });
   const choice = await vscode.window.showQuickPick(items, {
     title: 'Tandem: Select Agent',
     placeHolder: 'Which ACP agent should Tandem run?',
     matchOnDescription: true,
   });
   if (!choice) return undefined;
+  if (!choice.agent) {
+    await vscode.commands.executeCommand('tandem.addAgentFromRegistry');
+    return undefined;
+  }
   if (!choice.found && choice.preset) {
     const copy = 'Copy Install Command';
     const anyway = 'Use It Anyway';
@@ -69,6 +80,7 @@ export async function pickAgent(extensionUri: vscode.Uri, current?: string): Pro
     agents.push(args ? { name, command, args } : { name, command });
     await cfg.update('agents', agents, vscode.ConfigurationTarget.Global);
   }
-  await cfg.update('defaultAgent', choice.agent.name, vscode.ConfigurationTarget.Global);
-  return choice.agent.name;
+  const name = choice.agent.name;
+  await cfg.update('defaultAgent', name, vscode.ConfigurationTarget.Global);
+  return name;
 }

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpServer } from '@agentclientprotocol/sdk';
 import type { PermissionPort } from '../client/permissionPort';
+import type { IDisposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import { ClientToolsFeature } from '../tools/clientToolsFeature';
 import { ToolRegistry } from '../tools/registry';
@@ -83,10 +84,10 @@ function readCommandTools(): CommandToolSetting[] {
 
 export interface ClientToolsApi {
   /** Adds a tool group for every agent session; handlers by tool name. Throws for an invalid group. */
-  registerToolGroup(group: GroupDefinition, handlers: Record<string, ToolHandler>): vscode.Disposable;
+  registerToolGroup(group: GroupDefinition, handlers: Record<string, ToolHandler>): IDisposable;
 }
 
-export interface ClientTools extends vscode.Disposable, ClientToolsApi {
+export interface ClientTools extends IDisposable, ClientToolsApi {
   readonly registry: ToolRegistry;
   readonly feature: ClientToolsFeature;
 }
@@ -94,14 +95,14 @@ export interface ClientTools extends vscode.Disposable, ClientToolsApi {
 export function createClientTools(
   context: vscode.ExtensionContext,
   logger: Logger,
-  permission: () => PermissionPort | undefined,
+  permission: PermissionPort,
 ): ClientTools {
   const registry = new ToolRegistry();
   let config = readToolsConfig();
   const feature = new ClientToolsFeature({
     registry,
     logger,
-    permission,
+    permission: () => permission,
     config: () => config,
     version: String(context.extension.packageJSON.version),
     userServers: () => readUserMcpServers(logger),
@@ -112,12 +113,11 @@ export function createClientTools(
       env: [{ name: 'ELECTRON_RUN_AS_NODE', value: '1' }],
     },
   });
-  const subs: vscode.Disposable[] = [];
-  const reg = (d: { dispose(): void }) => new vscode.Disposable(() => d.dispose());
+  const subs: IDisposable[] = [];
   // Built-in schemas compile on first use: activation loads no ajv (bench/activation.mjs).
-  subs.push(reg(registry.register(ideToolGroup(), { trusted: true })));
+  subs.push(registry.register(ideToolGroup(), { trusted: true }));
 
-  let commandGroup: { dispose(): void } | undefined;
+  let commandGroup: IDisposable | undefined;
   const registerCommands = () => {
     commandGroup?.dispose();
     commandGroup = undefined;
@@ -168,7 +168,7 @@ export function createClientTools(
     feature,
     registerToolGroup(group, handlers) {
       const tools = (group?.tools ?? []).map((t) => ({ ...t, handler: handlers?.[t.name] }));
-      return reg(registry.register({ ...group, tools } as Parameters<ToolRegistry['register']>[0]));
+      return registry.register({ ...group, tools } as Parameters<ToolRegistry['register']>[0]);
     },
     dispose() {
       commandGroup?.dispose();

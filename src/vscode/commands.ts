@@ -1,90 +1,60 @@
-// The command palette: every "Tandem: …" command that is not owned by a feature module.
+// The command palette: every "Tandem: …" command that is not owned by a feature module, one
+// function per command id (rust-analyzer's createCommands()). The view's intents that do the
+// same thing call these functions (viewIntents.ts), so the view and the palette cannot drift apart.
 import * as vscode from 'vscode';
-import type { Controller } from './controller';
-import type { SessionViewProvider } from './sessionView';
-import type { Traffic } from './traffic';
-import { pickAgent } from './agentPicker';
-import { buildPrompt, currentSelection } from './promptContent';
-import { forgetSecrets } from './agentSecrets';
-import { readSettings } from './settings';
 import { replayAgent } from '../client/agentConfig';
+import { forgetSecrets } from './agentSecrets';
+import { pickAgent } from './agentPicker';
+import type { Controller } from './controller';
+import { exportSession } from './exportSession';
+import { currentSelection } from './promptContent';
+import { sendPrompt } from './sendPrompt';
+import { openPastSession, type SessionHistory } from './sessionHistory';
+import { readSettings } from './settings';
+import { signIn } from './signIn';
 
 export interface CommandDeps {
   context: vscode.ExtensionContext;
   ctl: Controller;
-  view: SessionViewProvider;
-  traffic: Traffic;
-  showLog: () => void;
-  managePermissions: () => unknown;
+  view: { show(): void };
+  traffic: { show(): unknown };
+  history: SessionHistory;
+  permissions: { manage(): unknown };
+  showLog(): void;
 }
 
-export function registerCommands(d: CommandDeps): vscode.Disposable[] {
+export function createCommands(d: CommandDeps) {
   const { ctl, view } = d;
-  const send = async (text: string, attachments: Parameters<typeof buildPrompt>[1]) => {
-    view.show();
-    await ctl.ensureStarted();
-    const client = ctl.current;
-    if (!client?.session || ctl.agent.state !== 'ready') return;
-    if (client.session.state.meta.status === 'working') {
-      void vscode.window.showInformationMessage(
-        'Tandem: the agent is still working on the last prompt. Cancel it or wait.',
-      );
-      return;
-    }
-    const caps = client.initializeResult?.agentCapabilities?.promptCapabilities ?? undefined;
-    void client.prompt(await buildPrompt(text, attachments, caps));
-  };
-  return [
-    vscode.commands.registerCommand('tandem.newSession', async () => {
+  return {
+    'tandem.newSession': async () => {
       view.show();
       await ctl.newSession();
-    }),
-    vscode.commands.registerCommand('tandem.cancelTurn', () => ctl.current?.cancel()),
-    vscode.commands.registerCommand('tandem.restartAgent', async () => {
+    },
+    'tandem.cancelTurn': () => ctl.current?.cancel(),
+    'tandem.restartAgent': async () => {
       view.show();
       await ctl.restart();
-    }),
-    vscode.commands.registerCommand('tandem.showLog', d.showLog),
-    vscode.commands.registerCommand('tandem.showTraffic', () => d.traffic.show()),
-    vscode.commands.registerCommand('tandem.managePermissions', () => d.managePermissions()),
-    vscode.commands.registerCommand('tandem.selectAgent', async () => {
+    },
+    'tandem.showLog': () => d.showLog(),
+    'tandem.showTraffic': () => d.traffic.show(),
+    'tandem.managePermissions': () => d.permissions.manage(),
+    'tandem.selectAgent': async () => {
       const name = await pickAgent(d.context.extensionUri, ctl.agent.name);
       if (name) {
         view.show();
         await ctl.start(name);
       }
-    }),
-    vscode.commands.registerCommand('tandem.signIn', (methodId?: unknown) =>
-      ctl.signIn(typeof methodId === 'string' ? methodId : undefined),
-    ),
-    vscode.commands.registerCommand('tandem.openSession', () => ctl.openPastSession()),
-    vscode.commands.registerCommand('tandem.exportSession', async (target?: vscode.Uri) => {
-      const uri = await ctl.exportSession(target);
+    },
+    'tandem.signIn': (methodId?: unknown) =>
+      signIn(ctl, d.context.secrets, typeof methodId === 'string' ? methodId : undefined),
+    'tandem.openSession': () => openPastSession(ctl, d.history),
+    'tandem.exportSession': async (target?: vscode.Uri) => {
+      const uri = await exportSession(ctl, target);
       if (uri && !target) await vscode.window.showTextDocument(uri, { preview: true });
       return uri;
-    }),
-    vscode.commands.registerCommand('tandem.switchMode', async () => {
-      const meta = ctl.current?.session?.state.meta;
-      if (!meta?.modes.length) {
-        void vscode.window.showInformationMessage('Tandem: this agent offers no modes.');
-        return;
-      }
-      // The other modes first, so Enter switches; the current one last, marked.
-      const modes = [
-        ...meta.modes.filter((m) => m.id !== meta.currentModeId),
-        ...meta.modes.filter((m) => m.id === meta.currentModeId),
-      ];
-      const pick = await vscode.window.showQuickPick(
-        modes.map((m) => ({
-          label: `${m.id === meta.currentModeId ? '$(check) ' : ''}${m.name}`,
-          detail: m.description ?? undefined,
-          id: m.id,
-        })),
-        { title: 'Tandem: Switch Mode' },
-      );
-      if (pick) await ctl.current?.setMode(pick.id);
-    }),
-    vscode.commands.registerCommand('tandem.sendSelection', async (preset?: string) => {
+    },
+    'tandem.switchMode': () => switchMode(ctl),
+    'tandem.sendSelection': async (preset?: string) => {
       const sel = currentSelection();
       if (!sel) {
         void vscode.window.showInformationMessage('Tandem: select some text in an editor first.');
@@ -98,10 +68,10 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
               prompt: 'What should the agent do with it? (optional)',
             });
       if (question === undefined) return;
-      await send(question || 'Look at this selection.', [sel.attachment]);
-    }),
+      await sendPrompt(ctl, view, question || 'Look at this selection.', [sel.attachment]);
+    },
     // (uri, question) may come from a menu, a keybinding's args or another extension.
-    vscode.commands.registerCommand('tandem.askAboutFile', async (uri?: vscode.Uri, preset?: string) => {
+    'tandem.askAboutFile': async (uri?: vscode.Uri, preset?: string) => {
       const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
       if (!target || target.scheme !== 'file') {
         void vscode.window.showInformationMessage('Tandem: open a file first.');
@@ -115,9 +85,9 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
               prompt: 'Your question',
             });
       if (!question) return;
-      await send(question, [{ kind: 'file', path: target.fsPath }]);
-    }),
-    vscode.commands.registerCommand('tandem.replayRecording', async (file?: vscode.Uri) => {
+      await sendPrompt(ctl, view, question, [{ kind: 'file', path: target.fsPath }]);
+    },
+    'tandem.replayRecording': async (file?: vscode.Uri) => {
       const uri = file instanceof vscode.Uri ? file : await pickRecording(d.context.globalStorageUri);
       if (!uri) return;
       view.show();
@@ -129,8 +99,8 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
           uri.fsPath,
         ),
       );
-    }),
-    vscode.commands.registerCommand('tandem.forgetAgentSecrets', async () => {
+    },
+    'tandem.forgetAgentSecrets': async () => {
       const agent = readSettings(d.context.extensionUri).agents.find((a) => a.name === ctl.agent.name);
       const n = agent ? await forgetSecrets(agent, d.context.secrets) : 0;
       void vscode.window.showInformationMessage(
@@ -138,8 +108,36 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
           ? `Tandem: forgot ${n} secret${n === 1 ? '' : 's'} of ${agent!.name}.`
           : 'Tandem: no stored secrets for this agent.',
       );
-    }),
+    },
+  } satisfies Record<string, (...args: never[]) => unknown>;
+}
+
+export type TandemCommands = ReturnType<typeof createCommands>;
+
+export function registerCommands(commands: TandemCommands): vscode.Disposable[] {
+  return Object.entries(commands).map(([id, run]) => vscode.commands.registerCommand(id, run));
+}
+
+/** "Tandem: Switch Mode": the agent's modes, the other ones first so Enter switches. */
+async function switchMode(ctl: Controller): Promise<void> {
+  const meta = ctl.current?.session?.state.meta;
+  if (!meta?.modes.length) {
+    void vscode.window.showInformationMessage('Tandem: this agent offers no modes.');
+    return;
+  }
+  const modes = [
+    ...meta.modes.filter((m) => m.id !== meta.currentModeId),
+    ...meta.modes.filter((m) => m.id === meta.currentModeId),
   ];
+  const pick = await vscode.window.showQuickPick(
+    modes.map((m) => ({
+      label: `${m.id === meta.currentModeId ? '$(check) ' : ''}${m.name}`,
+      detail: m.description ?? undefined,
+      id: m.id,
+    })),
+    { title: 'Tandem: Switch Mode' },
+  );
+  if (pick) await ctl.current?.setMode(pick.id);
 }
 
 /** Recordings Tandem made (tandem.recordTraffic), newest first, or any JSONL file. */

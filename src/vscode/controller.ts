@@ -1,44 +1,30 @@
-// Glue between VS Code, the agent connection and the view. Owns the connection scope: a
-// restart disposes the AgentClient (killing its process group) and builds a new one.
+// The agent's lifecycle: which agent runs, starting it (trust, settings, secrets), restarting
+// and stopping it. Two disposal scopes, as in rust-analyzer's ctx.ts: the extension's (this
+// object) and the connection's (`connection`), which a restart disposes, killing the agent's
+// process group, before building the next one. What the user does with the agent lives
+// elsewhere: commands.ts (the palette), viewIntents.ts (the view), viewFeed.ts (what the view shows).
 import * as vscode from 'vscode';
 import { AgentClient } from '../client/agentClient';
-import type { ClientFeature } from '../client/feature';
 import type { AgentConfig } from '../client/agentConfig';
-import { Disposable, DisposableStore } from '../common/disposable';
+import { findExecutable, missingCommandHelp } from '../client/agentPresets';
+import type { ClientFeature } from '../client/feature';
+import { Disposable, DisposableStore, toDisposable, type IDisposable } from '../common/disposable';
 import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
-import type { AgentView, HostMessage, Intent } from '../shared/protocol';
-import { readSettings } from './settings';
-import { DiffDocuments } from './diffDocuments';
-import { searchFiles } from './fileSearch';
-import { buildPrompt, currentSelection } from './promptContent';
-import { getToolCall } from '../session/snapshot';
-import { findExecutable, missingCommandHelp } from '../client/agentPresets';
-import { sessionToMarkdown } from '../session/exportMarkdown';
-import type { SessionTab } from '../shared/protocol';
+import type { SessionChange } from '../session/store';
+import type { AgentView, ToWebview, SessionTab } from '../shared/protocol';
 import { withSecrets } from './agentSecrets';
-import type { SessionHistory } from './sessionHistory';
-import { signIn } from './signIn';
+import { readSettings } from './settings';
 
 export interface ControllerDeps {
   context: vscode.ExtensionContext;
   logger: Logger;
   traffic: (dir: 'in' | 'out', msg: unknown) => void;
-  showLog: () => void;
-  /** Client features (fs, terminals, …) for each new agent connection. */
-  features?: () => readonly ClientFeature[];
-  /** Answers to permission prompts from the view (accepted only for a pending request and an offered option). */
-  permissions?: { answer(requestId: string, optionId: string): boolean };
-  /** Answers to elicitation forms from the view (accepted only for a pending form and, for accept, valid content). */
-  elicitation?: {
-    answer(
-      requestId: string,
-      action: 'accept' | 'decline' | 'cancel',
-      content?: Record<string, string | number | boolean | string[]>,
-    ): boolean;
+  /** Past sessions: the one to reopen on the first start of a window, and a record of each connection's sessions. */
+  history?: {
+    lastSession(agentName: string): string | undefined;
+    track(client: AgentClient, agentName: string, cwd: string): IDisposable;
   };
-  /** Past sessions of this workspace, and the one to reopen after a reload. */
-  history?: SessionHistory;
   /** A new connection is about to start (traffic recording). */
   onWillConnect?: (agentName: string) => Promise<void>;
 }
@@ -46,37 +32,35 @@ export interface ControllerDeps {
 export class Controller extends Disposable {
   private client?: AgentClient;
   private agentConfig?: AgentConfig;
-  private scope?: DisposableStore;
+  /** The connection scope: everything that lives as long as one agent process. */
+  private connection?: DisposableStore;
+  private readonly featureProviders = new Set<() => readonly ClientFeature[]>();
   /** The first start of a window reopens the session that was active when it closed. */
   private restored = false;
   private agentView: AgentView = { state: 'none' };
   /** Each start() takes a number; only the latest may launch. */
   private startGen = 0;
   private starting?: Promise<void>;
-  private readonly changed = this._register(new Emitter<HostMessage>());
-  /** Agent state and session patches, for the view and the status bar. */
-  readonly onDidChange = this.changed.event;
-  private readonly replaced = this._register(new Emitter<void>());
-  /** The session was replaced or the agent restarted: views need a new snapshot. */
-  readonly onDidReplace = this.replaced.event;
 
-  private readonly diffs: DiffDocuments;
+  private readonly agentChanged = this._register(new Emitter<AgentView>());
+  /** The agent's state changed (starting, ready, sign-in needed, error, …). */
+  readonly onDidChangeAgent = this.agentChanged.event;
+  private readonly sessionChanged = this._register(new Emitter<SessionChange>());
+  /** The shown session's store changed (its patches); other sessions' changes stay in their stores. */
+  readonly onDidChangeSession = this.sessionChanged.event;
+  private readonly sessionsChanged = this._register(new Emitter<void>());
+  /** A session was opened or closed, or one's title or status changed. */
+  readonly onDidChangeSessions = this.sessionsChanged.event;
+  private readonly replaced = this._register(new Emitter<void>());
+  /** The shown session was replaced or the agent restarted: views need a new snapshot. */
+  readonly onDidReplace = this.replaced.event;
 
   constructor(private readonly deps: ControllerDeps) {
     super();
-    const diffs = DiffDocuments.register((id, i) => {
-      const state = this.client?.session?.state;
-      const c = state && getToolCall(state, id)?.content[i];
-      return c?.type === 'diff' ? { path: c.path, oldText: c.oldText ?? null, newText: c.newText } : undefined;
-    });
-    this.diffs = diffs.provider;
-    this._register(toDisposable(diffs.disposable));
     this._register(
-      toDisposable(
-        vscode.workspace.onDidGrantWorkspaceTrust(() => {
-          if (this.agentView.state === 'untrusted') void this.start();
-        }),
-      ),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        if (this.agentView.state === 'untrusted') void this.start();
+      }),
     );
   }
 
@@ -86,8 +70,19 @@ export class Controller extends Disposable {
   get current(): AgentClient | undefined {
     return this.client;
   }
+  /** The running agent's configuration (with its secrets), for signing in to it. */
+  get config(): AgentConfig | undefined {
+    return this.agentConfig;
+  }
 
-  snapshot(): Extract<HostMessage, { type: 'snapshot' }> {
+  /** Adds client features (fs, terminals, permissions, …) to every connection started from now on. */
+  registerFeatures(provider: () => readonly ClientFeature[]): IDisposable {
+    this.featureProviders.add(provider);
+    return toDisposable(() => this.featureProviders.delete(provider));
+  }
+
+  /** What the view is built from: the agent, the shown session and the open ones. */
+  snapshot(): Extract<ToWebview, { type: 'snapshot' }> {
     return {
       type: 'snapshot',
       agent: this.agentView,
@@ -174,7 +169,7 @@ export class Controller extends Disposable {
     await this.deps.onWillConnect?.(agent.name);
     if (gen !== this.startGen) return;
     this.restored = true;
-    this.launch(
+    this.connect(
       agent,
       folders[0] ?? this.deps.context.globalStorageUri.fsPath,
       folders.slice(1),
@@ -184,14 +179,15 @@ export class Controller extends Disposable {
     await this.client!.start();
   }
 
-  private launch(
+  /** Builds the connection scope: a new AgentClient with every registered feature, its events relayed. */
+  private connect(
     agent: AgentConfig,
     cwd: string,
     additionalDirectories: string[],
     maxLineBytes: number,
     resumeSessionId?: string,
   ): void {
-    const scope = (this.scope = new DisposableStore());
+    const scope = (this.connection = new DisposableStore());
     this.agentConfig = agent;
     const client = (this.client = scope.add(
       new AgentClient({
@@ -202,7 +198,7 @@ export class Controller extends Disposable {
         logger: this.deps.logger,
         traffic: this.deps.traffic,
         maxLineBytes,
-        features: this.deps.features?.(),
+        features: [...this.featureProviders].flatMap((provide) => provide()),
         clientInfo: {
           name: 'tandem',
           title: 'Tandem',
@@ -210,49 +206,23 @@ export class Controller extends Disposable {
         },
       }),
     ));
-    scope.add(client.onDidChangeAgent((a) => this.setAgent(a)));
-    // Only the shown session's patches cross to the view; others are in their stores.
+    scope.add(client.onDidChangeAgent((s) => this.setAgent(s)));
     scope.add(
       client.onDidChangeSession((c) => {
-        if (c.sessionId === client.session?.sessionId)
-          this.changed.fire({ type: 'patch', sessionId: c.sessionId, patches: c.patches });
+        if (c.sessionId === client.session?.sessionId) this.sessionChanged.fire(c);
       }),
     );
     scope.add(client.onDidReplaceSession(() => this.replaced.fire()));
-    scope.add(
-      client.onDidChangeSessions(() => {
-        this.changed.fire({ type: 'sessions', sessions: client.sessions(), activeId: client.session?.sessionId });
-        this.remember(client, agent.name, cwd);
-      }),
-    );
-  }
-
-  /** Keeps the local session index and the session to reopen after a reload. */
-  private remember(client: AgentClient, agentName: string, cwd: string): void {
-    const history = this.deps.history;
-    if (!history) return;
-    const now = Date.now();
-    for (const s of client.sessions()) {
-      if (s.turns === 0) continue; // an untouched session is not history
-      history.record({
-        sessionId: s.sessionId,
-        agentName,
-        cwd,
-        title: s.title,
-        turns: s.turns,
-        updatedAt: now,
-        createdAt: now,
-      });
-    }
-    history.setLastSession(agentName, client.canReopen() ? client.session?.sessionId : undefined);
+    scope.add(client.onDidChangeSessions(() => this.sessionsChanged.fire()));
+    if (this.deps.history) scope.add(this.deps.history.track(client, agent.name, cwd));
   }
 
   /** Ends the connection scope and waits for the agent's process group to be gone. */
   async stop(): Promise<void> {
     const client = this.client;
     this.client = undefined;
-    this.scope?.dispose();
-    this.scope = undefined;
+    this.connection?.dispose();
+    this.connection = undefined;
     await client?.shutdown();
   }
 
@@ -267,100 +237,7 @@ export class Controller extends Disposable {
     this.replaced.fire();
   }
 
-  async handle(intent: Intent): Promise<void> {
-    switch (intent.type) {
-      case 'prompt': {
-        await this.ensureStarted();
-        const caps = this.client?.initializeResult?.agentCapabilities?.promptCapabilities ?? undefined;
-        await this.client?.prompt(
-          intent.attachments?.length ? await buildPrompt(intent.text, intent.attachments, caps) : intent.text,
-        );
-        break;
-      }
-      case 'openDiff':
-        if (!(await this.diffs.open(intent.toolCallId, intent.index)))
-          void vscode.window.showWarningMessage('Tandem: that diff is no longer in the session.');
-        break;
-      case 'searchFiles':
-        this.changed.fire({ type: 'fileResults', requestId: intent.requestId, files: await searchFiles(intent.query) });
-        break;
-      case 'attachSelection': {
-        const sel = currentSelection();
-        this.changed.fire(
-          sel ? { type: 'attachment', attachment: sel.attachment, preview: sel.preview } : { type: 'attachment' },
-        );
-        if (!sel) void vscode.window.showInformationMessage('Tandem: select some text in an editor to attach it.');
-        break;
-      }
-      case 'setMode':
-        await this.client?.setMode(intent.modeId);
-        break;
-      case 'setConfigOption':
-        await this.client?.setConfigOption(intent.configId, intent.value);
-        break;
-      case 'copyText':
-        await vscode.env.clipboard.writeText(intent.text);
-        break;
-      case 'openExternal':
-        await vscode.env.openExternal(vscode.Uri.parse(intent.url, true));
-        break;
-      case 'cancel':
-        this.client?.cancel();
-        break;
-      case 'newSession':
-        await this.newSession();
-        break;
-      case 'restartAgent':
-        await this.restart();
-        break;
-      case 'selectAgent':
-        await vscode.commands.executeCommand('workbench.action.openSettings', 'tandem.agents');
-        break;
-      case 'showLog':
-        this.deps.showLog();
-        break;
-      case 'openLocation': {
-        const uri = vscode.Uri.file(intent.path);
-        const line = Math.max(0, (intent.line ?? 1) - 1);
-        await vscode.window.showTextDocument(uri, {
-          selection: new vscode.Range(line, 0, line, 0),
-          preview: true,
-          preserveFocus: true,
-        });
-        break;
-      }
-      case 'permissionAnswer': {
-        // Only a prompt the view shows (the active session's queue) can be answered from it: ids
-        // are guessable, and a prompt of a session in the background was never shown.
-        if (!this.client?.session?.state.permissions.some((p) => p.requestId === intent.requestId)) {
-          this.deps.logger.warn(
-            `Ignored a permission answer for ${intent.requestId}: that prompt is not shown in the view.`,
-          );
-          break;
-        }
-        this.deps.permissions?.answer(intent.requestId, intent.optionId);
-        break;
-      }
-      case 'elicitationAnswer':
-        this.deps.elicitation?.answer(intent.requestId, intent.action, intent.content);
-        break;
-      case 'switchSession':
-        this.client?.switchTo(intent.sessionId);
-        break;
-      case 'closeSession':
-        await this.client?.closeSession(intent.sessionId);
-        break;
-      case 'openSession':
-        await this.openPastSession();
-        break;
-      case 'signIn':
-        await this.signIn();
-        break;
-      case 'ready':
-        break;
-    }
-  }
-
+  /** A new session on the running agent; starts the agent when none is ready. */
   async newSession(): Promise<void> {
     if (!this.client || this.agentView.state !== 'ready') {
       await this.start(this.agentView.name);
@@ -375,90 +252,23 @@ export class Controller extends Disposable {
     }
   }
 
-  /** "Tandem: Open Session…": pick a past session and reopen it (session/load or resume). */
-  async openPastSession(): Promise<void> {
-    await this.ensureStarted();
-    const client = this.client;
-    const name = this.agentView.name;
-    if (!client || !name || this.agentView.state !== 'ready' || !this.deps.history) return;
-    const id = await this.deps.history.pick(client, name);
-    if (!id) return;
-    if (!client.canReopen() && !client.getSession(id)) {
-      void vscode.window.showWarningMessage(
-        `Tandem: ${name} cannot reopen past sessions (it supports neither session/load nor session/resume).`,
-      );
-      return;
-    }
-    await vscode.window.withProgress(
-      { location: { viewId: 'tandem.sessionView' }, title: 'Opening session…' },
-      async () => {
-        try {
-          await client.loadSession(id);
-        } catch (err) {
-          void vscode.window.showErrorMessage(
-            `Tandem: could not reopen that session: ${err instanceof Error ? err.message : err}`,
-          );
-        }
-      },
-    );
-  }
-
-  async signIn(methodId?: string): Promise<void> {
-    if (this.client && this.agentConfig)
-      await signIn(
-        this.client,
-        this.agentConfig,
-        this.deps.context.secrets,
-        async () => {
-          await this.restart();
-          return this.client;
-        },
-        methodId,
-      );
-  }
-
-  /** "Tandem: Export Session as Markdown". Returns the file written. */
-  async exportSession(target?: vscode.Uri): Promise<vscode.Uri | undefined> {
-    const session = this.client?.session;
-    if (!session) {
-      void vscode.window.showInformationMessage('Tandem: there is no session to export.');
-      return undefined;
-    }
-    const snap = session.snapshot();
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const name = `${(snap.meta.title || 'tandem-session').replace(/[^\w.-]+/g, '-').slice(0, 60)}.md`;
-    const uri =
-      target ??
-      (await vscode.window.showSaveDialog({
-        defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
-        filters: { Markdown: ['md'] },
-      }));
-    if (!uri) return undefined;
-    const md = sessionToMarkdown(snap, {
-      agentName: this.agentView.info?.title ?? this.agentView.name,
-      exportedAt: new Date(),
-    });
-    await vscode.workspace.fs.writeFile(uri, Buffer.from(md, 'utf8'));
-    return uri;
-  }
-
   private setAgent(a: AgentView): void {
-    const caps = this.client?.initializeResult?.agentCapabilities?.promptCapabilities;
-    if (caps && !a.promptCapabilities)
-      a = {
-        ...a,
-        promptCapabilities: { image: !!caps.image, audio: !!caps.audio, embeddedContext: !!caps.embeddedContext },
-      };
-    this.agentView = a;
-    this.changed.fire({ type: 'agent', agent: a });
+    this.agentView = toAgentView(a, this.client);
+    this.agentChanged.fire(this.agentView);
   }
 
   override dispose(): void {
-    this.scope?.dispose();
+    this.connection?.dispose();
     super.dispose();
   }
 }
 
-function toDisposable(d: vscode.Disposable) {
-  return { dispose: () => d.dispose() };
+/** The view's form of the agent's state: the connection's status (AgentStatus) plus what its prompts may carry. */
+function toAgentView(a: AgentView, client: AgentClient | undefined): AgentView {
+  const caps = client?.initializeResult?.agentCapabilities?.promptCapabilities;
+  if (!caps || a.promptCapabilities) return a;
+  return {
+    ...a,
+    promptCapabilities: { image: !!caps.image, audio: !!caps.audio, embeddedContext: !!caps.embeddedContext },
+  };
 }

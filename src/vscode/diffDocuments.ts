@@ -2,29 +2,26 @@
 // read-only virtual documents (scheme tandem-diff) served from the session's tool call, so
 // nothing is written to disk and the agent's file is untouched.
 import * as vscode from 'vscode';
+import { Disposable } from '../common/disposable';
+import type { SessionState } from '../session/reducer';
+import { getToolCall } from '../session/snapshot';
 
 export const DIFF_SCHEME = 'tandem-diff';
 
-type Lookup = (
-  toolCallId: string,
-  index: number,
-) => { path: string; oldText: string | null; newText: string } | undefined;
-
-export class DiffDocuments implements vscode.TextDocumentContentProvider {
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+export class DiffDocuments extends Disposable implements vscode.TextDocumentContentProvider {
+  private readonly changed = this._register(new vscode.EventEmitter<vscode.Uri>());
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly lookup: Lookup) {}
+  /** `shownSession`: the state of the session whose tool calls the view shows. */
+  constructor(private readonly shownSession: () => SessionState | undefined) {
+    super();
+    this._register(vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, this));
+  }
 
-  static register(lookup: Lookup): { provider: DiffDocuments; disposable: vscode.Disposable } {
-    const provider = new DiffDocuments(lookup);
-    return {
-      provider,
-      disposable: vscode.Disposable.from(
-        vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, provider),
-        provider.changed,
-      ),
-    };
+  private lookup(toolCallId: string, index: number) {
+    const state = this.shownSession();
+    const c = state && getToolCall(state, toolCallId)?.content[index];
+    return c?.type === 'diff' ? { path: c.path, oldText: c.oldText ?? null, newText: c.newText } : undefined;
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {

@@ -1,7 +1,9 @@
-// The VS Code side of URL elicitations: a modal that names the URL's host plainly before anything
-// is opened ("Open" / "Decline"; closing the dialog declines), then the system browser.
+// The VS Code side of elicitations: for a URL, a modal that names the URL's host plainly before
+// anything is opened ("Open" / "Decline"; closing the dialog declines), then the system browser;
+// for a form asked while the view is hidden, a notification with a way to it.
 import * as vscode from 'vscode';
-import type { UrlPort } from '../client/elicitation';
+import type { ElicitationFeature, UrlPort } from '../client/elicitation';
+import type { IDisposable } from '../common/disposable';
 import { httpHost } from '../shared/elicitation';
 
 export class VsCodeUrlPort implements UrlPort {
@@ -21,4 +23,19 @@ export class VsCodeUrlPort implements UrlPort {
     if (!httpHost(url)) return false;
     return vscode.env.openExternal(vscode.Uri.parse(url, true));
   }
+}
+
+/** A form waiting while the view is hidden: say so, with a way to it. */
+export function notifyHiddenForms(
+  elicitation: Pick<ElicitationFeature, 'onDidAskForm'>,
+  view: { readonly isVisible: boolean; show(): void },
+): IDisposable {
+  return elicitation.onDidAskForm((f) => {
+    if (view.isVisible) return;
+    void vscode.window
+      .showInformationMessage(`${f.agentName} asks for input: ${f.message}`, 'Show in Tandem')
+      .then((pick) => {
+        if (pick) view.show();
+      });
+  });
 }

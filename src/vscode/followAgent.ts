@@ -2,12 +2,14 @@
 // status-bar indicator), the `locations` of the agent's tool calls open in a preview editor at
 // that line without taking focus from the composer, with a brief line highlight. Debounced: a
 // burst of reads reveals only the last location once things settle. Workspace files only unless
-// tandem.followOutsideWorkspace is set.
+// tandem.followOutsideWorkspace is set. It watches the shown session's store changes.
 import * as vscode from 'vscode';
-import type { Patch, ToolCallLocation } from '../shared/sessionModel';
-import { isWithin } from '../client/fileSystem';
+import { isWithin } from '../client/fileAccess';
 import type { RevealPort } from '../client/ports';
-import { Emitter } from '../common/event';
+import { Disposable } from '../common/disposable';
+import { Emitter, type Event } from '../common/event';
+import type { SessionChange } from '../session/store';
+import type { Patch, ToolCallLocation } from '../shared/sessionModel';
 
 export const FOLLOW_SETTING = 'tandem.followAgent';
 export const FOLLOW_OUTSIDE_SETTING = 'tandem.followOutsideWorkspace';
@@ -15,13 +17,15 @@ const DEBOUNCE_MS = 250;
 const HIGHLIGHT_MS = 1500;
 
 /** Opens a file at a line in the preview editor, keeping focus where it is, and flashes the line. */
-export class EditorReveal implements RevealPort, vscode.Disposable {
-  private readonly decoration = vscode.window.createTextEditorDecorationType({
-    isWholeLine: true,
-    backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'),
-    overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.findMatchForeground'),
-    overviewRulerLane: vscode.OverviewRulerLane.Center,
-  });
+export class EditorReveal extends Disposable implements RevealPort {
+  private readonly decoration = this._register(
+    vscode.window.createTextEditorDecorationType({
+      isWholeLine: true,
+      backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'),
+      overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.findMatchForeground'),
+      overviewRulerLane: vscode.OverviewRulerLane.Center,
+    }),
+  );
   private timer?: NodeJS.Timeout;
 
   async reveal(path: string, line: number | undefined): Promise<void> {
@@ -45,41 +49,41 @@ export class EditorReveal implements RevealPort, vscode.Disposable {
     }, HIGHLIGHT_MS);
   }
 
-  dispose(): void {
+  override dispose(): void {
     if (this.timer) clearTimeout(this.timer);
-    this.decoration.dispose();
+    super.dispose();
   }
 }
 
-export class FollowAgent implements vscode.Disposable {
-  private readonly subs: vscode.Disposable[] = [];
-  private readonly status: vscode.StatusBarItem;
+export class FollowAgent extends Disposable {
+  private readonly status = this._register(
+    vscode.window.createStatusBarItem('tandem.followAgent', vscode.StatusBarAlignment.Right, 99),
+  );
   private readonly seen = new Map<string, string>();
   private pending?: { path: string; line?: number };
   private timer?: NodeJS.Timeout;
-  private readonly revealed = new Emitter<{ path: string; line?: number }>();
+  private readonly revealed = this._register(new Emitter<{ path: string; line?: number }>());
   /** A location was revealed (tests, telemetry-free diagnostics). */
   readonly onDidReveal = this.revealed.event;
 
   constructor(
-    patches: (listener: (patches: readonly Patch[]) => void) => { dispose(): void },
+    sessionChanges: Event<SessionChange>,
     private readonly port: RevealPort = new EditorReveal(),
     private readonly debounceMs = DEBOUNCE_MS,
   ) {
-    this.status = vscode.window.createStatusBarItem('tandem.followAgent', vscode.StatusBarAlignment.Right, 99);
+    super();
     this.status.name = 'Tandem: Follow Agent';
     this.status.command = 'tandem.toggleFollowAgent';
     this.updateStatus();
     this.status.show();
-    const sub = patches((p) => this.onPatches(p));
-    this.subs.push(
-      { dispose: () => sub.dispose() },
-      vscode.commands.registerCommand('tandem.toggleFollowAgent', () => this.toggle()),
+    this._register(sessionChanges((c) => this.onPatches(c.patches)));
+    this._register(vscode.commands.registerCommand('tandem.toggleFollowAgent', () => this.toggle()));
+    this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(FOLLOW_SETTING)) this.updateStatus();
       }),
     );
-    if (port instanceof EditorReveal) this.subs.push(port);
+    if (port instanceof EditorReveal) this._register(port);
   }
 
   /** Read once per configuration change: onPatches runs for every session change and must stay cheap. */
@@ -146,10 +150,8 @@ export class FollowAgent implements vscode.Disposable {
     }
   }
 
-  dispose(): void {
+  override dispose(): void {
     if (this.timer) clearTimeout(this.timer);
-    for (const s of this.subs) s.dispose();
-    this.status.dispose();
-    this.revealed.dispose();
+    super.dispose();
   }
 }

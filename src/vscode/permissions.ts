@@ -3,11 +3,14 @@
 // shows a notification + a badge on the Tandem view when the view is hidden or the window is
 // not focused, and the "Tandem: Manage Permissions" command.
 import * as vscode from 'vscode';
+import { Disposable } from '../common/disposable';
+import type { Event } from '../common/event';
 import type { Logger } from '../common/logger';
 import { PermissionBroker, type PendingPermission } from '../client/permissions/broker';
 import { PermissionsFeature } from '../client/permissions/feature';
 import { RememberedDecisions, type MementoPort, type RememberedDecision } from '../client/permissions/remembered';
-import { DEFAULT_RULES, parseRules, type RuleSet } from '../client/permissions/rules';
+import type { RuleSet } from '../client/permissions/ruleEvaluation';
+import { DEFAULT_RULES, parseRules } from '../client/permissions/rules';
 
 const SECTION = 'tandem';
 const KEY = 'permissions.rules';
@@ -15,47 +18,57 @@ const MEMENTO_KEY = 'tandem.permissions.remembered';
 
 export interface PermissionViewPort {
   readonly isVisible: boolean;
+  /** The view was shown or hidden: prompts that only the view knew about then get a notification. */
+  readonly onDidChangeVisibility: Event<boolean>;
   setBadge(count: number, tooltip: string): void;
   show(): void;
 }
 
-export class TandemPermissions implements vscode.Disposable {
+export class TandemPermissions extends Disposable {
   readonly broker: PermissionBroker;
   readonly remembered: RememberedDecisions;
   private rules: RuleSet = { user: [], workspace: [] };
   private lastWarnings = '';
   private readonly notified = new Set<string>();
-  private readonly subs: vscode.Disposable[] = [];
 
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly logger: Logger,
     private readonly view: PermissionViewPort,
   ) {
+    super();
     const memento: MementoPort = {
       get: () => context.workspaceState.get<RememberedDecision[]>(MEMENTO_KEY, []),
       set: (list) => context.workspaceState.update(MEMENTO_KEY, list),
     };
     this.remembered = new RememberedDecisions(memento);
-    this.broker = new PermissionBroker({
-      rules: () => this.rules,
-      roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
-      remembered: this.remembered,
-      logger,
-    });
+    this.broker = this._register(
+      new PermissionBroker({
+        rules: () => this.rules,
+        roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+        remembered: this.remembered,
+        logger,
+      }),
+    );
     this.reload();
-    this.subs.push(
+    this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(`${SECTION}.${KEY}`)) this.reload();
       }),
-      vscode.window.onDidChangeWindowState(() => this.notifyHidden()),
-      new vscode.Disposable(
-        this.broker.onDidChange((c) => {
-          if (c.type === 'added') this.maybeNotify(c.pending);
-          else this.notified.delete(c.requestId);
-          this.updateBadge();
-        }).dispose,
-      ),
+    );
+    this._register(vscode.window.onDidChangeWindowState(() => this.notifyHidden()));
+    this._register(
+      view.onDidChangeVisibility(() => {
+        this.notifyHidden();
+        this.updateBadge();
+      }),
+    );
+    this._register(
+      this.broker.onDidChange((c) => {
+        if (c.type === 'added') this.maybeNotify(c.pending);
+        else this.notified.delete(c.requestId);
+        this.updateBadge();
+      }),
     );
   }
 
@@ -72,12 +85,6 @@ export class TandemPermissions implements vscode.Disposable {
         `Ignored a permission answer for ${requestId} / ${optionId}: not pending or not an offered option.`,
       );
     return ok;
-  }
-
-  /** The view was shown or hidden: prompts that only the view knew about now get a notification. */
-  onViewVisibilityChanged(): void {
-    this.notifyHidden();
-    this.updateBadge();
   }
 
   private reload(): void {
@@ -265,11 +272,6 @@ export class TandemPermissions implements vscode.Disposable {
     items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
     items.push({ label: '$(gear) Edit rules in settings…', openSettings: true });
     return items;
-  }
-
-  dispose(): void {
-    this.broker.dispose();
-    for (const s of this.subs) s.dispose();
   }
 }
 

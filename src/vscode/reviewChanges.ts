@@ -7,6 +7,7 @@ import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
 import type { ChangeTracker, FileChange } from '../client/changeTracker';
 import type { EditPort } from '../client/ports';
+import { Disposable } from '../common/disposable';
 
 export const SNAPSHOT_SCHEME = 'tandem-snapshot';
 
@@ -18,10 +19,12 @@ export function snapshotUri(c: Pick<FileChange, 'sessionId' | 'turn' | 'path'>):
   });
 }
 
-class SnapshotProvider implements vscode.TextDocumentContentProvider {
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+class SnapshotProvider extends Disposable implements vscode.TextDocumentContentProvider {
+  private readonly changed = this._register(new vscode.EventEmitter<vscode.Uri>());
   readonly onDidChange = this.changed.event;
-  constructor(private readonly tracker: ChangeTracker) {}
+  constructor(private readonly tracker: ChangeTracker) {
+    super();
+  }
   provideTextDocumentContent(uri: vscode.Uri): string {
     let q: { s: string; t: number };
     try {
@@ -31,9 +34,6 @@ class SnapshotProvider implements vscode.TextDocumentContentProvider {
     }
     const c = this.tracker.get(q.s, q.t, vscode.Uri.from({ scheme: 'file', path: uri.path }).fsPath);
     return c?.before ? new TextDecoder().decode(c.before) : '';
-  }
-  dispose(): void {
-    this.changed.dispose();
   }
 }
 
@@ -50,18 +50,16 @@ const REVERT: vscode.QuickInputButton = {
   tooltip: 'Revert this file to before the turn',
 };
 
-export class ReviewChanges implements vscode.Disposable {
-  private readonly subs: vscode.Disposable[] = [];
-
+export class ReviewChanges extends Disposable {
   constructor(
     private readonly tracker: ChangeTracker,
     private readonly edits: EditPort,
     private readonly currentSessionId: () => string | undefined,
   ) {
-    const provider = new SnapshotProvider(tracker);
-    this.subs.push(
-      provider,
-      vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, provider),
+    super();
+    const provider = this._register(new SnapshotProvider(tracker));
+    this._register(vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, provider));
+    this._register(
       vscode.commands.registerCommand('tandem.reviewChanges', (arg?: { sessionId?: string; turn?: number }) =>
         this.show(arg),
       ),
@@ -209,10 +207,6 @@ export class ReviewChanges implements vscode.Disposable {
         5000,
       );
     }
-  }
-
-  dispose(): void {
-    for (const s of this.subs) s.dispose();
   }
 }
 

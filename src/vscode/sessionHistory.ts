@@ -2,6 +2,8 @@
 // session/list in "Tandem: Open Session…", and the session to reopen after a window reload.
 import * as vscode from 'vscode';
 import type { AgentClient } from '../client/agentClient';
+import type { IDisposable } from '../common/disposable';
+import type { Controller } from './controller';
 import {
   mergeWithAgentList,
   parseIndex,
@@ -38,6 +40,26 @@ export class SessionHistory {
     void this.state.update(LAST_KEY, sessionId ? { agentName, sessionId } : undefined);
   }
 
+  /** Records the sessions of one connection as they change (an untouched session is not history). */
+  track(client: AgentClient, agentName: string, cwd: string): IDisposable {
+    return client.onDidChangeSessions(() => {
+      const now = Date.now();
+      for (const s of client.sessions()) {
+        if (s.turns === 0) continue;
+        this.record({
+          sessionId: s.sessionId,
+          agentName,
+          cwd,
+          title: s.title,
+          turns: s.turns,
+          updatedAt: now,
+          createdAt: now,
+        });
+      }
+      this.setLastSession(agentName, client.canReopen() ? client.session?.sessionId : undefined);
+    });
+  }
+
   /** QuickPick of past sessions; returns the chosen id. */
   async pick(client: AgentClient, agentName: string): Promise<string | undefined> {
     const remote = await client.listSessions().catch((err) => {
@@ -67,4 +89,32 @@ export class SessionHistory {
     });
     return choice?.sessionId;
   }
+}
+
+/** "Tandem: Open Session…": pick a past session and reopen it (session/load or resume). */
+export async function openPastSession(ctl: Controller, history: SessionHistory): Promise<void> {
+  await ctl.ensureStarted();
+  const client = ctl.current;
+  const name = ctl.agent.name;
+  if (!client || !name || ctl.agent.state !== 'ready') return;
+  const id = await history.pick(client, name);
+  if (!id) return;
+  if (!client.canReopen() && !client.getSession(id)) {
+    void vscode.window.showWarningMessage(
+      `Tandem: ${name} cannot reopen past sessions (it supports neither session/load nor session/resume).`,
+    );
+    return;
+  }
+  await vscode.window.withProgress(
+    { location: { viewId: 'tandem.sessionView' }, title: 'Opening session…' },
+    async () => {
+      try {
+        await client.loadSession(id);
+      } catch (err) {
+        void vscode.window.showErrorMessage(
+          `Tandem: could not reopen that session: ${err instanceof Error ? err.message : err}`,
+        );
+      }
+    },
+  );
 }

@@ -1,16 +1,21 @@
 // The sidebar webview. The host owns state: on `ready` it sends a snapshot, then patches,
-// batched per frame. A hidden or reloaded view is rebuilt from a fresh snapshot.
+// batched per frame (before `ready` it drops them: the snapshot holds them). A hidden or reloaded
+// view is rebuilt from a fresh snapshot. Requests from the view get one reply each, by seq.
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import { Disposable } from '../common/disposable';
 import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
-import { parseIntent, type HostMessage, type Intent } from '../shared/protocol';
-import { coalescePatches, type Patch } from '../shared/sessionModel';
+import { parseFromWebview, requestSeq } from '../shared/parseFromWebview';
+import type { RequestParams, RequestResult, ToWebview, WebviewRequest } from '../shared/protocol';
+import { coalescePatches } from '../shared/patches';
+import type { Patch } from '../shared/sessionModel';
 import { TurnOutliner, type TurnSource } from '../shared/turnOutline';
+import type { ViewIntent } from './viewIntents';
+import type { RequestHandlers } from './webviewRequests';
 
 export interface ViewSource {
-  snapshot(): Extract<HostMessage, { type: 'snapshot' }>;
+  snapshot(): Extract<ToWebview, { type: 'snapshot' }>;
   /** The session's turns, for loading outlined ones (undefined when it is not the shown session). */
   turns(sessionId: string): TurnSource | undefined;
 }
@@ -27,7 +32,8 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Which folded turns this view holds only as outlines. */
   private readonly outliner = new TurnOutliner();
-  private readonly intents = this._register(new Emitter<Intent>());
+  private readonly intents = this._register(new Emitter<ViewIntent>());
+  private readonly requests: RequestHandlers;
   readonly onIntent = this.intents.event;
   private readonly resolved = this._register(new Emitter<void>());
   /** Fires when the view is first shown (or shown again after being disposed). */
@@ -37,8 +43,10 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
     private readonly extensionUri: vscode.Uri,
     private readonly logger: Logger,
     private readonly source: ViewSource,
+    requests: RequestHandlers<'searchFiles' | 'attachSelection'>,
   ) {
     super();
+    this.requests = { ...requests, loadTurns: (p) => this.loadTurns(p) };
   }
 
   get isVisible(): boolean {
@@ -104,7 +112,7 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
     this.post({ ...msg, session: this.outliner.snapshot(msg.session) });
   }
 
-  postMessage(msg: HostMessage): void {
+  postMessage(msg: ToWebview): void {
     if (this.ready) {
       this.flush();
       this.post(msg);
@@ -126,27 +134,49 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
       this.post({ type: 'patch', sessionId: p.sessionId, patches: coalescePatches(p.patches) });
   }
 
-  private post(msg: HostMessage): void {
+  private post(msg: ToWebview): void {
     void this.view?.webview.postMessage(msg).then(undefined, (err) => this.logger.warn(`webview post failed: ${err}`));
   }
 
   private receive(raw: unknown): void {
-    const intent = parseIntent(raw);
-    if (typeof intent === 'string') {
-      this.logger.warn(`Ignored an invalid message from the Tandem view: ${intent}`);
+    const msg = parseFromWebview(raw);
+    if (typeof msg === 'string') {
+      this.logger.warn(`Ignored an invalid message from the Tandem view: ${msg}`);
+      const seq = requestSeq(raw);
+      if (seq !== undefined) this.post({ type: 'reply', seq, error: `Tandem refused the request: ${msg}` });
       return;
     }
-    if (intent.type === 'ready') {
+    if (msg.type === 'ready') {
       this.ready = true;
       this.refresh();
       return;
     }
-    if (intent.type === 'loadTurns') {
-      const turns = this.source.turns(intent.sessionId);
-      if (turns) this.queue(intent.sessionId, this.outliner.request(intent.sessionId, intent.turns, turns));
+    if (msg.type === 'request') {
+      void this.answer(msg);
       return;
     }
-    this.intents.fire(intent);
+    this.intents.fire(msg);
+  }
+
+  private async answer(req: WebviewRequest): Promise<void> {
+    const handler = this.requests[req.method] as (p: typeof req.params) => unknown;
+    try {
+      this.post({ type: 'reply', seq: req.seq, result: await handler(req.params) });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      this.logger.warn(`The Tandem view's ${req.method} request failed: ${message}`);
+      this.post({ type: 'reply', seq: req.seq, error: message });
+    }
+  }
+
+  /** The turns' content goes out in the patch stream now, ahead of the reply. */
+  private loadTurns({ sessionId, turns }: RequestParams<'loadTurns'>): RequestResult<'loadTurns'> {
+    const source = this.source.turns(sessionId);
+    if (!source) return { loaded: [] };
+    const patches = this.outliner.request(sessionId, turns, source);
+    this.queue(sessionId, patches);
+    this.flush();
+    return { loaded: patches.flatMap((p) => (p.op === 'fullTurn' ? [p.turn.index] : [])) };
   }
 
   private html(webview: vscode.Webview): string {

@@ -6,10 +6,9 @@
 // agent with it before `authenticate`.
 import * as vscode from 'vscode';
 import type { AuthMethod } from '@agentclientprotocol/sdk';
-import { errorDetail } from '../acp/connection';
-import type { AgentClient } from '../client/agentClient';
-import type { AgentConfig } from '../client/agentConfig';
+import { errorDetail } from '../acp/errors';
 import { askSignInEnv } from './agentSecrets';
+import type { Controller } from './controller';
 
 /** The variables an env-var sign-in method reads, or undefined for other methods. */
 export function signInEnvVars(m: AuthMethod): string[] | undefined {
@@ -21,16 +20,18 @@ export function signInEnvVars(m: AuthMethod): string[] | undefined {
 }
 
 /**
- * Signs in with `methodId` when given (a keybinding, another extension), else asks which method.
- * `restart` starts the agent again and returns its new client.
+ * Signs in to the running agent with `methodId` when given (a keybinding, another extension),
+ * else asks which method. A method that needs a new process (a terminal login, a variable just
+ * entered) restarts the agent through `ctl`.
  */
 export async function signIn(
-  client: AgentClient,
-  agent: AgentConfig,
+  ctl: Pick<Controller, 'current' | 'config' | 'restart'>,
   secrets: vscode.SecretStorage,
-  restart: () => Promise<AgentClient | undefined>,
   methodId?: string,
 ): Promise<void> {
+  let client = ctl.current;
+  const agent = ctl.config;
+  if (!client || !agent) return;
   const methods = client.authMethods;
   const chosen = methodId !== undefined ? methods.find((m) => m.id === methodId) : undefined;
   if (methodId !== undefined && !chosen) {
@@ -71,13 +72,14 @@ export async function signIn(
         }
       });
     });
-    await restart();
+    await ctl.restart();
     return;
   }
   const missing = (signInEnvVars(m) ?? []).filter((v) => !agent.env?.[v] && !process.env[v]);
   if (missing.length) {
     if (!(await askSignInEnv(agent, missing, secrets))) return;
-    const next = await restart();
+    await ctl.restart();
+    const next = ctl.current;
     // Started with the variable and needs nothing more, or did not start (its view says why).
     if (next?.agent.state !== 'auth') return;
     client = next;

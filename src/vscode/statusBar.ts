@@ -1,12 +1,38 @@
+// The agent's state outside the view: a status-bar item (a click opens the Tandem view) and the
+// context keys `when` clauses read, both refreshed whenever the agent or the shown session changes.
 import * as vscode from 'vscode';
+import { Disposable } from '../common/disposable';
 import type { AgentView } from '../shared/protocol';
+import { ContextKeys } from './contextKeys';
+import type { Controller } from './controller';
+
+export class StatusIndicators extends Disposable {
+  constructor(ctl: Controller) {
+    super();
+    const bar = this._register(new AgentStatusBar());
+    const keys = new ContextKeys();
+    const refresh = () => {
+      const session = ctl.current?.session?.state;
+      // Prompts and forms both wait for the user.
+      const waiting = (session?.permissions.length ?? 0) + (session?.elicitations.length ?? 0);
+      bar.update(ctl.agent, session?.meta.status === 'working', waiting > 0);
+      keys.update(ctl.agent, session?.meta, waiting);
+    };
+    refresh();
+    for (const event of [ctl.onDidChangeAgent, ctl.onDidChangeSession, ctl.onDidChangeSessions, ctl.onDidReplace])
+      this._register(event(refresh));
+  }
+}
 
 /** Shows the agent and what it is doing; a click opens the Tandem view. */
-export class AgentStatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('tandem.status', vscode.StatusBarAlignment.Right, 100);
+class AgentStatusBar extends Disposable {
+  private readonly item = this._register(
+    vscode.window.createStatusBarItem('tandem.status', vscode.StatusBarAlignment.Right, 100),
+  );
   private last = '';
 
   constructor() {
+    super();
     this.item.name = 'Tandem agent';
     this.item.command = 'tandem.sessionView.focus';
     this.update({ state: 'none' }, false);
@@ -44,9 +70,5 @@ export class AgentStatusBar implements vscode.Disposable {
         : waitingForPermission
           ? new vscode.ThemeColor('statusBarItem.warningBackground')
           : undefined;
-  }
-
-  dispose(): void {
-    this.item.dispose();
   }
 }

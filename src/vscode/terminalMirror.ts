@@ -1,26 +1,26 @@
 // "Open in terminal" (command tandem.openTerminal, argument: a terminalId): a read-only VS Code
 // terminal (Pseudoterminal) mirroring a command's output from the session store — what it has
-// printed so far, then live output until it ends. Works for client terminals and agent-side ones.
+// printed so far, then live output until it ends, read from the store of the session that ran it.
+// Works for client terminals and agent-side ones.
 import * as vscode from 'vscode';
-import type { Patch, TerminalView } from '../shared/sessionModel';
-
-export interface TerminalSource {
-  get(terminalId: string): TerminalView | undefined;
-  all(): TerminalView[];
-  onPatches(listener: (patches: readonly Patch[]) => void): { dispose(): void };
-}
+import { Disposable } from '../common/disposable';
+import type { SessionStore } from '../session/store';
+import type { TerminalView } from '../shared/sessionModel';
 
 const toCrlf = (s: string) => s.replace(/\r?\n/g, '\r\n');
 
-export class TerminalMirror implements vscode.Disposable {
-  private readonly subs: vscode.Disposable[] = [];
+export class TerminalMirror extends Disposable {
   private readonly open = new Map<string, vscode.Terminal>();
 
-  constructor(private readonly source: TerminalSource) {
-    this.subs.push(
+  /** `shownSession`: the session whose terminals the picker lists and ids refer to. */
+  constructor(private readonly shownSession: () => SessionStore | undefined) {
+    super();
+    this._register(
       vscode.commands.registerCommand('tandem.openTerminal', (arg?: string | { terminalId?: string }) =>
         this.show(typeof arg === 'string' ? arg : arg?.terminalId),
       ),
+    );
+    this._register(
       vscode.window.onDidCloseTerminal((t) => {
         for (const [id, x] of this.open) if (x === t) this.open.delete(id);
       }),
@@ -28,8 +28,9 @@ export class TerminalMirror implements vscode.Disposable {
   }
 
   async show(terminalId?: string): Promise<vscode.Terminal | undefined> {
+    const store = this.shownSession();
     if (!terminalId) {
-      const all = this.source.all();
+      const all = store ? Object.values(store.snapshot().terminals) : [];
       if (!all.length) {
         void vscode.window.showInformationMessage('Tandem: no agent commands in this session.');
         return undefined;
@@ -53,14 +54,14 @@ export class TerminalMirror implements vscode.Disposable {
       existing.show(true);
       return existing;
     }
-    const view = this.source.get(terminalId);
-    if (!view) {
+    const view = store?.state.terminals.get(terminalId);
+    if (!store || !view) {
       void vscode.window.showWarningMessage(`Tandem: terminal ${terminalId} is not in this session.`);
       return undefined;
     }
     const term = vscode.window.createTerminal({
       name: `Tandem: ${truncate(view.command ?? terminalId, 40)}`,
-      pty: this.pty(terminalId),
+      pty: this.pty(store, terminalId),
       iconPath: new vscode.ThemeIcon('hubot'),
     });
     this.open.set(terminalId, term);
@@ -68,7 +69,7 @@ export class TerminalMirror implements vscode.Disposable {
     return term;
   }
 
-  private pty(id: string): vscode.Pseudoterminal {
+  private pty(store: SessionStore, id: string): vscode.Pseudoterminal {
     const write = new vscode.EventEmitter<string>();
     let sub: { dispose(): void } | undefined;
     let ended = false;
@@ -82,7 +83,7 @@ export class TerminalMirror implements vscode.Disposable {
     return {
       onDidWrite: write.event,
       open: () => {
-        const t = this.source.get(id);
+        const t = store.state.terminals.get(id);
         if (!t) return;
         write.fire(`\x1b[2m$ ${toCrlf(t.command ?? '')}${t.cwd ? `   (in ${t.cwd})` : ''}\x1b[0m\r\n`);
         if (t.truncated) write.fire('\x1b[2m[… earlier output dropped]\x1b[0m\r\n');
@@ -91,11 +92,11 @@ export class TerminalMirror implements vscode.Disposable {
           end(t);
           return;
         }
-        sub = this.source.onPatches((patches) => {
+        sub = store.onDidChange(({ patches }) => {
           for (const p of patches) {
             if (p.op === 'terminalOutput' && p.terminalId === id) write.fire(toCrlf(p.data));
             else if (p.op === 'terminal' && p.terminal.terminalId === id && p.terminal.exited) {
-              const cur = this.source.get(id);
+              const cur = store.state.terminals.get(id);
               if (cur) end(cur);
               sub?.dispose();
             }
@@ -110,10 +111,6 @@ export class TerminalMirror implements vscode.Disposable {
         /* read-only mirror */
       },
     };
-  }
-
-  dispose(): void {
-    for (const s of this.subs) s.dispose();
   }
 }
 

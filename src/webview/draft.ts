@@ -3,7 +3,7 @@
 // page the state the old one saved. Pasted images are left out: re-serialized on every keystroke
 // they would cost more than pasting them again.
 import type { Attachment } from '../shared/protocol';
-import { viewState } from './vscodeApi';
+import type { ViewState } from './host';
 
 export interface DraftChip {
   id: number;
@@ -17,8 +17,8 @@ export interface Draft {
   chips: DraftChip[];
 }
 
-export function loadDraft(): Draft {
-  const d = (viewState.get() as { draft?: Partial<Draft> } | undefined)?.draft;
+export function loadDraft(state: ViewState): Draft {
+  const d = (state.get() as { draft?: Partial<Draft> } | undefined)?.draft;
   if (!d || typeof d.text !== 'string' || !Array.isArray(d.chips)) return { text: '', chips: [] };
   return {
     text: d.text,
@@ -26,6 +26,6 @@ export function loadDraft(): Draft {
   };
 }
 
-export function saveDraft(d: Draft): void {
-  viewState.merge({ draft: { text: d.text, chips: d.chips.filter((c) => c.att.kind !== 'image') } });
+export function saveDraft(state: ViewState, d: Draft): void {
+  state.merge({ draft: { text: d.text, chips: d.chips.filter((c) => c.att.kind !== 'image') } });
 }

@@ -1,25 +1,35 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import type { HostMessage } from '../shared/protocol';
+import type { ToWebview } from '../shared/protocol';
 import { App } from './components/App';
 import { clearMarkdownCache } from './components/Markdown';
 import { loadToolDetails } from './components/ToolCallRow';
+import { createHost, HostContext, type VsCodeApi } from './host';
+import { openLocation } from './links';
 import { Mirror, type ViewModel } from './mirror';
 import { setWorkspaceRoots } from './toolTitle';
-import { post } from './vscodeApi';
 
+declare function acquireVsCodeApi(): VsCodeApi;
+const host = createHost(acquireVsCodeApi());
 const mirror = new Mirror();
-const onHostMessage = (l: (m: HostMessage) => void) => mirror.onMessage(l);
 
 function Root() {
   const [vm, setVm] = useState<ViewModel>(mirror.current);
   useEffect(() => mirror.subscribe(setVm), []);
-  return <App vm={vm} onHostMessage={onHostMessage} />;
+  return (
+    <HostContext.Provider value={host}>
+      <App vm={vm} />
+    </HostContext.Provider>
+  );
 }
 
-window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
+window.addEventListener('message', (e: MessageEvent<ToWebview>) => {
   const m = e.data;
   if (!m || typeof m !== 'object' || !('type' in m)) return;
+  if (m.type === 'reply') {
+    host.settle(m);
+    return;
+  }
   if (m.type === 'snapshot') {
     clearMarkdownCache();
     if (m.workspaceRoots) setWorkspaceRoots(m.workspaceRoots);
@@ -59,7 +69,7 @@ document.addEventListener('click', (e) => {
   const copy = t?.closest<HTMLElement>('[data-copy]');
   if (copy) {
     const code = copy.closest('.code-block')?.querySelector('code')?.textContent ?? '';
-    post({ type: 'copyText', text: code });
+    host.post({ type: 'copyText', text: code });
     copy.classList.add('copied');
     setTimeout(() => copy.classList.remove('copied'), 1200);
     e.preventDefault();
@@ -69,10 +79,10 @@ document.addEventListener('click', (e) => {
   if (!a) return;
   e.preventDefault();
   const href = a.getAttribute('href') ?? '';
-  if (/^(https?:|mailto:)/i.test(href)) post({ type: 'openExternal', url: href });
+  if (/^(https?:|mailto:)/i.test(href)) host.post({ type: 'openExternal', url: href });
   else if (href.startsWith('/')) {
     const m = /^(.*?)(?:#L?(\d+).*)?$/.exec(href)!;
-    post({ type: 'openLocation', path: decodeURIComponent(m[1]), ...(m[2] ? { line: Number(m[2]) } : {}) });
+    openLocation(host, decodeURIComponent(m[1]), m[2] ? Number(m[2]) : undefined);
   }
 });
 
@@ -84,5 +94,6 @@ const idle = (cb: () => void) =>
 idle(() => {
   void loadToolDetails();
 });
-// Handshake: the host queues everything until it hears this, then sends a snapshot.
-post({ type: 'ready' });
+// Handshake: until it hears this the host sends nothing (it drops patches: the snapshot it sends
+// on `ready` already holds them); then patches follow the snapshot.
+host.post({ type: 'ready' });

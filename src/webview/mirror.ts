@@ -1,7 +1,8 @@
 // The webview's copy of host state. Patches are queued as they arrive and applied once per
 // animation frame, so a burst of thousands of chunks costs one render.
-import { applyPatches, type Patch, type SessionSnapshot } from '../shared/sessionModel';
-import type { AgentView, HostMessage, SessionTab } from '../shared/protocol';
+import { applyPatches } from '../shared/patches';
+import type { Patch, SessionSnapshot } from '../shared/sessionModel';
+import type { AgentView, SessionTab, ToWebview, WebviewReply } from '../shared/protocol';
 
 export interface ViewModel {
   agent: AgentView;
@@ -17,7 +18,6 @@ export interface ViewModel {
 
 type Listener = (vm: ViewModel) => void;
 type Announcer = (text: string) => void;
-type Raw = (msg: HostMessage) => void;
 
 export class Mirror {
   private vm: ViewModel = {
@@ -32,7 +32,6 @@ export class Mirror {
   private frame = 0;
   private listeners: Listener[] = [];
   private announcers: Announcer[] = [];
-  private raws: Raw[] = [];
   /** Scheduler for flushes; tests replace it. */
   schedule: (cb: () => void) => number = (cb) => requestAnimationFrame(cb);
 
@@ -55,15 +54,8 @@ export class Mirror {
     };
   }
 
-  /** Host messages that are answers, not state (file search results, the editor selection). */
-  onMessage(r: Raw): () => void {
-    this.raws.push(r);
-    return () => {
-      this.raws = this.raws.filter((x) => x !== r);
-    };
-  }
-
-  receive(msg: HostMessage): void {
+  /** A state message from the host (replies to requests go to the Host that asked). */
+  receive(msg: Exclude<ToWebview, WebviewReply>): void {
     switch (msg.type) {
       case 'snapshot':
         this.pending = [];
@@ -90,9 +82,6 @@ export class Mirror {
         if (!this.vm.session || this.vm.session.meta.sessionId !== msg.sessionId) return;
         for (const p of msg.patches) this.pending.push(p);
         if (!this.frame) this.frame = this.schedule(() => this.flush());
-        break;
-      default:
-        for (const r of this.raws) r(msg);
         break;
     }
   }

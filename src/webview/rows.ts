@@ -163,3 +163,23 @@ function subagentCalls(turn: TurnView, calls: Record<string, ToolCallView>) {
   });
   return { children, nested };
 }
+
+/** A row's height before it is measured (px). */
+export function estimateRowHeight(r: Row): number {
+  switch (r.type) {
+    case 'turn':
+      return 34;
+    case 'tool':
+      return 24;
+    case 'end':
+    case 'notice':
+    case 'loading':
+      return 24;
+    case 'item': {
+      if (r.item.kind === 'thought' || r.item.kind === 'compaction') return 26;
+      const len = r.item.blocks.reduce((n, b) => n + (b.type === 'text' ? b.text.length : 40), 0);
+      // A paragraph is ~19 px a line plus ~8 px of margins (a one-line message measures 26.8).
+      return 8 + Math.max(1, Math.ceil(len / 60)) * 19;
+    }
+  }
+}

@@ -3,7 +3,7 @@
 // hidden (or reloaded) comes back as it was, like a native tree does. One session's worth: the
 // memory of another session is not applied.
 import type { Filter } from './rows';
-import { viewState } from './vscodeApi';
+import type { ViewState } from './host';
 
 /** Where the reader is: a row and how far its top is above the viewport's top (px). Absent: at the end. */
 export interface ScrollAnchor {
@@ -35,8 +35,8 @@ const pairs = <K>(v: unknown, key: (k: unknown) => k is K): [K, boolean][] =>
     : [];
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
-export function loadViewMemory(sessionId: string): ViewMemory | undefined {
-  const s = (viewState.get() as { transcript?: Partial<Saved> } | undefined)?.transcript;
+export function loadViewMemory(state: ViewState, sessionId: string): ViewMemory | undefined {
+  const s = (state.get() as { transcript?: Partial<Saved> } | undefined)?.transcript;
   if (!s || s.sessionId !== sessionId) return undefined;
   const a = s.anchor;
   return {
@@ -49,7 +49,7 @@ export function loadViewMemory(sessionId: string): ViewMemory | undefined {
   };
 }
 
-export function saveViewMemory(sessionId: string, m: ViewMemory): void {
+export function saveViewMemory(state: ViewState, sessionId: string, m: ViewMemory): void {
   const saved: Saved = {
     sessionId,
     fold: [...m.fold],
@@ -59,5 +59,5 @@ export function saveViewMemory(sessionId: string, m: ViewMemory): void {
     ...(m.foldAll !== undefined ? { foldAll: m.foldAll } : {}),
     ...(m.anchor ? { anchor: m.anchor } : {}),
   };
-  viewState.merge({ transcript: saved });
+  state.merge({ transcript: saved });
 }

@@ -2,8 +2,8 @@
 // started against a fake model server: shared by the node-level compat tests and the
 // real-extension suite (test/integration/compat.test.ts).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FakeServer } from './fakeModels';
 
@@ -70,10 +70,17 @@ export const claudeAgentEnv = (model: FakeServer, home: string) => ({
   ENABLE_TOOL_SEARCH: 'false',
 });
 
-/** Codex keeps state and helper binaries in CODEX_HOME, and refuses a home under /tmp. */
+/**
+ * Codex keeps state and helper binaries in CODEX_HOME, and refuses a home under /tmp: its sandbox
+ * (bubblewrap) mounts a fresh /tmp, so its own helper (codex-linux-sandbox) would vanish inside
+ * it. A test cache under /tmp (CI's empty one, say) therefore keeps Codex homes elsewhere.
+ */
 export function codexHome(): string {
   mkdirSync(CACHE, { recursive: true });
-  const home = mkdtempSync(join(CACHE, 'codex-home-'));
+  const underTmp = realpathSync(CACHE).startsWith(`${realpathSync(tmpdir())}/`);
+  const base = underTmp ? join(homedir(), '.cache', 'tandem-test-codex-homes') : CACHE;
+  mkdirSync(base, { recursive: true });
+  const home = mkdtempSync(join(base, 'codex-home-'));
   mkdirSync(join(home, '.codex'));
   return home;
 }

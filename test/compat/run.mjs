@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Compatibility tests: real agents from npm against fake model servers on 127.0.0.1.
-// Installs the pinned agents into a cache dir OUTSIDE the repo (idempotent, marker file), builds
+// Installs the pinned agents (installAgents.mjs) into the test cache OUTSIDE the repo, builds
 // the plain transpile, runs out/test/compat/**/*.test.js with node --test (AgentClient + node-backed
 // ports), then the same agents through the REAL extension inside a real VS Code
 // (test/integration/compat.test.ts via run-integration.mjs --grep "compat:", TANDEM_COMPAT=1), and
@@ -10,46 +10,14 @@
 // install of the agents too).
 // node test/compat/run.mjs [--no-build] [--no-install] [--no-vscode] [--only-vscode]
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheRoot } from '../harness/install.mjs';
+import { COMPAT_CACHE, installAgents } from './installAgents.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const CACHE = process.env.TANDEM_COMPAT_CACHE || join(cacheRoot(), 'compat');
-/** Pinned agents: [cache subdir, npm spec]. */
-export const AGENTS = [
-  ['claude-code-acp-0.16.2', '@zed-industries/claude-code-acp@0.16.2'],
-  ['gemini-cli-0.61.0', '@google/gemini-cli@0.61.0'],
-  // A launcher script plus a native binary from an optional dependency (~230 MB on linux-x64).
-  ['codex-acp-0.16.0', '@zed-industries/codex-acp@0.16.0'],
-  // claude-code-acp's successor; Claude Code itself comes as a native binary (~314 MB). Node ≥ 22.
-  ['claude-agent-acp-0.100.0', '@agentclientprotocol/claude-agent-acp@0.100.0'],
-];
+const CACHE = COMPAT_CACHE;
 const args = new Set(process.argv.slice(2));
-
-function install() {
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  for (const [dir, spec] of AGENTS) {
-    const d = join(CACHE, dir);
-    const marker = join(d, '.tandem-install-complete');
-    if (existsSync(marker)) continue;
-    mkdirSync(d, { recursive: true });
-    if (!existsSync(join(d, 'package.json'))) writeFileSync(join(d, 'package.json'), '{"private":true}\n');
-    console.log(`[compat] installing ${spec} into ${d}`);
-    // --ignore-scripts: the agents run as plain JS; native extras (node-pty) are not needed here.
-    const r = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--save-exact', spec], {
-      cwd: d,
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, CI: 'true' },
-    });
-    if (r.status !== 0) {
-      console.log(`[compat] npm install ${spec} failed (exit ${r.status ?? r.signal})`);
-      continue;
-    }
-    writeFileSync(marker, new Date().toISOString() + '\n');
-  }
-}
 
 function listTests(dir) {
   const out = [];
@@ -71,7 +39,7 @@ let passed = 0,
   failed = 0,
   skipped = 0;
 try {
-  if (!args.has('--no-install')) install();
+  if (!args.has('--no-install')) await installAgents();
   // Node 24 from the VS Code harness's install: claude-agent-acp needs Node ≥ 22.
   const { ensureInstalled, installPaths } = await import('../harness/install.mjs');
   if (!args.has('--no-install')) await ensureInstalled({ quiet: true });

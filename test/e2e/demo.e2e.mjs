@@ -14,11 +14,14 @@ export default {
       timeoutMs: 120_000,
       async run({ openTandemView, view, page, screenshot, log, workspace }) {
         await openTandemView();
-        const input = view.locator('[data-testid="composer-input"]:not([disabled])');
-        await input.waitFor({ timeout: 45_000 });
-        await input.click();
-        await input.fill('Show me what you can do');
-        await input.press('Enter');
+        // A newcomer's first look: the agent in use, how to switch, example prompts a click sends.
+        const empty = view.locator('[data-testid="empty-session"]');
+        await empty.waitFor({ timeout: 45_000 });
+        const agentName = await empty.locator('[data-testid="empty-session-agent"]').innerText();
+        if (!/demo/i.test(agentName)) throw new Error(`the empty session names ${JSON.stringify(agentName)}`);
+        await empty.locator('[data-testid="switch-agent"]').waitFor();
+        log(`screenshot: ${await screenshot('first-minute')}`);
+        await empty.locator('[data-testid="example-prompt"]', { hasText: 'Show me what you can do' }).click();
         // The demo asks before editing: allow it once.
         const allow = view.locator(
           '[data-testid="permission-prompt"] [data-testid="permission-option"][data-kind="allow_once"]',

@@ -4,8 +4,7 @@
 // sends nothing — and the agent's reply echoes the validated content it received. A second form
 // is declined. URL requests: VS Code's modal names the host; one is opened (then closed by
 // elicitation/complete), one declined.
-import { join } from 'node:path';
-import { agentIdle, agentReply, sendPrompt } from '../harness/codeServer.mjs';
+import { agentIdle, agentReply, sendPrompt, scriptedAgentSettings } from '../harness/codeServer.mjs';
 
 const SCRIPT = 'test/fixtures/scripts/e2e-elicitation.json';
 const AGENT_TITLE = 'Elicitation Agent';
@@ -17,16 +16,7 @@ const idle = (view) => agentIdle(view);
 const dialog = (page) => page.locator('.monaco-dialog-box');
 
 export default {
-  userSettings: ({ repo, node }) => ({
-    'tandem.agents': [
-      {
-        name: 'Scripted',
-        command: node,
-        args: [join(repo, 'out/test/fixtures/agents/scripted-agent.js'), join(repo, SCRIPT)],
-      },
-    ],
-    'tandem.defaultAgent': 'Scripted',
-  }),
+  userSettings: scriptedAgentSettings(SCRIPT),
   tests: [
     {
       name: 'the scripted agent starts',

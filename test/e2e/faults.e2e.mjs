@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openTandemView, runCommand, sendPrompt } from '../harness/codeServer.mjs';
+import { openTandemView, runCommand, sendPrompt, scriptedAgentSettings } from '../harness/codeServer.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'tandem-e2e-faults-'));
 const SCRIPT = join(dir, 'faults-agent.json');
@@ -75,12 +75,7 @@ async function waitFor(pred, ms, what) {
 }
 
 export default {
-  userSettings: ({ repo, node }) => ({
-    'tandem.agents': [
-      { name: 'Faults', command: node, args: [join(repo, 'out/test/fixtures/agents/scripted-agent.js'), SCRIPT] },
-    ],
-    'tandem.defaultAgent': 'Faults',
-  }),
+  userSettings: scriptedAgentSettings(SCRIPT, { name: 'Faults' }),
   tests: [
     {
       name: 'webview reloaded mid-turn: rebuilt from the snapshot, the turn goes on, nothing lost or doubled',

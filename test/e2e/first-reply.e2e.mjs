@@ -1,21 +1,12 @@
 // First UI end-to-end test: a prompt typed into the real Tandem sidebar reaches the scripted
 // agent (test/fixtures/agents/scripted-agent.ts playing test/fixtures/scripts/e2e-first-reply.json)
 // and its streamed reply shows up in the conversation.
-import { join } from 'node:path';
+import { scriptedAgentSettings } from '../harness/codeServer.mjs';
 
 const SCRIPT = 'test/fixtures/scripts/e2e-first-reply.json';
 
 export default {
-  userSettings: ({ repo, node }) => ({
-    'tandem.agents': [
-      {
-        name: 'Scripted',
-        command: node,
-        args: [join(repo, 'out/test/fixtures/agents/scripted-agent.js'), join(repo, SCRIPT)],
-      },
-    ],
-    'tandem.defaultAgent': 'Scripted',
-  }),
+  userSettings: scriptedAgentSettings(SCRIPT),
   tests: [
     {
       name: 'the Tandem view opens and shows the composer',

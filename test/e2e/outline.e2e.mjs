@@ -4,7 +4,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openTandemView, runCommand, sendPrompt } from '../harness/codeServer.mjs';
+import { openTandemView, runCommand, sendPrompt, scriptedAgentSettings } from '../harness/codeServer.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'tandem-e2e-outline-'));
 const SCRIPT = join(dir, 'outline-agent.json');
@@ -31,12 +31,7 @@ writeFileSync(
 );
 
 export default {
-  userSettings: ({ repo, node }) => ({
-    'tandem.agents': [
-      { name: 'Outline', command: node, args: [join(repo, 'out/test/fixtures/agents/scripted-agent.js'), SCRIPT] },
-    ],
-    'tandem.defaultAgent': 'Outline',
-  }),
+  userSettings: scriptedAgentSettings(SCRIPT, { name: 'Outline' }),
   tests: [
     {
       name: 'an older turn comes as an outline after a rebuild and loads its content when unfolded',

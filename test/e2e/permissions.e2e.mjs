@@ -3,8 +3,14 @@
 // inline by click and by keyboard, prompts queue, cancel resolves both, the notification path
 // with the view hidden, an always-decision applied next time and removed via Manage Permissions,
 // and a standalone card for a request with no tool call (gemini-cli style).
-import { join } from 'node:path';
-import { agentIdle, agentReply, notification, runCommand, sendPrompt } from '../harness/codeServer.mjs';
+import {
+  agentIdle,
+  agentReply,
+  notification,
+  runCommand,
+  sendPrompt,
+  scriptedAgentSettings,
+} from '../harness/codeServer.mjs';
 
 const SCRIPT = 'test/fixtures/scripts/e2e-permissions.json';
 
@@ -14,16 +20,7 @@ const reply = (view, text) => agentReply(view, text);
 const idle = (view) => agentIdle(view);
 
 export default {
-  userSettings: ({ repo, node }) => ({
-    'tandem.agents': [
-      {
-        name: 'Scripted',
-        command: node,
-        args: [join(repo, 'out/test/fixtures/agents/scripted-agent.js'), join(repo, SCRIPT)],
-      },
-    ],
-    'tandem.defaultAgent': 'Scripted',
-  }),
+  userSettings: scriptedAgentSettings(SCRIPT),
   tests: [
     {
       name: 'a prompt shows inline in its tool call and is answered by click',

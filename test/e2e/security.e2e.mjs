@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sendPrompt } from '../harness/codeServer.mjs';
+import { sendPrompt, scriptedAgentSettings } from '../harness/codeServer.mjs';
 
 const hits = [];
 const server = createServer((req, res) => {
@@ -48,12 +48,7 @@ writeFileSync(
 const pwned = (view) => view.locator('body').evaluate(() => window.__pwned ?? null);
 
 export default {
-  userSettings: ({ repo, node }) => ({
-    'tandem.agents': [
-      { name: 'Injector', command: node, args: [join(repo, 'out/test/fixtures/agents/scripted-agent.js'), SCRIPT] },
-    ],
-    'tandem.defaultAgent': 'Injector',
-  }),
+  userSettings: scriptedAgentSettings(SCRIPT, { name: 'Injector' }),
   tests: [
     {
       name: 'agent markdown with <script>, handlers, javascript: links and remote images runs and loads nothing',

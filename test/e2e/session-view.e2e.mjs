@@ -3,8 +3,7 @@
 // tool calls with diffs and a live terminal (agent-side `_meta.terminal_output`), updates a
 // plan, usage and title; then a slash command chosen from completion, a file @-mention, and a
 // cancelled turn. Asserts the DOM; screenshots in dark and light themes.
-import { join } from 'node:path';
-import { runCommand, sendPrompt } from '../harness/codeServer.mjs';
+import { runCommand, sendPrompt, scriptedAgentSettings } from '../harness/codeServer.mjs';
 
 const SCRIPT = 'test/fixtures/scripts/e2e-session-view.json';
 // Theme ids in VS Code 1.139 (code-server 4.139): "Dark Modern", "Light Modern", "Default High Contrast".
@@ -19,17 +18,7 @@ export const THEMES = {
 /** The e2e spec for one theme; `only` limits it to the first tests (the other theme files). */
 export function sessionViewSpec(theme, only) {
   const spec = {
-    userSettings: ({ repo, node }) => ({
-      'tandem.agents': [
-        {
-          name: 'Scripted',
-          command: node,
-          args: [join(repo, 'out/test/fixtures/agents/scripted-agent.js'), join(repo, SCRIPT)],
-        },
-      ],
-      'tandem.defaultAgent': 'Scripted',
-      'workbench.colorTheme': theme.id,
-    }),
+    userSettings: scriptedAgentSettings(SCRIPT, { extra: { 'workbench.colorTheme': theme.id } }),
     tests: [
       {
         name: 'the view opens with commands and modes from the agent',

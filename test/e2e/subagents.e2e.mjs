@@ -3,8 +3,7 @@
 // claude-agent-acp marks them (`_meta.claudeCode.parentToolUseId`). They show indented under the
 // Agent call, Left arrow goes to it, and a subagent call that arrives after the next prompt
 // started goes into the Agent call's (now folded) turn, not into the current one.
-import { join } from 'node:path';
-import { agentIdle, agentReply, sendPrompt } from '../harness/codeServer.mjs';
+import { agentIdle, agentReply, sendPrompt, scriptedAgentSettings } from '../harness/codeServer.mjs';
 
 const SCRIPT = 'test/fixtures/scripts/e2e-subagents.json';
 const row = (view, id) => view.locator(`[data-testid="tool-call"][data-id="${id}"]`);
@@ -15,16 +14,7 @@ const rows = (view) =>
     .evaluateAll((els) => els.map((e) => [e.dataset.id, e.getAttribute('aria-level')]));
 
 export default {
-  userSettings: ({ repo, node }) => ({
-    'tandem.agents': [
-      {
-        name: 'Scripted',
-        command: node,
-        args: [join(repo, 'out/test/fixtures/agents/scripted-agent.js'), join(repo, SCRIPT)],
-      },
-    ],
-    'tandem.defaultAgent': 'Scripted',
-  }),
+  userSettings: scriptedAgentSettings(SCRIPT),
   tests: [
     {
       name: "a subagent's calls show under its Agent call, and Left arrow goes to it",

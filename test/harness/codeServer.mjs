@@ -9,9 +9,11 @@
 //   await view.locator('[data-testid="composer-input"]').fill('hi');
 //   await screenshot(page, 'name');                                // → test-results/name.png
 //   await close(); await server.stop();
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   createWriteStream,
+  existsSync,
+  readdirSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -93,6 +95,8 @@ export function workbenchUrl(
  * @param {(line: string) => void} [o.onOutput] code-server stdout/stderr lines (default: to run-dir log only)
  * @param {string[]} [o.linkExtensions] extension folders installed as symlinks in the extensions dir
  *   (a normal, non-development install: plain URL, survives reloads; used by `npm start`)
+ * @param {string} [o.installVsix] a packaged extension (.vsix) installed the way users install one
+ *   (`--install-extension` into the extensions dir) before the server starts
  * @param {string[]} [o.extraArgs]
  * @returns {Promise<{url: string, baseUrl: string, port: number, runDir: string, pid: number, logFile: string,
  *   urlFor: Function, stop: () => Promise<void>, exited: Promise<{code, signal}>, tail: () => string}>}
@@ -117,6 +121,8 @@ export async function startCodeServer(o) {
     rmSync(link, { force: true, recursive: true });
     symlinkSync(resolve(extDir), link, 'dir');
   }
+  let vsixDir;
+  if (o.installVsix) vsixDir = installVsix(paths, o.installVsix, dirs);
   const settings = {
     'chat.disableAIFeatures': true,
     'workbench.startupEditor': 'none',
@@ -134,7 +140,7 @@ export async function startCodeServer(o) {
   // ("Machine") settings there. From User/settings.json it takes them only until it reparses that
   // file with the extension's schema, which may happen before or after the extension reads them
   // (a race: the configured agent, or the default one). So they go to Machine/settings.json too.
-  const machineKeys = machineScopedKeys([o.extensionDevelopmentPath, ...(o.linkExtensions ?? [])]);
+  const machineKeys = machineScopedKeys([o.extensionDevelopmentPath, vsixDir, ...(o.linkExtensions ?? [])]);
   const machine = Object.fromEntries(Object.entries(settings).filter(([k]) => machineKeys.has(k)));
   if (Object.keys(machine).length) {
     mkdirSync(join(dirs.userData, 'Machine'), { recursive: true });
@@ -277,6 +283,33 @@ export async function startCodeServer(o) {
 }
 
 /** Setting keys an extension declares with scope machine or machine-overridable. */
+/**
+ * `code-server --install-extension <vsix>` (what users run), under Node 24, into the run's own
+ * extensions and user-data dirs. Returns the installed extension's folder.
+ */
+function installVsix(paths, vsix, dirs) {
+  if (!existsSync(vsix)) throw new Error(`no VSIX at ${vsix} (npm run package)`);
+  const r = spawnSync(
+    paths.node24,
+    [
+      paths.codeServerEntry,
+      '--install-extension',
+      resolve(vsix),
+      '--extensions-dir',
+      dirs.extensions,
+      '--user-data-dir',
+      dirs.userData,
+    ],
+    { env: { ...cleanEnv(), EXTENSIONS_GALLERY: '{}', TMPDIR: dirs.tmp }, encoding: 'utf8' },
+  );
+  const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim();
+  if (r.status !== 0) throw new Error(`--install-extension ${vsix} failed (exit ${r.status}): ${out.slice(-2000)}`);
+  const installed = readdirSync(dirs.extensions).find((n) => n.startsWith(`${TANDEM_ID}-`));
+  if (!installed)
+    throw new Error(`--install-extension said "${out.slice(-500)}" but ${dirs.extensions} has no ${TANDEM_ID}`);
+  return join(dirs.extensions, installed);
+}
+
 function machineScopedKeys(extDirs) {
   const keys = new Set();
   for (const dir of extDirs) {
@@ -403,6 +436,20 @@ export function onConsoleLines(page, onLine) {
     }
     if (fromExtensionHost && WORKBENCH_NOISE.test(text)) fromExtensionHost = false;
     onLine(text, { type: msg.type(), fromExtensionHost });
+  });
+}
+
+/**
+ * An e2e file's userSettings: the scripted test agent playing `script` (absolute, or relative to
+ * the repository) as the default agent `name`, plus any `extra` settings.
+ */
+export function scriptedAgentSettings(script, { name = 'Scripted', extra = {} } = {}) {
+  return ({ repo, node }) => ({
+    'tandem.agents': [
+      { name, command: node, args: [join(repo, 'out/test/fixtures/agents/scripted-agent.js'), resolve(repo, script)] },
+    ],
+    'tandem.defaultAgent': name,
+    ...extra,
   });
 }
 

@@ -144,7 +144,7 @@ export async function ensureInstalled({ quiet = false, force = false } = {}) {
 }
 
 /** A lock dir holding the owner's pid, so concurrent runs do not install into the same dir. */
-async function lock(lockDir, log) {
+export async function lock(lockDir, log) {
   mkdirSync(dirname(lockDir), { recursive: true });
   for (let i = 0; ; i++) {
     try {

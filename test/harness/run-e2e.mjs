@@ -8,7 +8,10 @@
 //
 // An e2e file default-exports:
 //   {
-//     userSettings?: (ctx) => object,          // merged into User/settings.json
+//     vsix?: true,                             // install tandem-<version>.vsix (npm run package) with
+//                                              // --install-extension instead of the development path
+//     userSettings?: (ctx) => object | Promise,  // merged into User/settings.json
+//     cleanup?: () => void | Promise,          // after the file's tests (servers the settings started)
 //     env?: (ctx) => object,                   // extra env for code-server / extension host
 //     tests: [{ name, timeoutMs?, run: async (ctx) => void }],
 //   }
@@ -23,6 +26,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ensureInstalled } from './install.mjs';
+import { packageVsix, vsixPath } from './vsix.mjs';
 import {
   REPO,
   TANDEM_ID,
@@ -91,10 +95,12 @@ async function runFile(file) {
   const fileCleanups = [() => rmSync(dirname(workspace), { recursive: true, force: true })];
   let ctx;
   try {
+    const userSettings = (await spec.userSettings?.(base)) ?? {};
+    if (spec.cleanup) fileCleanups.push(() => spec.cleanup());
     const server = await startCodeServer({
       workspace,
-      extensionDevelopmentPath: ext,
-      userSettings: spec.userSettings?.(base) ?? {},
+      ...(spec.vsix ? { installVsix: vsixPath() } : { extensionDevelopmentPath: ext }),
+      userSettings,
       env: spec.env?.(base) ?? {},
       onOutput: opt.verbose ? (l) => console.log(`  [code-server] ${l}`) : undefined,
     });
@@ -160,6 +166,9 @@ async function runFile(file) {
 
 try {
   if (!opt['no-build'] && ext === REPO) {
+    // The VSIX first: its production build overwrites dist/, which the development build redoes.
+    const { bytes } = packageVsix();
+    console.log(`[e2e] packaged ${vsixPath()} (${(bytes / 1024).toFixed(1)} KiB)`);
     const b = spawnSync(process.execPath, ['esbuild.mjs', '--with-tests'], { cwd: REPO, stdio: 'inherit' });
     if (b.status !== 0) throw new Error('build failed (node esbuild.mjs --with-tests)');
   }

@@ -8,7 +8,8 @@
 //
 // node test/harness/run-integration.mjs [--no-build] [--ext <dir>] [--tests <index.js>]
 //   [--grep <title>] [--timeout <s>] [--verbose]
-// Env: TANDEM_INTEGRATION_TIMEOUT (s, default 180), HEADED=1, VERBOSE=1 (workbench console too).
+// Env: TANDEM_INTEGRATION_TIMEOUT (s, default 420: the registry suite npm-installs claude-code-acp,
+// 30-60 s on a shared machine), HEADED=1, VERBOSE=1 (workbench console too).
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -22,7 +23,7 @@ const { values: opt } = parseArgs({
     ext: { type: 'string', default: REPO },
     tests: { type: 'string' },
     grep: { type: 'string' },
-    timeout: { type: 'string', default: process.env.TANDEM_INTEGRATION_TIMEOUT ?? '180' },
+    timeout: { type: 'string', default: process.env.TANDEM_INTEGRATION_TIMEOUT ?? '420' },
     verbose: { type: 'boolean', default: process.env.VERBOSE === '1' },
   },
 });

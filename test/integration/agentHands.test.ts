@@ -10,7 +10,6 @@ import * as vscode from 'vscode';
 import { activateTandem, configureScriptedAgent, until } from './helpers';
 import type { Controller } from '../../src/vscode/controller';
 import type { AgentHands } from '../../src/vscode/agentHands';
-import type { HostMessage } from '../../src/shared/protocol';
 
 suite('agent hands (fs, terminals, follow-along, review)', () => {
   let ctl: Controller;
@@ -196,9 +195,8 @@ suite('agent hands (fs, terminals, follow-along, review)', () => {
     this.timeout(30_000);
     const seen: string[] = [];
     let liveBeforeExit: boolean | undefined;
-    const sub = ctl.onDidChange((m: HostMessage) => {
-      if (m.type !== 'patch') return;
-      for (const p of m.patches) {
+    const sub = ctl.onDidChangeSession((c) => {
+      for (const p of c.patches) {
         if (p.op === 'terminalOutput') {
           seen.push(p.data);
           if (liveBeforeExit === undefined && p.data.includes('live-1'))

@@ -1,5 +1,5 @@
 /// <reference types="mocha" />
-// Issue 7 in the real VS Code: every contributed command is registered and does something
+// In the real VS Code: every contributed command is registered and does something
 // observable; several sessions, switching, reopening a past session (its tool calls replayed),
 // export to Markdown, the traffic view, restart.
 import * as assert from 'node:assert/strict';
@@ -9,15 +9,18 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { activateTandem, configureScriptedAgent, runAccepting, TANDEM_ID, until } from './helpers';
 import type { Controller } from '../../src/vscode/controller';
+import type { ViewIntents } from '../../src/vscode/viewIntents';
 
 suite('commands, sessions, export', () => {
   let ctl: Controller;
+  let intents: ViewIntents;
   let ws: string;
 
   suiteSetup(async function () {
     this.timeout(60_000);
-    const t = await activateTandem<{ controller: Controller }>();
+    const t = await activateTandem<{ controller: Controller; intents: ViewIntents }>();
     ctl = t.api.controller;
+    intents = t.api.intents;
     ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
     const script = {
       name: 'cmds',
@@ -105,10 +108,10 @@ suite('commands, sessions, export', () => {
     const second = ctl.current!.session!.sessionId;
     assert.notEqual(second, first);
     assert.equal(ctl.snapshot().sessions?.length, 2);
-    await ctl.handle({ type: 'switchSession', sessionId: first });
+    await intents.handle({ type: 'switchSession', sessionId: first });
     assert.equal(ctl.current!.session!.sessionId, first);
     assert.equal(ctl.snapshot().session?.meta.sessionId, first);
-    await ctl.handle({ type: 'closeSession', sessionId: second });
+    await intents.handle({ type: 'closeSession', sessionId: second });
     assert.equal(ctl.snapshot().sessions?.length, 1);
   });
 

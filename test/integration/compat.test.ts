@@ -18,7 +18,6 @@ import * as vscode from 'vscode';
 import type { Controller } from '../../src/vscode/controller';
 import type { AgentHands } from '../../src/vscode/agentHands';
 import type { TandemPermissions } from '../../src/vscode/permissions';
-import type { HostMessage } from '../../src/shared/protocol';
 import type { SessionSnapshot } from '../../src/shared/sessionModel';
 import {
   fakeAnthropic,
@@ -189,9 +188,8 @@ if (process.env.TANDEM_COMPAT === '1') {
       await startAgent('Claude Code', [CLAUDE_CODE_ACP], claudeEnv(m, freshHome()));
 
       let liveBeforeExit: boolean | undefined;
-      const sub = ctl.onDidChange((msg: HostMessage) => {
-        if (msg.type !== 'patch') return;
-        for (const p of msg.patches) {
+      const sub = ctl.onDidChangeSession((c) => {
+        for (const p of c.patches) {
           if (p.op === 'terminalOutput' && p.data.includes('live-1') && liveBeforeExit === undefined) {
             liveBeforeExit = !ctl.current!.session!.state.terminals.get(p.terminalId)?.exited;
           }

@@ -11,7 +11,8 @@ import type { SessionStore } from '../../session/store';
 import type { PermissionPort } from '../permissionPort';
 import { callFacts, type CallFacts } from './callFacts';
 import { patternFor, type RememberedDecisions } from './remembered';
-import { evaluate, pickOption, ruleWords, type RuleSet } from './rules';
+import { evaluate, pickOption, type RuleSet } from './ruleEvaluation';
+import { ruleWords } from './rules';
 
 export interface BrokerDeps {
   rules(): RuleSet;
@@ -194,20 +195,18 @@ export class PermissionBroker implements PermissionPort {
 
   /** session/cancel or session close: every pending prompt of the session resolves as cancelled, at once. */
   cancelSession(sessionId: string): number {
-    let n = 0;
-    for (const e of [...this.entries.values()])
-      if (e.sessionId === sessionId) {
-        this.finish(e.requestId, undefined, 'cancelled');
-        n++;
-      }
-    return n;
+    return this.cancelWhere((e) => e.sessionId === sessionId);
   }
 
   /** The agent connection ended: its prompts (the agent's and the client's) resolve as cancelled. */
   cancelScope(scope: RequestScope): number {
+    return this.cancelWhere((e) => e.scope === scope);
+  }
+
+  private cancelWhere(matches: (e: Entry) => boolean): number {
     let n = 0;
     for (const e of [...this.entries.values()])
-      if (e.scope === scope) {
+      if (matches(e)) {
         this.finish(e.requestId, undefined, 'cancelled');
         n++;
       }

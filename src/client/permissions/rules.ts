@@ -1,19 +1,9 @@
-// The auto-allow rule engine (`tandem.permissions.rules`): pure, no vscode.
-//
-// A rule matches when every matcher it has matches (kind, tool, title, command, paths); the
-// first matching rule of a list wins. Two lists are evaluated separately:
-// - user rules (user settings) followed by the built-in defaults;
-// - workspace rules (workspace / folder settings), which may only tighten: an `allow` there is
-//   dropped with a warning, and the stricter of the two answers wins (reject > ask > allow).
-// So a cloned repository can never auto-allow anything, but it can ask for more care.
-//
-// Safety: an `allow` only applies when every path the call touches is inside a workspace folder
-// (unless the rule says `outsideWorkspace: true`), and a command prefix only allows a command
-// line whose every segment starts with it and that has no substitution or redirection.
-import type { PermissionOption, ToolKind } from '@agentclientprotocol/sdk';
+// The auto-allow rules (`tandem.permissions.rules`) as written in settings, checked and compiled
+// into matchers (kind, tool, title, command, paths): pure, no vscode. A malformed entry is skipped
+// with a warning, never thrown; an `allow` in workspace settings is dropped, since workspace rules
+// may only tighten. How a list of rules decides a call: ruleEvaluation.ts.
+import type { ToolKind } from '@agentclientprotocol/sdk';
 import picomatch from 'picomatch';
-import * as nodePath from 'node:path';
-import { commandMatchesPrefix, isInside, type CallFacts } from './callFacts';
 
 export type RuleAction = 'allow' | 'reject' | 'ask';
 export type RuleSource = 'user' | 'workspace' | 'default';
@@ -203,97 +193,6 @@ function asRegex(v: string): RegExp | Error | undefined {
   } catch (e) {
     return new Error(`invalid regular expression ${v}: ${(e as Error).message}`);
   }
-}
-
-// ---- evaluation -------------------------------------------------------------------------
-
-export interface MatchContext {
-  /** Absolute workspace folder paths. */
-  roots: readonly string[];
-}
-
-export function ruleMatches(rule: Rule, call: CallFacts, ctx: MatchContext): boolean {
-  const loosening = rule.spec.action === 'allow';
-  if (rule.kinds && (!call.kind || !rule.kinds.has(call.kind))) return false;
-  if (rule.tool && (!call.tool || !rule.tool(call.tool))) return false;
-  if (rule.title && !rule.title(call.title)) return false;
-  if (rule.command) {
-    if (call.command === undefined) return false;
-    if (rule.command.regex) {
-      if (!rule.command.regex.test(call.command)) return false;
-    } else if (!commandMatchesPrefix(call.command, rule.command.prefix!, loosening)) return false;
-  }
-  if (rule.paths) {
-    if (!call.paths.length) return false;
-    const m = (p: string) => pathMatches(rule.paths!, p, ctx.roots);
-    // Allowing needs every path to match; tightening needs one.
-    if (loosening ? !call.paths.every(m) : !call.paths.some(m)) return false;
-  }
-  if (loosening && !rule.spec.outsideWorkspace) {
-    // A call with no paths runs in the session's cwd, which is the workspace.
-    if (!call.paths.every((p) => ctx.roots.some((r) => isInside(p, r)))) return false;
-  }
-  return true;
-}
-
-function pathMatches(globs: readonly string[], p: string, roots: readonly string[]): boolean {
-  const posix = (s: string) => s.split(nodePath.sep).join('/');
-  for (const g of globs) {
-    const m = picomatch(g, { dot: true });
-    if (nodePath.isAbsolute(g) || g.startsWith('~')) {
-      if (m(posix(p))) return true;
-      continue;
-    }
-    for (const r of roots) {
-      if (!isInside(p, r)) continue;
-      if (m(posix(nodePath.relative(r, p)))) return true;
-    }
-  }
-  return false;
-}
-
-export interface RuleSet {
-  user: readonly Rule[];
-  workspace: readonly Rule[];
-  defaults?: readonly Rule[];
-}
-
-export interface Verdict {
-  action: RuleAction;
-  /** The rule that decided; undefined when nothing matched (the fallback is ask). */
-  rule?: Rule;
-  always?: boolean;
-}
-
-const STRICTNESS: Record<RuleAction, number> = { allow: 0, ask: 1, reject: 2 };
-
-export function evaluate(set: RuleSet, call: CallFacts, ctx: MatchContext): Verdict {
-  const first = (list: readonly Rule[]) => list.find((r) => ruleMatches(r, call, ctx));
-  const u = first(set.user) ?? first(set.defaults ?? DEFAULT_RULES);
-  const w = first(set.workspace.filter((r) => r.spec.action !== 'allow'));
-  const userVerdict: Verdict = u ? { action: u.spec.action, rule: u, always: u.spec.always } : { action: 'ask' };
-  if (w && STRICTNESS[w.spec.action] > STRICTNESS[userVerdict.action])
-    return { action: w.spec.action, rule: w, always: w.spec.always };
-  return userVerdict;
-}
-
-/**
- * The offered option a verdict picks: the *_once kind, or *_always when the rule says so
- * (falling back to the other of the same family). None → the caller asks.
- */
-export function pickOption(
-  options: readonly PermissionOption[],
-  action: 'allow' | 'reject',
-  always?: boolean,
-): PermissionOption | undefined {
-  const order = always ? [`${action}_always`, `${action}_once`] : [`${action}_once`, `${action}_always`];
-  // A rule without `always` must not silently make a lasting decision on the agent's side.
-  const allowed = always ? order : order.slice(0, 1);
-  for (const k of allowed) {
-    const o = options.find((x) => x.kind === k);
-    if (o) return o;
-  }
-  return undefined;
 }
 
 /** How the audit shows a rule: its words plus where it came from. */

@@ -1,13 +1,14 @@
 import type { SessionSnapshot } from '../../shared/sessionModel';
 import type { FunctionComponent } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import type { HostMessage } from '../../shared/protocol';
 import type { ViewModel } from '../mirror';
-import { post } from '../vscodeApi';
+import { useHost } from '../host';
 import { memo } from '../memo';
 import { Composer as ComposerView } from './Composer';
 import { PermissionCards } from './PermissionPrompt';
 import { Plan as PlanView } from './Plan';
+import { EmptySession } from './EmptySession';
+import { IconButton } from './IconButton';
 import { SessionTabs } from './SessionTabs';
 import { Transcript } from './Transcript';
 
@@ -30,13 +31,8 @@ function LazyElicitations({ session }: { session: SessionSnapshot }) {
   return C ? <C session={session} /> : null;
 }
 
-export function App({
-  vm,
-  onHostMessage,
-}: {
-  vm: ViewModel;
-  onHostMessage: (l: (m: HostMessage) => void) => () => void;
-}) {
+export function App({ vm }: { vm: ViewModel }) {
+  const { post } = useHost();
   const { agent, session } = vm;
   const working = session?.meta.status === 'working';
   const banner =
@@ -55,30 +51,19 @@ export function App({
           {stateText(agent.state, working)}
         </span>
         <span class="spacer" />
-        <button
-          class="icon-button"
-          aria-label="Open a past session"
+        <IconButton
+          icon="history"
+          label="Open a past session"
           title="Open a past session…"
           onClick={() => post({ type: 'openSession' })}
-        >
-          <i class="codicon codicon-history" aria-hidden="true" />
-        </button>
-        <button
-          class="icon-button"
-          aria-label="New session"
-          title="New session"
-          onClick={() => post({ type: 'newSession' })}
-        >
-          <i class="codicon codicon-add" aria-hidden="true" />
-        </button>
-        <button
-          class="icon-button"
-          aria-label="Restart agent"
+        />
+        <IconButton icon="add" label="New session" title="New session" onClick={() => post({ type: 'newSession' })} />
+        <IconButton
+          icon="debug-restart"
+          label="Restart agent"
           title="Restart agent"
           onClick={() => post({ type: 'restartAgent' })}
-        >
-          <i class="codicon codicon-debug-restart" aria-hidden="true" />
-        </button>
+        />
       </header>
       {vm.sessions.length > 1 && <SessionTabs sessions={vm.sessions} activeId={session?.meta.sessionId} />}
       {(session?.meta.title || usage) && (
@@ -138,6 +123,13 @@ export function App({
           </button>
         </div>
       )}
+      {session && session.turns.length === 0 && agent.state === 'ready' && (
+        <EmptySession
+          agent={agent}
+          onSend={(text) => post({ type: 'prompt', text })}
+          onSelectAgent={() => post({ type: 'selectAgent' })}
+        />
+      )}
       {session ? (
         <Transcript key={session.meta.sessionId} session={session} toolsVersion={vm.toolsVersion} working={working} />
       ) : (
@@ -154,7 +146,6 @@ export function App({
         currentModeId={session?.meta.currentModeId}
         configOptions={session?.meta.configOptions ?? []}
         caps={agent.promptCapabilities}
-        onHostMessage={onHostMessage}
       />
     </div>
   );

@@ -1,7 +1,8 @@
 // ACP content blocks (messages and tool call content): text as markdown, images, resource
 // links and embedded resources; anything else as formatted JSON, never dropped.
 import type { ContentBlock } from '../../shared/sessionModel';
-import { post } from '../vscodeApi';
+import { useHost } from '../host';
+import { openLocation } from '../links';
 import { Markdown } from './Markdown';
 import { Json } from './Json';
 
@@ -75,12 +76,13 @@ function labelOf(uri: string): string {
 }
 
 export function ResourceChip({ uri, label, description }: { uri: string; label: string; description?: string }) {
+  const host = useHost();
   const open = () => {
     if (/^file:/i.test(uri)) {
       const u = new URL(uri);
       const m = /^#?L(\d+)/.exec(u.hash);
-      post({ type: 'openLocation', path: decodeURIComponent(u.pathname), ...(m ? { line: Number(m[1]) } : {}) });
-    } else if (/^(https?:|mailto:)/i.test(uri)) post({ type: 'openExternal', url: uri });
+      openLocation(host, decodeURIComponent(u.pathname), m ? Number(m[1]) : undefined);
+    } else if (/^(https?:|mailto:)/i.test(uri)) host.post({ type: 'openExternal', url: uri });
   };
   return (
     <button type="button" class="chip" title={description ?? uri} onClick={open} data-testid="resource-link">

@@ -3,7 +3,8 @@
 import { useMemo, useState } from 'preact/hooks';
 import { diffLines, hunks } from '../diff';
 import { relPath } from '../toolTitle';
-import { post } from '../vscodeApi';
+import { useHost } from '../host';
+import { openLocation } from '../links';
 
 const MAX_LINES = 400;
 
@@ -20,6 +21,7 @@ export function DiffView({
   toolCallId: string;
   index: number;
 }) {
+  const host = useHost();
   const d = useMemo(() => diffLines(oldText, newText), [oldText, newText]);
   const shown = useMemo(() => hunks(d.lines), [d]);
   const [all, setAll] = useState(false);
@@ -27,12 +29,7 @@ export function DiffView({
   return (
     <div class="diff" data-testid="diff" data-new-file={d.isNew ? 'true' : 'false'}>
       <div class="diff-header">
-        <button
-          type="button"
-          class="link-button diff-path"
-          title={path}
-          onClick={() => post({ type: 'openLocation', path })}
-        >
+        <button type="button" class="link-button diff-path" title={path} onClick={() => openLocation(host, path)}>
           {relPath(path)}
         </button>
         {d.isNew && (
@@ -50,7 +47,7 @@ export function DiffView({
           data-testid="open-diff"
           aria-label="Open diff"
           title="Open in the diff editor"
-          onClick={() => post({ type: 'openDiff', toolCallId, index })}
+          onClick={() => host.post({ type: 'openDiff', toolCallId, index })}
         >
           <i class="codicon codicon-diff" aria-hidden="true" />
           <span class="open-diff-label"> Open diff</span>

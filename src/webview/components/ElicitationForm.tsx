@@ -6,68 +6,17 @@
 // says where and waits for elicitation/complete, or is dismissed.
 // Shown as cards above the composer, oldest first; the first form takes focus when it appears.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { elicitationIssues, fieldsOf, type ElicitationContent, type ElicitationField } from '../../shared/elicitation';
+import { fieldsOf } from '../../shared/elicitation';
+import { elicitationIssues } from '../../shared/elicitationValidation';
 import type { ElicitationRequestView, SessionSnapshot } from '../../shared/sessionModel';
-import { post } from '../vscodeApi';
-
-/** What the controls hold: text and numbers as typed, booleans, choice lists. */
-type Values = Record<string, string | boolean | string[]>;
-
-function initialValues(fields: ElicitationField[]): Values {
-  const v: Values = {};
-  for (const f of fields) {
-    switch (f.kind) {
-      case 'text':
-      case 'select':
-        v[f.name] = f.default ?? '';
-        break;
-      case 'number':
-      case 'integer':
-        v[f.name] = f.default !== undefined ? String(f.default) : '';
-        break;
-      case 'boolean':
-        v[f.name] = f.default ?? false;
-        break;
-      case 'multiselect':
-        v[f.name] = f.default?.slice() ?? [];
-        break;
-      case 'unsupported':
-        break;
-    }
-  }
-  return v;
-}
-
-/** The answer's content: empty text and unset numbers are left out, so "required" can speak. */
-export function contentOf(fields: ElicitationField[], values: Values): ElicitationContent {
-  const out: ElicitationContent = {};
-  for (const f of fields) {
-    const v = values[f.name];
-    switch (f.kind) {
-      case 'text':
-      case 'select':
-        if (typeof v === 'string' && v !== '') out[f.name] = v;
-        break;
-      case 'number':
-      case 'integer':
-        if (typeof v === 'string' && v.trim() !== '') out[f.name] = Number(v.trim());
-        break;
-      case 'boolean':
-        out[f.name] = v === true;
-        break;
-      case 'multiselect':
-        if (Array.isArray(v) && (v.length || f.required)) out[f.name] = v;
-        break;
-      case 'unsupported':
-        break;
-    }
-  }
-  return out;
-}
+import { contentOf, initialValues, type Values } from '../elicitationValues';
+import { useHost } from '../host';
+import { ElicitationControl } from './ElicitationControl';
 
 const domId = (requestId: string, name: string) => `elic-${requestId}-${name}`.replace(/[^\w-]/g, '_');
 
 export function ElicitationForm({ req, first }: { req: ElicitationRequestView; first: boolean }) {
+  const { post } = useHost();
   const fields = useMemo(() => fieldsOf(req.requestedSchema), [req.requestedSchema]);
   const [values, setValues] = useState<Values>(() => initialValues(fields));
   const [tried, setTried] = useState(false);
@@ -146,7 +95,7 @@ export function ElicitationForm({ req, first }: { req: ElicitationRequestView; f
         </div>
       )}
       {fields.map((f) => (
-        <Field
+        <ElicitationControl
           key={f.name}
           f={f}
           id={domId(req.requestId, f.name)}
@@ -192,188 +141,9 @@ export function ElicitationForm({ req, first }: { req: ElicitationRequestView; f
   );
 }
 
-function Field({
-  f,
-  id,
-  value,
-  issue,
-  onChange,
-  disabled,
-}: {
-  f: ElicitationField;
-  id: string;
-  value: string | boolean | string[] | undefined;
-  issue?: string;
-  onChange: (v: string | boolean | string[]) => void;
-  disabled: boolean;
-}) {
-  const descId = f.description ? `${id}-desc` : undefined;
-  const errId = issue ? `${id}-err` : undefined;
-  const describedBy = [descId, errId].filter(Boolean).join(' ') || undefined;
-  const label = (
-    <label for={id} class="elicitation-label">
-      {f.title}
-      {f.required && (
-        <span class="elicitation-required" aria-hidden="true">
-          {' '}
-          *
-        </span>
-      )}
-    </label>
-  );
-  const desc = f.description && (
-    <div id={descId} class="elicitation-desc muted">
-      {f.description}
-    </div>
-  );
-  const err = issue && (
-    <div id={errId} class="elicitation-error" role="alert" data-testid="elicitation-error">
-      <i class="codicon codicon-error" aria-hidden="true" /> {issue}
-    </div>
-  );
-  const common = {
-    id,
-    'aria-describedby': describedBy,
-    'aria-invalid': issue ? true : undefined,
-    'aria-required': f.required || undefined,
-    disabled,
-  };
-
-  let control;
-  switch (f.kind) {
-    case 'text': {
-      const type = f.format === 'email' ? 'email' : f.format === 'uri' ? 'url' : f.format === 'date' ? 'date' : 'text';
-      const placeholder =
-        f.format === 'date-time' ? 'YYYY-MM-DDThh:mm:ssZ' : f.format === 'uri' ? 'https://…' : undefined;
-      control = (
-        <input
-          {...common}
-          type={type}
-          class="elicitation-input"
-          value={typeof value === 'string' ? value : ''}
-          placeholder={placeholder}
-          maxLength={f.maxLength}
-          onInput={(e) => onChange((e.currentTarget as HTMLInputElement).value)}
-        />
-      );
-      break;
-    }
-    case 'number':
-    case 'integer':
-      control = (
-        <input
-          {...common}
-          type="number"
-          class="elicitation-input"
-          inputMode={f.kind === 'integer' ? 'numeric' : 'decimal'}
-          step={f.kind === 'integer' ? 1 : 'any'}
-          min={f.minimum}
-          max={f.maximum}
-          value={typeof value === 'string' ? value : ''}
-          onInput={(e) => onChange((e.currentTarget as HTMLInputElement).value)}
-        />
-      );
-      break;
-    case 'boolean':
-      return (
-        <div class="elicitation-field elicitation-check" data-testid="elicitation-field" data-field={f.name}>
-          <label class="elicitation-label">
-            <input
-              {...common}
-              type="checkbox"
-              checked={value === true}
-              onChange={(e) => onChange((e.currentTarget as HTMLInputElement).checked)}
-            />{' '}
-            {f.title}
-          </label>
-          {desc}
-          {err}
-        </div>
-      );
-    case 'select':
-      control = (
-        <select
-          {...common}
-          class="elicitation-input"
-          value={typeof value === 'string' ? value : ''}
-          onChange={(e) => onChange((e.currentTarget as HTMLSelectElement).value)}
-        >
-          {(value === '' || !f.required) && <option value="">{f.required ? 'Choose…' : '—'}</option>}
-          {f.options.map((o) => (
-            <option key={o.value} value={o.value} title={o.description}>
-              {o.title}
-            </option>
-          ))}
-        </select>
-      );
-      break;
-    case 'multiselect': {
-      const chosen = Array.isArray(value) ? value : [];
-      return (
-        <fieldset
-          class="elicitation-field elicitation-multi"
-          data-testid="elicitation-field"
-          data-field={f.name}
-          aria-describedby={describedBy}
-          aria-invalid={issue ? true : undefined}
-        >
-          <legend class="elicitation-label">
-            {f.title}
-            {f.required && (
-              <span class="elicitation-required" aria-hidden="true">
-                {' '}
-                *
-              </span>
-            )}
-          </legend>
-          {desc}
-          {f.options.map((o) => (
-            <label key={o.value} class="elicitation-choice" title={o.description}>
-              <input
-                type="checkbox"
-                value={o.value}
-                checked={chosen.includes(o.value)}
-                disabled={disabled}
-                onChange={(e) => {
-                  const on = (e.currentTarget as HTMLInputElement).checked;
-                  onChange(
-                    on
-                      ? f.options.map((x) => x.value).filter((x) => x === o.value || chosen.includes(x))
-                      : chosen.filter((x) => x !== o.value),
-                  );
-                }}
-              />{' '}
-              {o.title}
-            </label>
-          ))}
-          {err}
-        </fieldset>
-      );
-    }
-    case 'unsupported':
-      return (
-        <div class="elicitation-field" data-testid="elicitation-field" data-field={f.name}>
-          <span class="elicitation-label">{f.title}</span>
-          <div class="elicitation-desc muted">
-            Tandem cannot show a field of type “{f.type}”.{' '}
-            {f.required ? 'Decline or cancel instead.' : 'It is left out.'}
-          </div>
-          {err}
-        </div>
-      );
-  }
-  return (
-    <div class="elicitation-field" data-testid="elicitation-field" data-field={f.name}>
-      {label}
-      {desc}
-      {control}
-      {err}
-    </div>
-  );
-}
-
 /** A URL the user opened for the agent, until the agent says it is complete. */
 function ElicitationUrl({ req }: { req: ElicitationRequestView }) {
+  const { post } = useHost();
   return (
     <div
       class="elicitation elicitation-url"

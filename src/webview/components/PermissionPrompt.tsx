@@ -8,7 +8,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PermissionOption, PermissionRequestView, SessionSnapshot } from '../../shared/sessionModel';
 import { relPath } from '../toolTitle';
-import { post } from '../vscodeApi';
+import { useHost } from '../host';
 
 export const OPTION_ICON: Record<string, string> = {
   allow_once: 'check',
@@ -56,6 +56,7 @@ export function PermissionPrompt({
   total: number;
   standalone?: boolean;
 }) {
+  const { post } = useHost();
   const [sent, setSent] = useState<string | undefined>(undefined);
   const root = useRef<HTMLDivElement>(null);
   const answer = (o: PermissionOption) => {

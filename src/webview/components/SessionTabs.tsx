@@ -1,8 +1,10 @@
 import type { SessionTab } from '../../shared/protocol';
-import { post } from '../vscodeApi';
+import { useHost } from '../host';
+import { IconButton } from './IconButton';
 
 /** The open sessions as tabs: click to switch, × to close; a spinner marks one that is working. */
 export function SessionTabs({ sessions, activeId }: { sessions: SessionTab[]; activeId?: string }) {
+  const { post } = useHost();
   return (
     <div class="session-tabs" role="tablist" aria-label="Open sessions" data-testid="session-tabs">
       {sessions.map((s, i) => {
@@ -24,14 +26,13 @@ export function SessionTabs({ sessions, activeId }: { sessions: SessionTab[]; ac
               {s.status === 'disconnected' && <i class="codicon codicon-debug-disconnect" aria-label="disconnected" />}
               {label}
             </button>
-            <button
-              class="icon-button session-tab-close"
-              aria-label={`Close ${label}`}
+            <IconButton
+              icon="close"
+              class="session-tab-close"
+              label={`Close ${label}`}
               title="Close session"
               onClick={() => post({ type: 'closeSession', sessionId: s.sessionId })}
-            >
-              <i class="codicon codicon-close" aria-hidden="true" />
-            </button>
+            />
           </div>
         );
       })}

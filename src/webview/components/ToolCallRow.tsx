@@ -6,7 +6,9 @@ import type { FunctionComponent } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { TerminalView, ToolCallView } from '../../shared/sessionModel';
 import { niceTitle, relPath } from '../toolTitle';
-import { post } from '../vscodeApi';
+import { useHost } from '../host';
+import { openLocation } from '../links';
+import { treeItem } from '../treeItem';
 import { CallPermissionPrompts, type CallPrompts } from './PermissionPrompt';
 
 type Details = FunctionComponent<{ call: ToolCallView; terminals: Record<string, TerminalView> }>;
@@ -100,6 +102,7 @@ interface Props {
 
 export const ToolCallRow = memo(
   function ToolCallRow({ call, expanded, focused, terminals, onToggle, onFocus, prompts, depth = 0 }: Props) {
+    const host = useHost();
     const status = call.interrupted ? INTERRUPTED : (STATUS[call.status] ?? STATUS.pending);
     const t = niceTitle(call);
     const expandable = hasDetails(call);
@@ -114,17 +117,13 @@ export const ToolCallRow = memo(
     return (
       <div
         class={`tool tool-${call.interrupted ? 'interrupted' : call.status}${expanded ? ' expanded' : ''}${depth ? ` depth-${Math.min(depth, 3)}` : ''}`}
-        role="treeitem"
-        aria-level={2 + depth}
+        {...treeItem(2 + depth, focused, onFocus)}
         aria-expanded={expandable ? expanded : undefined}
         aria-label={label}
-        tabIndex={focused ? 0 : -1}
-        data-focus-target=""
         data-testid="tool-call"
         data-status={call.status}
         data-kind={call.kind}
         data-id={call.toolCallId}
-        onFocus={onFocus}
       >
         <div class="tool-head" onClick={() => expandable && onToggle(call.toolCallId)} title={call.title}>
           <i
@@ -149,7 +148,7 @@ export const ToolCallRow = memo(
               title={call.locations[0].path}
               onClick={(e) => {
                 e.stopPropagation();
-                openLoc(call.locations[0]);
+                openLocation(host, call.locations[0].path, call.locations[0].line);
               }}
             >
               {shortLoc(call.locations[0])}
@@ -185,8 +184,4 @@ export const ToolCallRow = memo(
 function shortLoc(l: { path: string; line?: number | null }): string {
   const name = relPath(l.path).split('/').pop() ?? l.path;
   return l.line ? `${name}:${l.line}` : name;
-}
-
-function openLoc(l: { path: string; line?: number | null }) {
-  post({ type: 'openLocation', path: l.path, ...(l.line && l.line > 0 ? { line: l.line } : {}) });
 }

@@ -4,15 +4,12 @@
 import { useState } from 'preact/hooks';
 import type { TerminalView, ToolCallContent, ToolCallView } from '../../shared/sessionModel';
 import { relPath } from '../toolTitle';
-import { post } from '../vscodeApi';
+import { useHost } from '../host';
+import { openLocation } from '../links';
 import { ContentBlockView } from './ContentBlocks';
 import { DiffView } from './DiffView';
 import { Json } from './Json';
 import { TerminalBox } from './TerminalBox';
-
-function openLoc(l: { path: string; line?: number | null }) {
-  post({ type: 'openLocation', path: l.path, ...(l.line && l.line > 0 ? { line: l.line } : {}) });
-}
 
 export default function ToolDetails({
   call,
@@ -21,6 +18,7 @@ export default function ToolDetails({
   call: ToolCallView;
   terminals: Record<string, TerminalView>;
 }) {
+  const host = useHost();
   const [raw, setRaw] = useState<'' | 'input' | 'output'>('');
   const shownTerms = new Set<string>();
   const p = call.permission;
@@ -35,7 +33,7 @@ export default function ToolDetails({
               class="chip"
               data-testid="tool-location"
               title={l.path}
-              onClick={() => openLoc(l)}
+              onClick={() => openLocation(host, l.path, l.line)}
             >
               <i class="codicon codicon-file" aria-hidden="true" /> {relPath(l.path)}
               {l.line ? `:${l.line}` : ''}

@@ -1,6 +1,7 @@
 // Above the tree: collapse all / expand all, and the filter by tool kind and status.
 import { useState } from 'preact/hooks';
 import type { Filter } from '../rows';
+import { IconButton } from './IconButton';
 import { KIND_ICON, KIND_LABEL, STATUS } from './ToolCallRow';
 
 export function Toolbar({
@@ -27,38 +28,30 @@ export function Toolbar({
   return (
     <div class="toolbar">
       <div class="toolbar-row" role="toolbar" aria-label="Conversation view">
-        <button
-          type="button"
-          class="icon-button"
-          aria-label="Collapse all"
+        <IconButton
+          icon="collapse-all"
+          label="Collapse all"
           title="Collapse all"
           data-testid="collapse-all"
           onClick={onCollapseAll}
-        >
-          <i class="codicon codicon-collapse-all" aria-hidden="true" />
-        </button>
-        <button
-          type="button"
-          class="icon-button"
-          aria-label="Expand all"
+        />
+        <IconButton
+          icon="expand-all"
+          label="Expand all"
           title="Expand all"
           data-testid="expand-all"
           onClick={onExpandAll}
-        >
-          <i class="codicon codicon-expand-all" aria-hidden="true" />
-        </button>
-        <button
-          type="button"
-          class={`icon-button${active ? ' active' : ''}`}
-          aria-label="Filter tool calls"
+        />
+        <IconButton
+          icon={active ? 'filter-filled' : 'filter'}
+          class={active ? 'active' : undefined}
+          label="Filter tool calls"
           title="Filter tool calls"
           aria-expanded={open}
           aria-pressed={active}
           data-testid="filter-toggle"
           onClick={() => setOpen(!open)}
-        >
-          <i class={`codicon codicon-${active ? 'filter-filled' : 'filter'}`} aria-hidden="true" />
-        </button>
+        />
         {active && (
           <button
             type="button"

@@ -1,17 +1,16 @@
 // The conversation as a virtualized tree: turns (folded except the current one, unless the
 // user chose), their messages and tool calls. Keyboard: ↑/↓ move, →/← expand/collapse or go
 // to the parent, Enter/Space toggle, Home/End.
-import { memo } from '../memo';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { ItemView, NoticeView, SessionSnapshot, ToolCallView, TurnView } from '../../shared/sessionModel';
-import { MAX_LOAD_TURNS } from '../../shared/turnOutline';
-import { buildRows, filterActive, outlinedOpen, parentRowIndex, turnCounts, type Filter, type Row } from '../rows';
-import { post } from '../vscodeApi';
+import type { SessionSnapshot, ToolCallView } from '../../shared/sessionModel';
+import { buildRows, estimateRowHeight, filterActive, parentRowIndex, type Filter, type Row } from '../rows';
+import { useHost } from '../host';
 import { loadViewMemory, saveViewMemory, type ScrollAnchor } from '../viewMemory';
-import { ContentBlockView } from './ContentBlocks';
 import { Toolbar } from './Toolbar';
-import { formatDuration, hasDetails, terminalIds, ToolCallRow } from './ToolCallRow';
+import { hasDetails, terminalIds, ToolCallRow } from './ToolCallRow';
 import { groupPrompts } from './PermissionPrompt';
+import { LoadingRow, MessageRow, Notice, TurnEnd, TurnHeader } from './TranscriptRows';
+import { useTurnLoading } from './useTurnLoading';
 import { VirtualList, type VirtualHandle } from './VirtualList';
 
 interface Props {
@@ -22,8 +21,9 @@ interface Props {
 
 export function Transcript({ session, toolsVersion, working }: Props) {
   const sessionId = session.meta.sessionId;
+  const host = useHost();
   // A view shown again (VS Code disposed its page while hidden) opens as the user left it.
-  const [memory] = useState(() => loadViewMemory(sessionId));
+  const [memory] = useState(() => loadViewMemory(host.state, sessionId));
   const [fold, setFold] = useState(() => memory?.fold ?? new Map<number, boolean>());
   const [foldAll, setFoldAll] = useState<boolean | undefined>(memory?.foldAll);
   const [expanded, setExpanded] = useState(() => memory?.expanded ?? new Map<string, boolean>());
@@ -33,7 +33,7 @@ export function Transcript({ session, toolsVersion, working }: Props) {
   const remember = () => {
     clearTimeout(saveTimer.current);
     saveTimer.current = setTimeout(
-      () => saveViewMemory(sessionId, { fold, foldAll, expanded, filter, anchor: anchor.current }),
+      () => saveViewMemory(host.state, sessionId, { fold, foldAll, expanded, filter, anchor: anchor.current }),
       200,
     );
   };
@@ -55,21 +55,7 @@ export function Transcript({ session, toolsVersion, working }: Props) {
     [session.turns, session.notices, fold, foldAll, filterKey],
   );
 
-  // Unfolded turns that came as outlines: ask for their content once (a new snapshot brings new
-  // turn objects, which are asked for again).
-  const asked = useRef(new WeakSet<TurnView>());
-  useEffect(() => {
-    const want = outlinedOpen(session, fold, foldAll).filter((t) => !asked.current.has(t));
-    if (!want.length) return;
-    for (const t of want) asked.current.add(t);
-    for (let i = 0; i < want.length; i += MAX_LOAD_TURNS) {
-      post({
-        type: 'loadTurns',
-        sessionId: session.meta.sessionId,
-        turns: want.slice(i, i + MAX_LOAD_TURNS).map((t) => t.index),
-      });
-    }
-  }, [session.turns, fold, foldAll]);
+  const loadErrors = useTurnLoading(session, fold, foldAll);
 
   // Pending permission prompts, inline in their tool call; the first in the queue is scrolled to.
   const prompts = useMemo(() => groupPrompts(session.permissions), [session.permissions]);
@@ -254,20 +240,7 @@ export function Transcript({ session, toolsVersion, working }: Props) {
       case 'notice':
         return <Notice notice={r.notice} focused={focused} onFocus={onFocus} />;
       case 'loading':
-        return (
-          <div
-            role="treeitem"
-            aria-level={2}
-            aria-busy="true"
-            tabIndex={focused ? 0 : -1}
-            data-focus-target=""
-            onFocus={onFocus}
-            class="turn-loading muted"
-            data-testid="turn-loading"
-          >
-            <i class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" /> Loading…
-          </div>
-        );
+        return <LoadingRow error={loadErrors.get(r.turn)} focused={focused} onFocus={onFocus} />;
     }
   };
 
@@ -281,7 +254,6 @@ export function Transcript({ session, toolsVersion, working }: Props) {
         count={rows.length}
         active={active}
       />
-      {session.turns.length === 0 && <p class="empty">Ask the agent something to start.</p>}
       <div ref={treeRef} class="tree-host" onKeyDown={onKeyDown}>
         <VirtualList
           class="transcript"
@@ -289,7 +261,7 @@ export function Transcript({ session, toolsVersion, working }: Props) {
           aria-label="Conversation and tool calls"
           data-testid="transcript"
           rows={rows}
-          estimate={estimate}
+          estimate={estimateRowHeight}
           sizeClass={sizeClass}
           renderRow={renderRow}
           handle={list}
@@ -299,234 +271,4 @@ export function Transcript({ session, toolsVersion, working }: Props) {
       </div>
     </div>
   );
-}
-
-function estimate(r: Row): number {
-  switch (r.type) {
-    case 'turn':
-      return 34;
-    case 'tool':
-      return 24;
-    case 'end':
-    case 'notice':
-    case 'loading':
-      return 24;
-    case 'item': {
-      if (r.item.kind === 'thought' || r.item.kind === 'compaction') return 26;
-      const len = r.item.blocks.reduce((n, b) => n + (b.type === 'text' ? b.text.length : 40), 0);
-      // A paragraph is ~19 px a line plus ~8 px of margins (a one-line message measures 26.8).
-      return 8 + Math.max(1, Math.ceil(len / 60)) * 19;
-    }
-  }
-}
-
-const TurnHeader = memo(
-  function TurnHeader({
-    turn,
-    collapsed,
-    focused,
-    running,
-    calls,
-    onToggle,
-    onFocus,
-  }: {
-    turn: TurnView;
-    collapsed: boolean;
-    focused: boolean;
-    running: boolean;
-    calls: Record<string, ToolCallView>;
-    toolsVersion: number;
-    onToggle: (t: number, collapsed: boolean) => void;
-    onFocus: () => void;
-  }) {
-    const first = turn.items[0];
-    const user = first?.kind === 'user' ? first : undefined;
-    const c = turnCounts(turn, calls);
-    const duration = turn.endedAt !== undefined ? formatDuration(turn.endedAt - turn.startedAt) : '';
-    const text = user
-      ? user.blocks
-          .map((b) => (b.type === 'text' ? b.text : b.type === 'resource_link' ? `@${b.name}` : ''))
-          .join(' ')
-          .trim()
-      : '';
-    return (
-      <div
-        class={`turn-head${collapsed ? ' collapsed' : ''}`}
-        role="treeitem"
-        aria-level={1}
-        aria-expanded={!collapsed}
-        aria-label={`Turn ${turn.index + 1}${text ? `: ${text.slice(0, 80)}` : ''}, ${c.tools} tool calls${running ? ', running' : ''}`}
-        tabIndex={focused ? 0 : -1}
-        data-focus-target=""
-        data-testid="turn"
-        data-turn={turn.index}
-        data-collapsed={collapsed ? 'true' : 'false'}
-        onFocus={onFocus}
-      >
-        <div class="turn-line" onClick={() => onToggle(turn.index, collapsed)}>
-          <i class={`codicon codicon-chevron-${collapsed ? 'right' : 'down'} twisty`} aria-hidden="true" />
-          {collapsed || !user ? (
-            <span class="turn-prompt-line">{text || (user ? 'Prompt' : 'Agent activity')}</span>
-          ) : (
-            <span class="turn-prompt-line sr-only">{text}</span>
-          )}
-          <span class="spacer" />
-          <span class="turn-stats muted">
-            {running && <i class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" />}
-            {c.tools > 0 && ` ${c.tools} tool call${c.tools === 1 ? '' : 's'}`}
-            {c.failed > 0 && <span class="turn-failed"> · {c.failed} failed</span>}
-            {duration && `${c.tools > 0 ? ' · ' : ' '}${duration}`}
-          </span>
-        </div>
-        {!collapsed && user && (
-          <div class="msg msg-user" data-testid="message-user">
-            {user.blocks.map((b, i) => (
-              <ContentBlockView key={i} block={b} cacheKey={`u${turn.index}:${i}`} />
-            ))}
-          </div>
-        )}
-      </div>
-    );
-  },
-  (a, b) =>
-    a.turn === b.turn &&
-    a.collapsed === b.collapsed &&
-    a.focused === b.focused &&
-    a.running === b.running &&
-    a.toolsVersion === b.toolsVersion,
-);
-
-const MessageRow = memo(
-  function MessageRow({
-    item,
-    rowKey,
-    open,
-    focused,
-    streaming,
-    onFocus,
-    onToggle,
-  }: {
-    item: Exclude<ItemView, { kind: 'tool' }>;
-    rowKey: string;
-    open: boolean;
-    focused: boolean;
-    streaming: boolean;
-    onFocus: () => void;
-    onToggle: () => void;
-  }) {
-    const common = {
-      role: 'treeitem',
-      'aria-level': 2,
-      tabIndex: focused ? 0 : -1,
-      'data-focus-target': '',
-      onFocus,
-    } as const;
-    switch (item.kind) {
-      case 'user':
-      case 'agent':
-        return (
-          <div
-            {...common}
-            class={`msg msg-${item.kind}${streaming ? ' streaming' : ''}`}
-            data-testid={`message-${item.kind}`}
-            aria-label={item.kind === 'agent' ? 'Agent message' : 'Your message'}
-          >
-            {item.blocks.map((b, i) => (
-              <ContentBlockView key={i} block={b} cacheKey={`${rowKey}:${i}`} stream />
-            ))}
-          </div>
-        );
-      case 'thought':
-        return (
-          <div
-            {...common}
-            class="msg msg-thought"
-            data-testid="message-thought"
-            aria-expanded={open}
-            aria-label="Thinking"
-          >
-            <div class="thought-head" onClick={onToggle}>
-              <i class={`codicon codicon-chevron-${open ? 'down' : 'right'} twisty`} aria-hidden="true" />
-              <i class="codicon codicon-lightbulb" aria-hidden="true" /> {streaming ? 'Thinking…' : 'Thought'}
-            </div>
-            {open && (
-              <div class="thought-body">
-                {item.blocks.map((b, i) => (
-                  <ContentBlockView key={i} block={b} cacheKey={`${rowKey}:${i}`} />
-                ))}
-              </div>
-            )}
-          </div>
-        );
-      case 'compaction':
-        return (
-          <div {...common} class="msg msg-compaction" data-testid="compaction">
-            Context compacted ({item.status}){item.summary ? `: ${item.summary}` : ''}
-            {item.error ? ` — ${item.error}` : ''}
-          </div>
-        );
-    }
-  },
-  (a, b) => a.item === b.item && a.open === b.open && a.focused === b.focused && a.streaming === b.streaming,
-);
-
-function TurnEnd({ turn, focused, onFocus }: { turn: TurnView; focused: boolean; onFocus: () => void }) {
-  return (
-    <div
-      role="treeitem"
-      aria-level={2}
-      tabIndex={focused ? 0 : -1}
-      data-focus-target=""
-      onFocus={onFocus}
-      class="turn-end"
-    >
-      {turn.stopReason && turn.stopReason !== 'end_turn' && (
-        <p class="stop-reason" data-testid="stop-reason">
-          <i
-            class={`codicon codicon-${turn.stopReason === 'cancelled' ? 'circle-slash' : 'warning'}`}
-            aria-hidden="true"
-          />{' '}
-          {stopReasonText(turn.stopReason)}
-        </p>
-      )}
-      {turn.error && (
-        <p class="turn-error" role="alert" data-testid="turn-error">
-          <i class="codicon codicon-error" aria-hidden="true" /> {turn.error}
-        </p>
-      )}
-    </div>
-  );
-}
-
-function Notice({ notice, focused, onFocus }: { notice: NoticeView; focused: boolean; onFocus: () => void }) {
-  const icon = notice.severity === 'error' ? 'error' : notice.severity === 'warning' ? 'warning' : 'info';
-  return (
-    <div
-      role="treeitem"
-      aria-level={1}
-      tabIndex={focused ? 0 : -1}
-      data-focus-target=""
-      onFocus={onFocus}
-      class={`notice notice-${notice.severity}`}
-      data-testid="notice"
-    >
-      <i class={`codicon codicon-${icon}`} aria-hidden="true" /> <strong>{notice.title}</strong>
-      {notice.description && <span class="notice-desc"> {notice.description}</span>}
-    </div>
-  );
-}
-
-export function stopReasonText(r: string): string {
-  switch (r) {
-    case 'cancelled':
-      return 'Cancelled';
-    case 'max_tokens':
-      return 'Stopped: the reply hit the token limit';
-    case 'max_turn_requests':
-      return 'Stopped: too many requests in one turn';
-    case 'refusal':
-      return 'The agent refused to continue';
-    default:
-      return `Stopped: ${r}`;
-  }
 }

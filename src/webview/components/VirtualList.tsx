@@ -4,6 +4,7 @@
 // the bottom (follow mode); rows growing above the viewport do not move what is on screen.
 import type { JSX, VNode } from 'preact';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { RowBox } from './VirtualRow';
 
 /** Space below the last row (part of the list's height, so the end is computable). */
 const PAD_BOTTOM = 8;
@@ -260,38 +261,6 @@ export function VirtualList<R extends { key: string }>({
           {items}
         </div>
       </div>
-    </div>
-  );
-}
-
-function RowBox({
-  k,
-  ro,
-  observe,
-  forget,
-  children,
-}: {
-  k: string;
-  ro: ResizeObserver | undefined;
-  observe: boolean;
-  forget: (key: string) => void;
-  children: VNode;
-}) {
-  const ref = useRef<HTMLDivElement>(null);
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el || !ro) return;
-    // Unobserved, the row takes its class's height: drop what it measured in another shape.
-    if (!observe) {
-      forget(k);
-      return;
-    }
-    ro.observe(el);
-    return () => ro.unobserve(el);
-  }, [ro, observe]);
-  return (
-    <div class="vrow" data-key={k} ref={ref}>
-      {children}
     </div>
   );
 }

@@ -3,7 +3,8 @@
 // while the user is at the bottom of the box.
 import { memo } from '../memo';
 import { useLayoutEffect, useRef } from 'preact/hooks';
-import { Screen, styleCss, type Line } from './screen';
+import { Screen, type Line } from './screen';
+import { styleCss } from './style';
 
 interface Fed {
   screen: Screen;

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnAgent, processAlive, type AgentExit, type AgentProcess } from '../../../src/acp/agentProcess';
+import { spawnAgent, type AgentExit, type AgentProcess } from '../../../src/acp/agentProcess';
+import { processAlive } from '../../../src/acp/processGroups';
 import { MemoryLogger } from '../../../src/common/logger';
 import { until } from '../../support/until';
 

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ResponseError } from 'vscode-jsonrpc';
-import { AcpError } from '../../../src/acp/connection';
+import { AcpError } from '../../../src/acp/errors';
 import { AGENT_METHODS, CLIENT_METHODS, PROTOCOL_METHODS } from '../../../src/acp/methods';
 import { chunkUpdate, createHarness, settle, Json } from './helpers';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryLogger } from '../../../src/common/logger';
-import { AcpError } from '../../../src/acp/connection';
+import { AcpError } from '../../../src/acp/errors';
 import { AGENT_METHODS, CLIENT_METHODS } from '../../../src/acp/methods';
 import {
   AcpValidator,

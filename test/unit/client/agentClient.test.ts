@@ -7,7 +7,7 @@ import { AgentClient } from '../../../src/client/agentClient';
 import { MemoryLogger } from '../../../src/common/logger';
 import type { AgentScript } from '../../../src/demo/scriptTypes';
 import type { AgentView } from '../../../src/shared/protocol';
-import { processAlive } from '../../../src/acp/agentProcess';
+import { processAlive } from '../../../src/acp/processGroups';
 import { until } from '../../support/until';
 
 const AGENT = join(__dirname, '../../fixtures/agents/scripted-agent.js');

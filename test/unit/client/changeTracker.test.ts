@@ -66,3 +66,29 @@ test('the snapshot is a copy, and old turns are dropped past the cap', () => {
   assert.equal(t.get('s', 0, '/a'), undefined);
   assert.equal(t.allTurns().length, 2);
 });
+
+test('a journal is told every entry as it changes, and loaded entries come back without being journaled again', () => {
+  const t = new ChangeTracker();
+  const seen: string[] = [];
+  t.setJournal({
+    record: (s, turn, path, e) => seen.push(`${turn}:${path}:${e ? `${e.state}/${e.applied}` : 'gone'}`),
+  });
+  t.snapshot('s', 0, '/a', b('x'), { source: 'write' });
+  t.markApplied('s', 0, '/a');
+  t.setState('s', 0, '/a', 'kept');
+  t.snapshot('s', 0, '/b', null, { source: 'diff' });
+  t.forget('s', 0, '/b');
+  assert.deepEqual(seen, [
+    '0:/a:pending/false',
+    '0:/a:pending/true',
+    '0:/a:kept/true',
+    '0:/b:pending/false',
+    '0:/b:gone',
+  ]);
+  const u = new ChangeTracker();
+  u.setJournal({ record: () => assert.fail('loading is not a change') });
+  u.load([t.get('s', 0, '/a')!]);
+  assert.equal(u.changes('s', 0)[0].state, 'kept');
+  u.removeSession('s');
+  assert.equal(u.allTurns().length, 0);
+});

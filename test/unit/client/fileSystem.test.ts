@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AcpError } from '../../../src/acp/connection';
+import { AcpError } from '../../../src/acp/errors';
 import { ChangeTracker } from '../../../src/client/changeTracker';
 import { FileSystemFeature, FileSystemHandlers, type FileSystemDeps } from '../../../src/client/fileSystem';
 import { MemoryLogger } from '../../../src/common/logger';
@@ -51,6 +51,26 @@ async function rejects(p: Promise<unknown>, code: number, re: RegExp): Promise<A
   }
   assert.fail('expected a rejection');
 }
+
+type Update = Parameters<FileSystemHandlers['observe']>[0]['update'];
+
+/** Sends a session/update through the store (as AgentClient does first), then to the handlers. */
+const observe =
+  (store: { dispatch(a: { type: 'update'; update: Update; at: number }): void }, h: FileSystemHandlers) =>
+  (update: Update) => {
+    store.dispatch({ type: 'update', update, at: 2 });
+    h.observe({ sessionId: S, update });
+  };
+
+/** A pending agent-side edit of `path`: a tool call with diff content. */
+const pendingEdit = (toolCallId: string, path: string, oldText: string, newText: string): Update => ({
+  sessionUpdate: 'tool_call',
+  toolCallId,
+  title: 'Edit',
+  kind: 'edit',
+  status: 'pending',
+  content: [{ type: 'diff', path, oldText, newText }],
+});
 
 test('capabilities advertise fs read and write', () => {
   const caps = { fs: { readTextFile: false, writeTextFile: false }, terminal: false };
@@ -233,18 +253,8 @@ test('diff content of an agent that writes itself: snapshot while pending, appli
   const { ws, tracker, store, h } = setup();
   const f = join(ws, 'self.txt');
   writeFileSync(f, 'hello world\nsecond line\n');
-  const send = (update: Parameters<FileSystemHandlers['observe']>[0]['update']) => {
-    store.dispatch({ type: 'update', update, at: 2 });
-    h.observe({ sessionId: S, update });
-  };
-  send({
-    sessionUpdate: 'tool_call',
-    toolCallId: 't1',
-    title: 'Edit',
-    kind: 'edit',
-    status: 'pending',
-    content: [{ type: 'diff', path: f, oldText: 'hello world', newText: 'hello ACP' }],
-  });
+  const send = observe(store, h);
+  send(pendingEdit('t1', f, 'hello world', 'hello ACP'));
   await new Promise((r) => setTimeout(r, 20));
   writeFileSync(f, 'hello ACP\nsecond line\n'); // the agent writes the disk itself
   assert.equal(tracker.changes(S, 0).length, 0, 'not applied yet');
@@ -282,10 +292,7 @@ test('diff content of an agent that writes itself: snapshot while pending, appli
 
 test('claude-agent-acp wrote before our read: its originalFile becomes the snapshot (line endings aside)', async () => {
   const { ws, tracker, store, h } = setup();
-  const send = (update: Parameters<FileSystemHandlers['observe']>[0]['update']) => {
-    store.dispatch({ type: 'update', update, at: 2 });
-    h.observe({ sessionId: S, update });
-  };
+  const send = observe(store, h);
   const result = (id: string, filePath: string, originalFile: string | null) =>
     send({
       sessionUpdate: 'tool_call_update',
@@ -300,14 +307,7 @@ test('claude-agent-acp wrote before our read: its originalFile becomes the snaps
   // The edit is on disk before Tandem's read of the pending call lands.
   const f = join(ws, 'raced.txt');
   writeFileSync(f, 'hello ACP\nsecond line\n');
-  send({
-    sessionUpdate: 'tool_call',
-    toolCallId: 'e1',
-    title: 'Edit',
-    kind: 'edit',
-    status: 'pending',
-    content: [{ type: 'diff', path: f, oldText: 'hello world', newText: 'hello ACP' }],
-  });
+  send(pendingEdit('e1', f, 'hello world', 'hello ACP'));
   result('e1', f, 'hello world\nsecond line\n');
   send({ sessionUpdate: 'tool_call_update', toolCallId: 'e1', status: 'completed' });
   await new Promise((r) => setTimeout(r, 20));
@@ -315,14 +315,7 @@ test('claude-agent-acp wrote before our read: its originalFile becomes the snaps
   assert.equal(Buffer.from(c.before!).toString(), 'hello world\nsecond line\n', 'the file before the edit, not after');
   assert.equal(c.applied, true);
   // A second edit of the same file in the turn reports the intermediate file: the first snapshot stays.
-  send({
-    sessionUpdate: 'tool_call',
-    toolCallId: 'e2',
-    title: 'Edit',
-    kind: 'edit',
-    status: 'pending',
-    content: [{ type: 'diff', path: f, oldText: 'second', newText: 'third' }],
-  });
+  send(pendingEdit('e2', f, 'second', 'third'));
   result('e2', f, 'hello ACP\nsecond line\n');
   await new Promise((r) => setTimeout(r, 20));
   assert.equal(Buffer.from(tracker.get(S, 0, f)!.before!).toString(), 'hello world\nsecond line\n');
@@ -343,14 +336,7 @@ test('claude-agent-acp wrote before our read: its originalFile becomes the snaps
   // Our read was in time and the agent's copy differs only in line endings: ours (exact bytes) stays.
   const crlf = join(ws, 'crlf.txt');
   writeFileSync(crlf, 'a\r\nb\r\n');
-  send({
-    sessionUpdate: 'tool_call',
-    toolCallId: 'c1',
-    title: 'Edit',
-    kind: 'edit',
-    status: 'pending',
-    content: [{ type: 'diff', path: crlf, oldText: 'a', newText: 'A' }],
-  });
+  send(pendingEdit('c1', crlf, 'a', 'A'));
   await new Promise((r) => setTimeout(r, 20));
   result('c1', crlf, 'a\nb\n');
   await new Promise((r) => setTimeout(r, 20));

@@ -5,7 +5,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { MemoryLogger } from '../../../src/common/logger';
-import { McpToolServer, type ToolSlot } from '../../../src/tools/mcpServer';
+import { McpToolServer } from '../../../src/tools/mcpServer';
+import type { ToolSlot } from '../../../src/tools/toolSlot';
 import { ToolRegistry } from '../../../src/tools/registry';
 import { DEFAULT_TOOLS_CONFIG } from '../../../src/tools/types';
 import { ideGroup } from '../tools/fixtures';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEMO_CONTENT, DEMO_FILE, DEMO_MARK } from '../../../src/demo/demoScript';
+import { DEMO_CONTENT, DEMO_FILE, DEMO_MARK } from '../../../src/demo/demoFileSteps';
 import { findWorkspaceFile } from '../../../src/demo/scriptedAgent';
 import { AcpTestClient, FULL_CAPS, tandemMcpServer } from './acpTestClient';
 import { Peer, demoAgentBundle, demoAgentJs, repoRoot } from './peer';

@@ -4,7 +4,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TrafficRecorder } from '../../../src/acp/trafficRecorder';
-import { DEMO_CONTENT, DEMO_FILE, DEMO_MARK } from '../../../src/demo/demoScript';
+import { DEMO_CONTENT, DEMO_FILE, DEMO_MARK } from '../../../src/demo/demoFileSteps';
 import { AcpTestClient, FULL_CAPS } from './acpTestClient';
 import { Peer, demoAgentJs, replayAgentBundle, replayAgentJs, repoRoot, transcriptsDir, type Msg } from './peer';
 

@@ -4,7 +4,7 @@
 // (Transport-level variants of the same inputs: test/unit/acp/*.test.ts.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { groupAlive, processAlive } from '../../../src/acp/agentProcess';
+import { groupAlive, processAlive } from '../../../src/acp/processGroups';
 import type { Step } from '../../../src/demo/scriptTypes';
 import { agentText, Fault, until } from './harness';
 

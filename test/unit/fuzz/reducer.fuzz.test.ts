@@ -9,7 +9,8 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { getToolCall, toSnapshot, turnWithCalls } from '../../../src/session/snapshot';
 import { createSessionState, reduce } from '../../../src/session/reducer';
 import type { SessionAction } from '../../../src/session/actions';
-import { applyPatches, coalescePatches, type Patch } from '../../../src/shared/sessionModel';
+import { applyPatches, coalescePatches } from '../../../src/shared/patches';
+import type { Patch } from '../../../src/shared/sessionModel';
 import { outlineOf, TurnOutliner } from '../../../src/shared/turnOutline';
 import { runs } from './runs';
 

@@ -16,6 +16,10 @@ export const state = {
   /** Answers for window.showInputBox, in order (undefined when empty: dismissed), and what was asked. */
   inputs: [] as string[],
   inputBoxes: [] as Array<{ title?: string; password?: boolean }>,
+  /** Titles of the QuickPicks shown (each is dismissed). */
+  quickPicks: [] as string[],
+  /** Options of the terminals created (a Pseudoterminal in `pty`). */
+  terminals: [] as Array<{ name?: string; pty?: unknown }>,
   trustListeners: [] as Array<() => void>,
 };
 
@@ -114,6 +118,10 @@ const api: Record<string, unknown> = {
       Object.assign(this, { a });
     }
   },
+  ThemeIcon: class {
+    constructor(readonly id: string) {}
+  },
+  QuickPickItemKind: { Separator: -1, Default: 0 },
   LogLevel: { Off: 0, Trace: 1, Debug: 2, Info: 3, Warning: 4, Error: 5 },
   ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
   workspace: new Proxy(
@@ -154,6 +162,21 @@ const api: Record<string, unknown> = {
       showErrorMessage: record('error'),
       showWarningMessage: record('warning'),
       showInformationMessage: record('info'),
+      showQuickPick: async (_items: unknown, o: { title?: string } = {}) => {
+        state.quickPicks.push(o.title ?? '');
+        return undefined;
+      },
+      createTerminal: (o: { name?: string; pty?: unknown }) => {
+        state.terminals.push(o);
+        return {
+          show() {
+            /* */
+          },
+          dispose() {
+            /* */
+          },
+        };
+      },
       showInputBox: async (o: { title?: string; password?: boolean } = {}) => {
         state.inputBoxes.push({ title: o.title, password: o.password });
         return state.inputs.shift();
@@ -230,4 +253,53 @@ export function fakeContext(extensionPath: string, storage: string): unknown {
       },
     },
   };
+}
+
+export interface FakeView {
+  view: unknown;
+  posted: unknown[];
+  send(msg: unknown): void;
+  html(): string;
+}
+
+/** A WebviewView for SessionViewProvider.resolveWebviewView: records what the host posts; `send` plays the page. */
+export function fakeWebviewView(): FakeView {
+  let listener: ((m: unknown) => void) | undefined;
+  const posted: unknown[] = [];
+  const webview = {
+    options: {},
+    html: '',
+    cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
+    asWebviewUri: (u: { fsPath: string }) => ({
+      toString: () => `https://file+.vscode-resource.vscode-cdn.net${u.fsPath}`,
+    }),
+    onDidReceiveMessage: (l: (m: unknown) => void) => {
+      listener = l;
+      return {
+        dispose() {
+          /* */
+        },
+      };
+    },
+    postMessage: async (m: unknown) => {
+      posted.push(m);
+      return true;
+    },
+  };
+  const view = {
+    webview,
+    visible: true,
+    badge: undefined,
+    onDidChangeVisibility: () => ({
+      dispose() {
+        /* */
+      },
+    }),
+    onDidDispose: () => ({
+      dispose() {
+        /* */
+      },
+    }),
+  };
+  return { view, posted, send: (m) => listener?.(m), html: () => webview.html };
 }

@@ -5,7 +5,6 @@
 // test/unit/tools/mcpServer.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +12,7 @@ import { MemoryLogger } from '../../../src/common/logger';
 import { McpToolServer } from '../../../src/tools/mcpServer';
 import { ToolRegistry } from '../../../src/tools/registry';
 import { DEFAULT_TOOLS_CONFIG } from '../../../src/tools/types';
-import { ideGroup } from '../tools/fixtures';
+import { ideGroup, postStatus } from '../tools/fixtures';
 
 const INIT = JSON.stringify({
   jsonrpc: '2.0',
@@ -22,23 +21,7 @@ const INIT = JSON.stringify({
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
 });
 
-function post(url: string, headers: Record<string, string>, body = INIT): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
-      },
-      (res) => {
-        res.resume();
-        resolve(res.statusCode!);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const post = (url: string, headers: Record<string, string>, body = INIT) => postStatus(url, headers, body);
 
 function canConnect(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -17,6 +17,7 @@ import { ToolRegistry } from '../../../src/tools/registry';
 import { DEFAULT_TOOLS_CONFIG } from '../../../src/tools/types';
 import { Controller } from '../../../src/vscode/controller';
 import { Traffic } from '../../../src/vscode/traffic';
+import { viewIntents } from './viewIntents';
 import { ideGroup } from '../tools/fixtures';
 
 const REPO = join(__dirname, '../../../..');
@@ -75,14 +76,14 @@ test('no secret in logs, trace lines, Show Traffic or the recorded JSONL', async
   const ctl = new Controller({
     context: context as never,
     logger,
-    showLog: () => undefined,
     traffic: (d, m) => {
       raw.push(JSON.stringify(m));
       traffic.onMessage(d, m);
     },
     onWillConnect: (n) => traffic.startConnection(n),
-    features: () => [tools],
   });
+  ctl.registerFeatures(() => [tools]);
+  const intents = viewIntents(ctl, context, logger);
   let shownDoc = '';
   (vscodeFake.workspace as Record<string, unknown>).openTextDocument = async (o: { content: string }) => {
     shownDoc = o.content;
@@ -91,7 +92,7 @@ test('no secret in logs, trace lines, Show Traffic or the recorded JSONL', async
   try {
     await ctl.start();
     assert.equal(ctl.agent.state, 'ready', ctl.agent.message);
-    await ctl.handle({ type: 'prompt', text: 'list your tools' });
+    await intents.handle({ type: 'prompt', text: 'list your tools' });
     const snap = ctl.snapshot().session!;
     assert.match(
       JSON.stringify(snap.turns[0].items),

@@ -13,7 +13,14 @@ const props: Record<string, { scope?: string; [k: string]: unknown }> = Object.a
   {},
   ...[].concat(pkg.contributes.configuration).map((c: { properties: object }) => c.properties),
 );
-const EXECUTES = ['tandem.agents', 'tandem.defaultAgent', 'tandem.clientTools.commandTools', 'tandem.mcpServers'];
+// tandem.registry.url decides what "Add Agent from Registry…" installs and runs.
+const EXECUTES = [
+  'tandem.agents',
+  'tandem.defaultAgent',
+  'tandem.clientTools.commandTools',
+  'tandem.mcpServers',
+  'tandem.registry.url',
+];
 
 test('every setting that executes a command is machine-scoped and restricted in untrusted workspaces', () => {
   const restricted: string[] = pkg.capabilities.untrustedWorkspaces.restrictedConfigurations;

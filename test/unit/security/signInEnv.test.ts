@@ -8,10 +8,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AcpError, errorDetail } from '../../../src/acp/connection';
+import { AcpError, errorDetail } from '../../../src/acp/errors';
 import { MemoryLogger } from '../../../src/common/logger';
 import { forgetSecrets } from '../../../src/vscode/agentSecrets';
 import { Controller } from '../../../src/vscode/controller';
+import { signIn } from '../../../src/vscode/signIn';
 
 const REPO = join(__dirname, '../../../..');
 const AGENT = join(__dirname, '../../fixtures/agents/auth-agent.js');
@@ -38,7 +39,6 @@ test('env-var sign-in: asked once as a password, kept as a secret, passed to the
     context: context as never,
     logger: new MemoryLogger(),
     traffic: () => undefined,
-    showLog: () => undefined,
   });
   try {
     await ctl.start();
@@ -46,13 +46,13 @@ test('env-var sign-in: asked once as a password, kept as a secret, passed to the
     const first = ctl.current;
 
     // Dismissed: nothing stored, no restart.
-    await ctl.signIn('api-key');
+    await signIn(ctl, context.secrets as never, 'api-key');
     assert.equal(vs.inputBoxes.length, 1);
     assert.equal(ctl.current, first, 'no restart');
     assert.equal(await context.secrets.get('tandem.agentSecret.Auth.AUTH_TEST_KEY'), undefined);
 
     vs.inputs = [SECRET];
-    await ctl.signIn('api-key');
+    await signIn(ctl, context.secrets as never, 'api-key');
     assert.deepEqual(vs.inputBoxes[1], { title: 'Sign in to Auth: AUTH_TEST_KEY', password: true });
     assert.notEqual(ctl.current, first, 'restarted with the variable');
     assert.equal(ctl.agent.state, 'ready', `${ctl.agent.message} ${vs.shown.join(' | ')}`);
@@ -64,7 +64,7 @@ test('env-var sign-in: asked once as a password, kept as a secret, passed to the
     // A new process gets it from secret storage: signing in asks nothing.
     await ctl.restart();
     assert.equal(ctl.agent.state, 'auth');
-    await ctl.signIn('api-key');
+    await signIn(ctl, context.secrets as never, 'api-key');
     assert.equal(vs.inputBoxes.length, 2, 'not asked again');
     assert.equal(ctl.agent.state, 'ready', `${ctl.agent.message} ${vs.shown.join(' | ')}`);
 

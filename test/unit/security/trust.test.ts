@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryLogger } from '../../../src/common/logger';
 import { Controller } from '../../../src/vscode/controller';
+import { viewIntents } from './viewIntents';
 import { until } from '../faults/harness';
 
 const REPO = join(__dirname, '../../../..');
@@ -30,20 +31,17 @@ test('untrusted workspace: no agent process is started by start, view open or pr
     'tandem.defaultAgent': 'Marker',
   };
   const logger = new MemoryLogger();
-  const ctl = new Controller({
-    context: fakeContext(REPO, join(root, 'storage')) as never,
-    logger,
-    traffic: () => undefined,
-    showLog: () => undefined,
-  });
+  const context = fakeContext(REPO, join(root, 'storage'));
+  const ctl = new Controller({ context: context as never, logger, traffic: () => undefined });
+  const intents = viewIntents(ctl, context, logger);
   try {
     await ctl.start();
     assert.equal(ctl.agent.state, 'untrusted');
     assert.match(ctl.agent.message ?? '', /restricted workspace.*Trust this workspace/);
     await ctl.ensureStarted();
-    await ctl.handle({ type: 'prompt', text: 'run rm -rf' });
-    await ctl.handle({ type: 'restartAgent' });
-    await ctl.handle({ type: 'newSession' });
+    await intents.handle({ type: 'prompt', text: 'run rm -rf' });
+    await intents.handle({ type: 'restartAgent' });
+    await intents.handle({ type: 'newSession' });
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(ctl.current, undefined, 'no connection');
     assert.equal(existsSync(marker), false, 'the agent never ran');

@@ -1,8 +1,8 @@
 // Security of the session webview, host side: the HTML's CSP (strict, nonce, nothing inline) and
-// the webview → host path (SessionViewProvider receive → parseIntent → Controller.handle): a
+// the webview → host path (SessionViewProvider receive → parseFromWebview → ViewIntents.handle): a
 // forged or malformed message cannot write files and cannot answer a permission prompt the view
 // was not shown. Real Controller + AgentClient + scripted agent, fake `vscode`.
-import { state as vs, fakeContext, vscodeFake } from './fakeVscode';
+import { state as vs, fakeContext, fakeWebviewView, vscodeFake } from './fakeVscode';
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -17,60 +17,14 @@ import { ChangeTracker } from '../../../src/client/changeTracker';
 import { MemoryLogger } from '../../../src/common/logger';
 import type { AgentScript } from '../../../src/demo/scriptTypes';
 import { Controller } from '../../../src/vscode/controller';
+import { viewIntents } from './viewIntents';
 import { SessionViewProvider } from '../../../src/vscode/sessionView';
+import { vscodeRequests } from '../../../src/vscode/webviewRequests';
 import { FakeDocs, FakeEdits, fakeWorkspace, nodeFs } from '../client/fakePorts';
 import { until } from '../faults/harness';
 
 const REPO = join(__dirname, '../../../..');
 const AGENT = join(__dirname, '../../fixtures/agents/scripted-agent.js');
-
-interface FakeView {
-  view: unknown;
-  posted: unknown[];
-  send(msg: unknown): void;
-  html(): string;
-}
-
-function fakeWebviewView(): FakeView {
-  let listener: ((m: unknown) => void) | undefined;
-  const posted: unknown[] = [];
-  const webview = {
-    options: {},
-    html: '',
-    cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
-    asWebviewUri: (u: { fsPath: string }) => ({
-      toString: () => `https://file+.vscode-resource.vscode-cdn.net${u.fsPath}`,
-    }),
-    onDidReceiveMessage: (l: (m: unknown) => void) => {
-      listener = l;
-      return {
-        dispose() {
-          /* */
-        },
-      };
-    },
-    postMessage: async (m: unknown) => {
-      posted.push(m);
-      return true;
-    },
-  };
-  const view = {
-    webview,
-    visible: true,
-    badge: undefined,
-    onDidChangeVisibility: () => ({
-      dispose() {
-        /* */
-      },
-    }),
-    onDidDispose: () => ({
-      dispose() {
-        /* */
-      },
-    }),
-  };
-  return { view, posted, send: (m) => listener?.(m), html: () => webview.html };
-}
 
 function cspOf(html: string): Map<string, string[]> {
   const m = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html);
@@ -86,11 +40,16 @@ function cspOf(html: string): Map<string, string[]> {
 
 test('CSP: default-src none, scripts only by nonce (fresh per load), no unsafe-inline / unsafe-eval, no remote images', () => {
   const logger = new MemoryLogger();
-  const provider = new SessionViewProvider(vscodeFake.Uri.file(REPO) as never, logger, {
-    snapshot: () =>
-      ({ type: 'snapshot', agent: { state: 'none' }, session: null, workspaceRoots: [], sessions: [] }) as never,
-    turns: () => undefined,
-  });
+  const provider = new SessionViewProvider(
+    vscodeFake.Uri.file(REPO) as never,
+    logger,
+    {
+      snapshot: () =>
+        ({ type: 'snapshot', agent: { state: 'none' }, session: null, workspaceRoots: [], sessions: [] }) as never,
+      turns: () => undefined,
+    },
+    vscodeRequests,
+  );
   const a = fakeWebviewView();
   provider.resolveWebviewView(a.view as never);
   const html = a.html();
@@ -200,32 +159,30 @@ test('forged webview messages: malformed ones are refused and logged; nothing is
     logger,
   });
   const docs = new FakeDocs();
-  const ctl = new Controller({
-    context: fakeContext(REPO, join(root, 'storage')) as never,
+  const context = fakeContext(REPO, join(root, 'storage'));
+  const ctl = new Controller({ context: context as never, logger, traffic: () => undefined });
+  ctl.registerFeatures(() => [
+    new PermissionsFeature(broker),
+    new FileSystemFeature({
+      documents: docs,
+      fs: nodeFs,
+      edits: new FakeEdits(docs),
+      workspace: fakeWorkspace(ws),
+      permission: broker,
+      tracker: new ChangeTracker(),
+    }),
+  ]);
+  const provider = new SessionViewProvider(
+    vscodeFake.Uri.file(REPO) as never,
     logger,
-    traffic: () => undefined,
-    showLog: () => undefined,
-    permissions: { answer: (r, o) => broker.answer(r, o) },
-    features: () => [
-      new PermissionsFeature(broker),
-      new FileSystemFeature({
-        documents: docs,
-        fs: nodeFs,
-        edits: new FakeEdits(docs),
-        workspace: fakeWorkspace(ws),
-        permission: broker,
-        tracker: new ChangeTracker(),
-      }),
-    ],
-  });
-  const provider = new SessionViewProvider(vscodeFake.Uri.file(REPO) as never, logger, {
-    snapshot: () => ctl.snapshot(),
-    turns: () => undefined,
-  });
+    { snapshot: () => ctl.snapshot(), turns: () => undefined },
+    vscodeRequests,
+  );
   const handled: string[] = [];
-  provider.onIntent((i) => {
-    handled.push(i.type);
-    void ctl.handle(i);
+  provider.onIntent((i) => handled.push(i.type));
+  const intents = viewIntents(ctl, context, logger, {
+    view: provider,
+    permissions: { answer: (r, o) => broker.answer(r, o) },
   });
   const v = fakeWebviewView();
   provider.resolveWebviewView(v.view as never);
@@ -235,7 +192,7 @@ test('forged webview messages: malformed ones are refused and logged; nothing is
     v.send({ type: 'ready' });
     const before = digest(ws);
 
-    // 1. Malformed / unknown messages: refused by parseIntent, logged, never reach the controller.
+    // 1. Malformed / unknown messages: refused by parseFromWebview, logged, never reach the controller.
     const forged: unknown[] = [
       { type: 'fs/write_text_file', path: join(ws, 'keep.txt'), content: 'pwned' },
       { type: 'writeFile', path: join(ws, 'keep.txt'), content: 'pwned' },
@@ -260,7 +217,7 @@ test('forged webview messages: malformed ones are refused and logged; nothing is
 
     // 2. A prompt in session A, then the user opens session B: the view shows B, which has none.
     const a = ctl.current!.session!.sessionId;
-    void ctl.handle({ type: 'prompt', text: 'ask' });
+    void intents.handle({ type: 'prompt', text: 'ask' });
     await until(() => broker.pending().length === 1);
     const pending = broker.pending()[0];
     assert.equal(pending.sessionId, a);
@@ -268,7 +225,7 @@ test('forged webview messages: malformed ones are refused and logged; nothing is
     v.send({ type: 'permissionAnswer', requestId: pending.requestId, optionId: 'allow_always' });
     await new Promise((r) => setTimeout(r, 20));
     assert.equal(broker.pending().length, 1, 'an option not offered is refused');
-    await ctl.handle({ type: 'newSession' });
+    await intents.handle({ type: 'newSession' });
     assert.notEqual(ctl.current!.session!.sessionId, a);
     assert.deepEqual(ctl.snapshot().session!.permissions, [], 'the view shows no prompt');
     // Guessable ids: the forged answer for session A's prompt (not shown) must be refused.
@@ -288,6 +245,7 @@ test('forged webview messages: malformed ones are refused and logged; nothing is
     assert.equal(digest(ws), before, 'the workspace is byte-for-byte unchanged');
   } finally {
     await ctl.stop();
+    intents.dispose();
     provider.dispose();
     ctl.dispose();
   }

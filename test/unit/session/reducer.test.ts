@@ -7,7 +7,8 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { toSnapshot } from '../../../src/session/snapshot';
 import { createSessionState, reduce, reduceAll, type SessionState } from '../../../src/session/reducer';
 import type { SessionAction } from '../../../src/session/actions';
-import { applyPatches, coalescePatches, TERMINAL_VIEW_MAX_CHARS, type Patch } from '../../../src/shared/sessionModel';
+import { applyPatches, coalescePatches } from '../../../src/shared/patches';
+import { TERMINAL_VIEW_MAX_CHARS, type Patch } from '../../../src/shared/sessionModel';
 
 const up = (update: SessionUpdate, at = 1): SessionAction => ({ type: 'update', update, at });
 const text = (

@@ -3,14 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ElicitationSchema } from '@agentclientprotocol/sdk';
-import {
-  defaultsFor,
-  elicitationIssues,
-  fieldsOf,
-  httpHost,
-  validateElicitationContent,
-} from '../../../src/shared/elicitation';
-import { parseIntent } from '../../../src/shared/protocol';
+import { defaultsFor, fieldsOf, httpHost } from '../../../src/shared/elicitation';
+import { elicitationIssues, validateElicitationContent } from '../../../src/shared/elicitationValidation';
+import { parseFromWebview } from '../../../src/shared/parseFromWebview';
 
 const schema = {
   type: 'object',
@@ -179,7 +174,7 @@ test('httpHost: only http(s) URLs have a host to show', () => {
 
 test('elicitationAnswer intent: shape checked, content only with accept', () => {
   assert.deepEqual(
-    parseIntent({
+    parseFromWebview({
       type: 'elicitationAnswer',
       requestId: 'elic-1',
       action: 'accept',
@@ -187,12 +182,12 @@ test('elicitationAnswer intent: shape checked, content only with accept', () => 
     }),
     { type: 'elicitationAnswer', requestId: 'elic-1', action: 'accept', content: { a: 'x', n: 2, b: true, l: ['p'] } },
   );
-  assert.deepEqual(parseIntent({ type: 'elicitationAnswer', requestId: 'elic-1', action: 'decline' }), {
+  assert.deepEqual(parseFromWebview({ type: 'elicitationAnswer', requestId: 'elic-1', action: 'decline' }), {
     type: 'elicitationAnswer',
     requestId: 'elic-1',
     action: 'decline',
   });
-  assert.deepEqual(parseIntent({ type: 'elicitationAnswer', requestId: 'elic-1', action: 'accept' }), {
+  assert.deepEqual(parseFromWebview({ type: 'elicitationAnswer', requestId: 'elic-1', action: 'accept' }), {
     type: 'elicitationAnswer',
     requestId: 'elic-1',
     action: 'accept',
@@ -208,5 +203,5 @@ test('elicitationAnswer intent: shape checked, content only with accept', () => 
     { type: 'elicitationAnswer', requestId: 'elic-1', action: 'accept', content: JSON.parse('{"__proto__": "x"}') },
     { type: 'elicitationAnswer', requestId: 'elic-1', action: 'accept', extra: 1 },
   ];
-  for (const b of bad) assert.equal(typeof parseIntent(b), 'string', JSON.stringify(b));
+  for (const b of bad) assert.equal(typeof parseFromWebview(b), 'string', JSON.stringify(b));
 });

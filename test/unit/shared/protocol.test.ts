@@ -1,19 +1,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_PROMPT_CHARS, parseIntent } from '../../../src/shared/protocol';
+import { MAX_PROMPT_CHARS, parseFromWebview } from '../../../src/shared/parseFromWebview';
 
-test('parseIntent accepts the known intents', () => {
-  assert.deepEqual(parseIntent({ type: 'ready' }), { type: 'ready' });
-  assert.deepEqual(parseIntent({ type: 'prompt', text: 'hi' }), { type: 'prompt', text: 'hi' });
-  assert.deepEqual(parseIntent({ type: 'openLocation', path: '/a', line: 3 }), {
+test('parseFromWebview accepts the known intents', () => {
+  assert.deepEqual(parseFromWebview({ type: 'ready' }), { type: 'ready' });
+  assert.deepEqual(parseFromWebview({ type: 'prompt', text: 'hi' }), { type: 'prompt', text: 'hi' });
+  assert.deepEqual(parseFromWebview({ type: 'openLocation', path: '/a', line: 3 }), {
     type: 'openLocation',
     path: '/a',
     line: 3,
   });
-  assert.deepEqual(parseIntent({ type: 'cancel' }), { type: 'cancel' });
+  assert.deepEqual(parseFromWebview({ type: 'cancel' }), { type: 'cancel' });
 });
 
-test('parseIntent rejects forged or malformed messages with a reason', () => {
+test('parseFromWebview rejects forged or malformed messages with a reason', () => {
   const bad: unknown[] = [
     null,
     'ready',
@@ -29,5 +29,5 @@ test('parseIntent rejects forged or malformed messages with a reason', () => {
     { type: 'openLocation', path: '/a', line: 0 },
     { type: 'openLocation', path: '/a', line: 1.5 },
   ];
-  for (const m of bad) assert.equal(typeof parseIntent(m), 'string', JSON.stringify(m)?.slice(0, 80));
+  for (const m of bad) assert.equal(typeof parseFromWebview(m), 'string', JSON.stringify(m)?.slice(0, 80));
 });

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { getToolCall, toSnapshot, turnWithCalls } from '../../../src/session/snapshot';
 import { createSessionState, reduce, type SessionState } from '../../../src/session/reducer';
 import type { SessionAction } from '../../../src/session/actions';
-import { applyPatches, type Patch } from '../../../src/shared/sessionModel';
+import { applyPatches } from '../../../src/shared/patches';
+import type { Patch } from '../../../src/shared/sessionModel';
 import { TurnOutliner, outlineOf } from '../../../src/shared/turnOutline';
 
 function session(turns: number, callsPerTurn: number): SessionState {

@@ -8,7 +8,8 @@ import { MemoryLogger } from '../../../src/common/logger';
 import { ClientDisconnectedError, RETRY_BASE_MS, awaitConnection } from '../../../src/tools/disconnection';
 import { invokeTool, type InvokeEnv } from '../../../src/tools/invoke';
 import { McpToolServer } from '../../../src/tools/mcpServer';
-import { ToolRegistry, ToolState } from '../../../src/tools/registry';
+import { ToolRegistry } from '../../../src/tools/registry';
+import { ToolState } from '../../../src/tools/toolState';
 import { DEFAULT_TOOLS_CONFIG, type ToolResult, type ToolsConfig } from '../../../src/tools/types';
 import { sleep, tool } from './fixtures';
 

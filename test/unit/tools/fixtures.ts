@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import type { Tool, ToolGroup, ToolHandler } from '../../../src/tools/types';
 
 export function tool(name: string, handler: ToolHandler = () => `${name} ok`, extra: Partial<Tool> = {}): Tool {
@@ -51,3 +52,22 @@ export function ideGroup(opened: Array<{ path: string; line?: number }> = []): T
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** POSTs `body` to an MCP server URL with `headers` (plus MCP's content types); resolves with the status code. */
+export function postStatus(url: string, headers: Record<string, string>, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { invokeTool, type InvokeEnv, type PermissionDecision } from '../../../src/tools/invoke';
-import { ToolRegistry, ToolState } from '../../../src/tools/registry';
+import { ToolRegistry } from '../../../src/tools/registry';
+import { ToolState } from '../../../src/tools/toolState';
 import { DEFAULT_TOOLS_CONFIG, type ToolResult } from '../../../src/tools/types';
 import { ideGroup, sleep, tool } from './fixtures';
 

@@ -18,7 +18,8 @@ import {
   type LmToolInfo,
 } from '../../../src/tools/lmTools';
 import { McpToolServer } from '../../../src/tools/mcpServer';
-import { ToolRegistry, ToolState } from '../../../src/tools/registry';
+import { ToolRegistry } from '../../../src/tools/registry';
+import { ToolState } from '../../../src/tools/toolState';
 import { DEFAULT_TOOLS_CONFIG, type ToolResult } from '../../../src/tools/types';
 import { ideGroup } from './fixtures';
 

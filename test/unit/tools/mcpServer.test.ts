@@ -2,7 +2,6 @@
 // StreamableHTTPClientTransport), and the stdio bridge.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -10,7 +9,7 @@ import { MemoryLogger } from '../../../src/common/logger';
 import { McpToolServer } from '../../../src/tools/mcpServer';
 import { ToolRegistry } from '../../../src/tools/registry';
 import { DEFAULT_TOOLS_CONFIG } from '../../../src/tools/types';
-import { ideGroup, sleep } from './fixtures';
+import { ideGroup, postStatus, sleep } from './fixtures';
 
 async function setup() {
   const registry = new ToolRegistry();
@@ -28,28 +27,6 @@ async function connect(url: string, token: string) {
   });
   await client.connect(transport);
   return client;
-}
-
-function raw(
-  url: string,
-  headers: Record<string, string>,
-  body = '{"jsonrpc":"2.0","id":1,"method":"ping"}',
-): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
-      },
-      (res) => {
-        res.resume();
-        resolve(res.statusCode!);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
 }
 
 test('real MCP client: list → call container → list_changed → list shows the group → call OpenFile', async () => {
@@ -163,16 +140,22 @@ test('refused: missing or wrong token (401), other Host, any Origin (403), unkno
       method: 'initialize',
       params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
     });
-    assert.equal(await raw(slot.url, {}, init), 401);
-    assert.equal(await raw(slot.url, { Authorization: 'Bearer nope' }, init), 401);
-    assert.equal(await raw(slot.url, { Authorization: `Bearer ${server.token}x` }, init), 401);
-    assert.equal(await raw(slot.url, { Authorization: `Bearer ${server.token}`, Host: 'evil.example:80' }, init), 403);
+    assert.equal(await postStatus(slot.url, {}, init), 401);
+    assert.equal(await postStatus(slot.url, { Authorization: 'Bearer nope' }, init), 401);
+    assert.equal(await postStatus(slot.url, { Authorization: `Bearer ${server.token}x` }, init), 401);
     assert.equal(
-      await raw(slot.url, { Authorization: `Bearer ${server.token}`, Origin: 'http://127.0.0.1' }, init),
+      await postStatus(slot.url, { Authorization: `Bearer ${server.token}`, Host: 'evil.example:80' }, init),
       403,
     );
-    assert.equal(await raw(`${server.baseUrl}/mcp/nope`, { Authorization: `Bearer ${server.token}` }, init), 404);
-    assert.equal(await raw(slot.url, { Authorization: `Bearer ${server.token}` }, init), 200);
+    assert.equal(
+      await postStatus(slot.url, { Authorization: `Bearer ${server.token}`, Origin: 'http://127.0.0.1' }, init),
+      403,
+    );
+    assert.equal(
+      await postStatus(`${server.baseUrl}/mcp/nope`, { Authorization: `Bearer ${server.token}` }, init),
+      404,
+    );
+    assert.equal(await postStatus(slot.url, { Authorization: `Bearer ${server.token}` }, init), 200);
     // The SDK client with a wrong token fails to connect.
     await assert.rejects(connect(slot.url, 'wrong'));
   } finally {

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ToolRegistry, ToolState, ToolRegistrationError } from '../../../src/tools/registry';
+import { ToolRegistry, ToolRegistrationError } from '../../../src/tools/registry';
+import { ToolState } from '../../../src/tools/toolState';
 import { DEFAULT_TOOLS_CONFIG, type ToolsConfig } from '../../../src/tools/types';
 import { ideGroup, tool } from './fixtures';
 

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import * as nodePath from 'node:path';
 import { diffUnder, type GitPort, type GitRepository } from '../../../src/tools/gitChangesTool';
 import { invokeTool, type InvokeEnv } from '../../../src/tools/invoke';
-import { ToolRegistry, ToolState } from '../../../src/tools/registry';
+import { ToolRegistry } from '../../../src/tools/registry';
+import { ToolState } from '../../../src/tools/toolState';
 import { DEFAULT_TOOLS_CONFIG, type ToolResult } from '../../../src/tools/types';
 import {
   plainTerminalText,

@@ -3,8 +3,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderToString } from 'preact-render-to-string';
 import { h } from 'preact';
-import { contentOf, ElicitationCards } from '../../../src/webview/components/ElicitationForm';
-import { fieldsOf, validateElicitationContent } from '../../../src/shared/elicitation';
+import { ElicitationCards } from '../../../src/webview/components/ElicitationForm';
+import { contentOf } from '../../../src/webview/elicitationValues';
+import { fieldsOf } from '../../../src/shared/elicitation';
+import { validateElicitationContent } from '../../../src/shared/elicitationValidation';
 import { emptySnapshot } from '../../../src/shared/sessionModel';
 
 const schema = {

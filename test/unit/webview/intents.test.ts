@@ -1,26 +1,30 @@
-// The webview → host intents added for the session view: every one validated by parseIntent.
+// The webview → host intents and requests added for the session view: every one validated by
+// parseFromWebview.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_ATTACHMENTS, MAX_LOAD_TURNS, parseIntent } from '../../../src/shared/protocol';
+import { MAX_ATTACHMENTS, parseFromWebview, requestSeq } from '../../../src/shared/parseFromWebview';
+import { MAX_LOAD_TURNS } from '../../../src/shared/turnOutline';
 
-test('parseIntent accepts the session view intents', () => {
+const request = (seq: unknown, method: unknown, params: unknown) => ({ type: 'request', seq, method, params });
+
+test('parseFromWebview accepts the session view intents and requests', () => {
   const ok: unknown[] = [
     { type: 'prompt', text: 'look at @a.ts', attachments: [{ kind: 'file', path: '/ws/a.ts' }] },
     { type: 'prompt', text: '', attachments: [{ kind: 'selection', path: '/ws/a.ts', startLine: 2, endLine: 5 }] },
     { type: 'prompt', text: 'img', attachments: [{ kind: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' }] },
     { type: 'openDiff', toolCallId: 'c1', index: 0 },
-    { type: 'searchFiles', requestId: 3, query: 'src/ma' },
-    { type: 'attachSelection' },
+    request(3, 'searchFiles', { query: 'src/ma' }),
+    request(4, 'attachSelection', {}),
     { type: 'setMode', modeId: 'plan' },
     { type: 'setConfigOption', configId: 'model', value: 'fast' },
     { type: 'setConfigOption', configId: 'thinking', value: true },
     { type: 'copyText', text: 'code' },
     { type: 'openExternal', url: 'https://example.com/x' },
   ];
-  for (const m of ok) assert.deepEqual(parseIntent(m), m, JSON.stringify(m));
+  for (const m of ok) assert.deepEqual(parseFromWebview(m), m, JSON.stringify(m));
 });
 
-test('parseIntent rejects malformed session view intents', () => {
+test('parseFromWebview rejects malformed session view intents and requests', () => {
   const bad: unknown[] = [
     { type: 'prompt', text: '', attachments: [] },
     { type: 'prompt', text: 'x', attachments: 'no' },
@@ -39,26 +43,46 @@ test('parseIntent rejects malformed session view intents', () => {
     { type: 'openDiff', toolCallId: '', index: 0 },
     { type: 'openDiff', toolCallId: 'c', index: -1 },
     { type: 'openDiff', toolCallId: 'c', index: 1.5 },
-    { type: 'searchFiles', requestId: 'x', query: 'a' },
-    { type: 'searchFiles', requestId: 1, query: 'a'.repeat(600) },
-    { type: 'attachSelection', path: '/etc/passwd' },
+    request('x', 'searchFiles', { query: 'a' }),
+    request(1, 'searchFiles', { query: 'a'.repeat(600) }),
+    request(1, 'attachSelection', { path: '/etc/passwd' }),
     { type: 'setMode', modeId: '' },
     { type: 'setConfigOption', configId: 'm', value: 3 },
     { type: 'openExternal', url: 'javascript:alert(1)' },
     { type: 'openExternal', url: 'command:workbench.action.quit' },
     { type: 'openExternal', url: 'file:///etc/passwd' },
-    { type: 'loadTurns', sessionId: 's', turns: [-1] },
-    { type: 'loadTurns', sessionId: 's', turns: [1.5] },
-    { type: 'loadTurns', sessionId: 's', turns: ['0'] },
-    { type: 'loadTurns', sessionId: '', turns: [0] },
-    { type: 'loadTurns', sessionId: 's', turns: 0 },
-    { type: 'loadTurns', sessionId: 's', turns: [0], all: true },
-    { type: 'loadTurns', sessionId: 's', turns: Array.from({ length: MAX_LOAD_TURNS + 1 }, (_, i) => i) },
+    request(1, 'loadTurns', { sessionId: 's', turns: [-1] }),
+    request(1, 'loadTurns', { sessionId: 's', turns: [1.5] }),
+    request(1, 'loadTurns', { sessionId: 's', turns: ['0'] }),
+    request(1, 'loadTurns', { sessionId: '', turns: [0] }),
+    request(1, 'loadTurns', { sessionId: 's', turns: 0 }),
+    request(1, 'loadTurns', { sessionId: 's', turns: [0], all: true }),
+    request(1, 'loadTurns', { sessionId: 's', turns: Array.from({ length: MAX_LOAD_TURNS + 1 }, (_, i) => i) }),
+    // The request envelope: a seq, a known method, params as an object, nothing else.
+    request(-1, 'searchFiles', { query: 'a' }),
+    request(1.5, 'searchFiles', { query: 'a' }),
+    request(undefined, 'searchFiles', { query: 'a' }),
+    request(1, 'readFile', { path: '/etc/passwd' }),
+    request(1, 'searchFiles', undefined),
+    request(1, 'searchFiles', ['a']),
+    { ...request(1, 'searchFiles', { query: 'a' }), extra: 1 },
+    // The old one-way forms of these requests are gone.
+    { type: 'searchFiles', requestId: 3, query: 'a' },
+    { type: 'loadTurns', sessionId: 's', turns: [0] },
   ];
-  assert.deepEqual(parseIntent({ type: 'loadTurns', sessionId: 's', turns: [0, 3] }), {
-    type: 'loadTurns',
-    sessionId: 's',
-    turns: [0, 3],
+  assert.deepEqual(parseFromWebview(request(7, 'loadTurns', { sessionId: 's', turns: [0, 3] })), {
+    type: 'request',
+    seq: 7,
+    method: 'loadTurns',
+    params: { sessionId: 's', turns: [0, 3] },
   });
-  for (const m of bad) assert.equal(typeof parseIntent(m), 'string', JSON.stringify(m).slice(0, 100));
+  for (const m of bad) assert.equal(typeof parseFromWebview(m), 'string', JSON.stringify(m).slice(0, 100));
+});
+
+test('a refused request still has a seq to answer when it names one', () => {
+  assert.equal(requestSeq(request(5, 'readFile', {})), 5);
+  assert.equal(requestSeq(request(5, 'searchFiles', { query: 'a'.repeat(600) })), 5);
+  assert.equal(requestSeq(request('5', 'searchFiles', {})), undefined);
+  assert.equal(requestSeq({ type: 'prompt', seq: 5 }), undefined);
+  assert.equal(requestSeq(null), undefined);
 });

@@ -1,12 +1,12 @@
 // The view with outlined turns: unfolding one shows "Loading…" and asks the host once; the
-// host's fullTurn patch replaces it with the turn's rows.
+// host's fullTurn patch replaces it with the turn's rows. A failed request shows its error there.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import { getToolCall, toSnapshot, turnWithCalls } from '../../../src/session/snapshot';
-import { createSessionState, reduce, type SessionState } from '../../../src/session/reducer';
-import type { SessionAction } from '../../../src/session/actions';
 import { TurnOutliner } from '../../../src/shared/turnOutline';
+import { threeFinishedTurns } from '../../support/sessions';
+import { fakeHost } from './fakeHost';
 import { until } from '../../support/until';
 
 const dom = new JSDOM('<!DOCTYPE html><body><div id="root"></div></body>', { pretendToBeVisual: true });
@@ -28,45 +28,19 @@ for (const k of [
 }
 g.requestAnimationFrame = (cb: () => void) => setTimeout(cb, 0);
 g.cancelAnimationFrame = (t: ReturnType<typeof setTimeout>) => clearTimeout(t);
-const posted: unknown[] = [];
-g.acquireVsCodeApi = () => ({
-  postMessage: (m: unknown) => posted.push(m),
-  getState: () => undefined,
-  setState: () => undefined,
-});
 
-function session(): SessionState {
-  let s = createSessionState('s');
-  const run = (a: SessionAction) => {
-    s = reduce(s, a).state;
-  };
-  for (let t = 0; t < 3; t++) {
-    run({ type: 'promptStarted', at: t, prompt: [{ type: 'text', text: `task ${t}` }] });
-    for (let c = 0; c < 3; c++)
-      run({
-        type: 'update',
-        at: t,
-        update: {
-          sessionUpdate: 'tool_call',
-          toolCallId: `c${t}.${c}`,
-          title: `Read f${t}${c}.ts`,
-          kind: 'read',
-          status: 'completed',
-        },
-      });
-    run({ type: 'promptEnded', at: t, stopReason: 'end_turn' });
-  }
-  return s;
-}
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
-test('unfolding an outlined turn asks the host once, shows Loading…, then its tool calls', async () => {
-  // Loaded after the globals: the modules read acquireVsCodeApi and document at import.
+/** The transcript of threeFinishedTurns() with folded turns sent as outlines, in a fake host. */
+async function mount() {
+  // Loaded after the globals: the modules read document at import.
   const { h, render } = require('preact') as typeof import('preact');
   const { Transcript } =
     require('../../../src/webview/components/Transcript') as typeof import('../../../src/webview/components/Transcript');
   const { Mirror } = require('../../../src/webview/mirror') as typeof import('../../../src/webview/mirror');
-  const s = session();
+  const { HostContext } = require('../../../src/webview/host') as typeof import('../../../src/webview/host');
+  const { host, asked, replies } = fakeHost();
+  const s = threeFinishedTurns();
   const outliner = new TurnOutliner();
   const mirror = new Mirror();
   mirror.schedule = (cb) => {
@@ -77,17 +51,26 @@ test('unfolding an outlined turn asks the host once, shows Loading…, then its 
   const root = document.getElementById('root')!;
   const draw = () =>
     render(
-      h(Transcript, { session: mirror.current.session!, toolsVersion: mirror.current.toolsVersion, working: false }),
+      h(
+        HostContext.Provider,
+        { value: host },
+        h(Transcript, { session: mirror.current.session!, toolsVersion: mirror.current.toolsVersion, working: false }),
+      ),
       root,
     );
   mirror.subscribe(draw);
   draw();
   await tick();
   const turns = () => [...root.querySelectorAll<HTMLElement>('[data-testid="turn"]')];
+  return { s, outliner, mirror, root, draw, turns, asked, replies, render };
+}
+
+test('unfolding an outlined turn asks the host once, shows Loading…, then its tool calls', async () => {
+  const { s, outliner, mirror, root, draw, turns, asked, replies, render } = await mount();
   assert.equal(turns().length, 3);
   assert.match(turns()[0].textContent ?? '', /task 0.*3 tool calls/, 'an outline shows its prompt and counts');
   assert.equal(root.querySelectorAll('[data-testid="tool-call"]').length, 3, 'the last turn is whole and open');
-  assert.equal(posted.length, 0, 'nothing asked while folded');
+  assert.equal(asked.length, 0, 'nothing asked while folded');
 
   (turns()[0].querySelector('.turn-line') as HTMLElement).click();
   await until(
@@ -95,19 +78,20 @@ test('unfolding an outlined turn asks the host once, shows Loading…, then its 
     1000,
     'Loading… while the content is on its way',
   );
-  await until(() => posted.length > 0, 1000, 'the view asks for the turn');
-  assert.deepEqual(posted, [{ type: 'loadTurns', sessionId: 's', turns: [0] }]);
+  await until(() => asked.length > 0, 1000, 'the view asks for the turn');
+  assert.deepEqual(asked, [{ method: 'loadTurns', params: { sessionId: 's', turns: [0] } }]);
   draw();
   for (let i = 0; i < 10; i++) await tick();
-  assert.equal(posted.length, 1, 'asked once');
+  assert.equal(asked.length, 1, 'asked once');
 
-  // The host answers through the patch channel.
-  const msg = (posted[0] as { turns: number[] }).turns;
+  // The host answers through the patch channel, then replies.
+  const msg = (asked[0].params as { turns: number[] }).turns;
   const patches = outliner.request('s', msg, {
     fullTurn: (t) => turnWithCalls(s, t),
     turnOfCall: (id) => getToolCall(s, id)?.turn,
   });
   mirror.receive({ type: 'patch', sessionId: 's', patches });
+  replies[0].resolve({ loaded: msg });
   await until(() => root.querySelector('[data-testid="turn-loading"]') === null, 1000, 'the content replaces Loading…');
   const titles = [...root.querySelectorAll('[data-testid="tool-call"]')].map((e) => e.textContent ?? '');
   assert.equal(titles.length, 6);
@@ -115,5 +99,24 @@ test('unfolding an outlined turn asks the host once, shows Loading…, then its 
     titles.some((t) => t.includes('f00.ts')),
     titles.join(' | '),
   );
+  render(null, root);
+});
+
+test('a failed turn load shows its error in place of Loading…, and unfolding the turn again asks again', async () => {
+  const { root, turns, asked, replies, render } = await mount();
+  const line = () => turns()[0].querySelector('.turn-line') as HTMLElement;
+  line().click();
+  await until(() => asked.length === 1, 1000, 'the view asks for the turn');
+  replies[0].reject(new Error('the session is gone'));
+  await until(() => !!root.querySelector('[data-testid="turn-load-error"]'), 1000, 'the error shows');
+  assert.match(root.querySelector('[data-testid="turn-load-error"]')!.textContent ?? '', /the session is gone/);
+  assert.equal(root.querySelector('[data-testid="turn-loading"]'), null);
+  line().click(); // fold
+  await tick();
+  line().click(); // unfold: asked again, Loading… again
+  await until(() => asked.length === 2, 1000, 'asked again');
+  assert.deepEqual(asked[1], { method: 'loadTurns', params: { sessionId: 's', turns: [0] } });
+  await until(() => !!root.querySelector('[data-testid="turn-loading"]'), 1000, 'Loading… again');
+  assert.equal(root.querySelector('[data-testid="turn-load-error"]'), null);
   render(null, root);
 });

@@ -23,7 +23,8 @@ import { ContentBlockView } from '../../../src/webview/components/ContentBlocks'
 import { DiffView } from '../../../src/webview/components/DiffView';
 import { ToolCallRow } from '../../../src/webview/components/ToolCallRow';
 import ToolDetails from '../../../src/webview/components/ToolDetails';
-import { Composer, modePickerShown, optionLabel } from '../../../src/webview/components/Composer';
+import { Composer } from '../../../src/webview/components/Composer';
+import { modePickerShown, optionLabel } from '../../../src/webview/components/Pickers';
 import { Mirror } from '../../../src/webview/mirror';
 import { buildRows, parentRowIndex } from '../../../src/webview/rows';
 import { emptySnapshot, type ToolCallView } from '../../../src/shared/sessionModel';
@@ -443,7 +444,6 @@ test('composer: a config option of category "mode" replaces the mode picker (cod
     commands: [],
     modes,
     currentModeId: 'read-only',
-    onHostMessage: () => () => undefined,
   };
   const both = renderToString(
     h(Composer, { ...props, configOptions: [select('mode', 'mode'), select('model', 'model')] as never }),
@@ -475,7 +475,6 @@ test("composer: pickers other than mode and model say what they set (claude-agen
       enabled: true,
       commands: [],
       modes: [],
-      onHostMessage: () => () => undefined,
       configOptions: [
         select('model', 'Model', 'model', 'sonnet'),
         select('effort', 'Effort', 'thought_level', 'default'),

@@ -3,18 +3,26 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
+import { loadDraft as loadDraftFrom, saveDraft as saveDraftTo, type Draft } from '../../../src/webview/draft';
+import { viewStateOf } from '../../../src/webview/host';
+import {
+  loadViewMemory as loadMemoryFrom,
+  saveViewMemory as saveMemoryTo,
+  type ViewMemory,
+} from '../../../src/webview/viewMemory';
+
 let saved: unknown = { scroll: 120 };
-(globalThis as Record<string, unknown>).acquireVsCodeApi = () => ({
-  postMessage: () => undefined,
+// The view's state as VS Code keeps it (getState / setState of the webview API).
+const state = viewStateOf({
   getState: () => saved,
   setState: (s: unknown) => {
     saved = s;
   },
 });
-// Loaded after the global: vscodeApi reads acquireVsCodeApi at import.
-const { loadDraft, saveDraft } = require('../../../src/webview/draft') as typeof import('../../../src/webview/draft');
-const { loadViewMemory, saveViewMemory } =
-  require('../../../src/webview/viewMemory') as typeof import('../../../src/webview/viewMemory');
+const loadDraft = () => loadDraftFrom(state);
+const saveDraft = (d: Draft) => saveDraftTo(state, d);
+const loadViewMemory = (sessionId: string) => loadMemoryFrom(state, sessionId);
+const saveViewMemory = (sessionId: string, m: ViewMemory) => saveMemoryTo(state, sessionId, m);
 
 test('a draft is saved next to the rest of the view state and loads back; pasted images are left out', () => {
   assert.deepEqual(loadDraft(), { text: '', chips: [] });

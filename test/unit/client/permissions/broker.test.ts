@@ -4,9 +4,10 @@ import type { PermissionOption, RequestPermissionOutcome } from '@agentclientpro
 import { MemoryLogger } from '../../../../src/common/logger';
 import { PermissionBroker, type RequestScope } from '../../../../src/client/permissions/broker';
 import { memoryMemento, RememberedDecisions } from '../../../../src/client/permissions/remembered';
-import { parseRules, type RuleSet } from '../../../../src/client/permissions/rules';
+import type { RuleSet } from '../../../../src/client/permissions/ruleEvaluation';
+import { parseRules } from '../../../../src/client/permissions/rules';
 import { SessionStore } from '../../../../src/session/store';
-import { parseIntent } from '../../../../src/shared/protocol';
+import { parseFromWebview } from '../../../../src/shared/parseFromWebview';
 
 const ROOT = '/home/user/project';
 const OPTS: PermissionOption[] = [
@@ -98,13 +99,16 @@ test('asks: queued in order in the store; answers accepted only for a pending re
   );
   assert.equal(t.store.state.toolCalls.get('c1')!.permission?.by, 'user');
   // The webview message is validated before it reaches the broker.
-  assert.deepEqual(parseIntent({ type: 'permissionAnswer', requestId: r2, optionId: 'allow' }), {
+  assert.deepEqual(parseFromWebview({ type: 'permissionAnswer', requestId: r2, optionId: 'allow' }), {
     type: 'permissionAnswer',
     requestId: r2,
     optionId: 'allow',
   });
-  assert.equal(typeof parseIntent({ type: 'permissionAnswer', requestId: r2 }), 'string');
-  assert.equal(typeof parseIntent({ type: 'permissionAnswer', requestId: r2, optionId: 'allow', extra: 1 }), 'string');
+  assert.equal(typeof parseFromWebview({ type: 'permissionAnswer', requestId: r2 }), 'string');
+  assert.equal(
+    typeof parseFromWebview({ type: 'permissionAnswer', requestId: r2, optionId: 'allow', extra: 1 }),
+    'string',
+  );
   t.broker.answer(r2, 'allow');
   assert.deepEqual(await p2, { outcome: 'selected', optionId: 'allow' });
 });

@@ -8,7 +8,8 @@ import {
   commandSegments,
   type CallFacts,
 } from '../../../../src/client/permissions/callFacts';
-import { evaluate, parseRules, pickOption, type RuleSet } from '../../../../src/client/permissions/rules';
+import { evaluate, pickOption, type RuleSet } from '../../../../src/client/permissions/ruleEvaluation';
+import { parseRules } from '../../../../src/client/permissions/rules';
 
 const ROOT = '/home/user/project';
 const ctx = { roots: [ROOT] };

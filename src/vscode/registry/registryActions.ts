@@ -1,0 +1,210 @@
+// What the user does with a registry agent: install (with progress, cancellable, then start it
+// and sign in), update (the old version stays until the new one starts), use, uninstall, and
+// open its repository. Errors say what happened and that nothing was left behind.
+import * as vscode from 'vscode';
+import { plainText, type Catalog, type CatalogRow } from '../../registry/browse';
+import { ChecksumError } from '../../registry/installer';
+import { UV_HELP } from '../../registry/plan';
+import type { RegistryService } from '../../registry/service';
+import { stateText } from './browser';
+import type { RegistryDeps } from './registryCommands';
+
+interface Action extends vscode.QuickPickItem {
+  run: () => Promise<unknown>;
+}
+
+export class RegistryActions {
+  constructor(
+    private readonly service: RegistryService,
+    private readonly d: RegistryDeps,
+  ) {}
+
+  /** The menu for one row of the list. */
+  async act(row: CatalogRow, catalog: Catalog): Promise<string | undefined> {
+    const name = row.installed?.agentName ?? row.name;
+    const actions: Action[] = [];
+    if (row.state === 'available')
+      actions.push({
+        label: `$(cloud-download) Install ${plainText(`${row.name} ${row.version}`, 100)}`,
+        detail: stateText(row),
+        run: () => this.install(row.id, catalog),
+      });
+    if (row.state === 'update')
+      actions.push({
+        label: `$(arrow-circle-up) Update to ${plainText(row.version, 40)}`,
+        detail: stateText(row),
+        run: () => this.updateAll([row.id], catalog),
+      });
+    if (row.installed) {
+      actions.push({
+        label: `$(play) Use ${plainText(name, 80)}`,
+        detail: 'Make it the default agent and start it',
+        run: () => this.use(name),
+      });
+      actions.push({
+        label: `$(trash) Uninstall ${plainText(name, 80)}`,
+        detail: 'Removes its files and its tandem.agents entry',
+        run: () => this.uninstall(row.id),
+      });
+    }
+    if (row.state === 'unavailable') return this.explainUnavailable(row);
+    const link = safeLink(row.repository ?? row.website);
+    if (link)
+      actions.push({
+        label: `$(link-external) Open ${link.authority}`,
+        detail: link.toString(true),
+        run: () => Promise.resolve(vscode.env.openExternal(link)),
+      });
+    const pick = await vscode.window.showQuickPick(actions, { title: `Tandem: ${plainText(row.name, 80)}` });
+    const result = await pick?.run();
+    return typeof result === 'string' ? result : undefined;
+  }
+
+  /** Installs `id`, then starts it (and signs in when it asks). Resolves with its settings name. */
+  async install(id: string, catalog?: Catalog): Promise<string | undefined> {
+    if (!this.trusted('install')) return undefined;
+    const label = catalog?.rows.find((r) => r.id === id)?.name ?? id;
+    try {
+      const rec = await this.withProgress(`Installing ${label}`, (signal, progress) =>
+        this.service.install(id, { signal, progress, catalog }),
+      );
+      this.d.logger.info(
+        `[registry] installed ${rec.id} ${rec.version} (${rec.kind}) as "${rec.agentName}"${rec.dir ? ` in ${rec.dir}` : ''}`,
+      );
+      await this.use(rec.agentName, `${rec.agentName} ${rec.version} is installed and ready.`);
+      return rec.agentName;
+    } catch (err) {
+      this.showError(`install ${label}`, err);
+      return undefined;
+    }
+  }
+
+  /** Updates each agent in turn; resolves with the ids that were updated. */
+  async updateAll(ids: string[], catalog?: Catalog): Promise<string[]> {
+    if (!ids.length || !this.trusted('update')) return [];
+    const done: string[] = [];
+    for (const id of ids) {
+      try {
+        const { from, to } = await this.withProgress(`Updating ${id}`, (signal, progress) =>
+          this.service.update(id, { signal, progress, catalog }),
+        );
+        done.push(id);
+        const runs = this.d.runner.agent.name === to.agentName && this.d.runner.agent.state !== 'none';
+        const msg = `Tandem: updated ${to.agentName} from ${from.version} to ${to.version}.`;
+        if (!runs) void say('information', msg);
+        else
+          void say('information', `${msg} Restart it to use the new version.`, 'Restart Agent').then((p) => {
+            if (p) void this.d.runner.start(to.agentName);
+          });
+      } catch (err) {
+        this.showError(`update ${id}`, err);
+      }
+      catalog = undefined; // the next update reads the index again
+    }
+    return done;
+  }
+
+  async uninstall(id: string): Promise<string | undefined> {
+    try {
+      const rec = (await this.service.installed()).find((a) => a.id === id);
+      // A running agent is stopped first, so its files can go.
+      if (rec && this.d.runner.agent.name === rec.agentName) await this.d.runner.stop();
+      const removed = await this.service.uninstall(id);
+      const cfg = vscode.workspace.getConfiguration('tandem');
+      if (cfg.inspect<string>('defaultAgent')?.globalValue === removed.agentName)
+        await cfg.update('defaultAgent', undefined, vscode.ConfigurationTarget.Global);
+      void say('information', `Tandem: uninstalled ${removed.agentName}.`);
+      return removed.agentName;
+    } catch (err) {
+      this.showError(`uninstall ${id}`, err);
+      return undefined;
+    }
+  }
+
+  /** Makes `name` the default agent and starts it; an agent that asks to sign in gets the sign-in flow. */
+  private async use(name: string, readyMessage?: string): Promise<string> {
+    await vscode.workspace.getConfiguration('tandem').update('defaultAgent', name, vscode.ConfigurationTarget.Global);
+    if (!vscode.workspace.isTrusted) return name;
+    this.d.showView();
+    await this.d.runner.start(name);
+    if (this.d.runner.agent.state === 'auth') await this.d.signIn();
+    else if (readyMessage && this.d.runner.agent.state === 'ready') void say('information', `Tandem: ${readyMessage}`);
+    return name;
+  }
+
+  showError(what: string, err: unknown): void {
+    if (err instanceof Error && (err.name === 'AbortError' || /aborted/i.test(err.message))) {
+      void say('information', `Tandem: cancelled; nothing was left behind.`);
+      return;
+    }
+    const text =
+      err instanceof ChecksumError
+        ? `Tandem refused to ${what}: ${err.message}.`
+        : `Tandem could not ${what}: ${err instanceof Error ? err.message : err}`;
+    this.d.logger.error(`[registry] ${text}`);
+    void say('error', text);
+  }
+
+  private async explainUnavailable(row: CatalogRow): Promise<undefined> {
+    const msg = `${row.name} cannot be installed here: ${row.unavailable?.message ?? 'no distribution for this machine'}`;
+    if (row.unavailable?.message.endsWith(UV_HELP)) {
+      const pick = await say('warning', msg, 'Open uv installation guide');
+      if (pick)
+        await vscode.env.openExternal(vscode.Uri.parse('https://docs.astral.sh/uv/getting-started/installation/'));
+    } else void say('warning', msg);
+    return undefined;
+  }
+
+  private trusted(what: string): boolean {
+    if (vscode.workspace.isTrusted) return true;
+    void say(
+      'warning',
+      `Tandem does not ${what} agents in a restricted workspace: an agent runs commands and edits files. Trust this workspace first.`,
+    );
+    return false;
+  }
+
+  private withProgress<T>(
+    title: string,
+    run: (signal: AbortSignal, progress: (message: string, fraction?: number) => void) => Promise<T>,
+  ): Promise<T> {
+    return Promise.resolve(
+      vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+        (p, token) => {
+          const ac = new AbortController();
+          token.onCancellationRequested(() => ac.abort());
+          let done = 0;
+          return run(ac.signal, (message, fraction) => {
+            const increment = fraction !== undefined ? Math.max(0, fraction * 100 - done) : undefined;
+            if (fraction !== undefined) done = fraction * 100;
+            p.report({ message, increment });
+          });
+        },
+      ),
+    );
+  }
+}
+
+/** A notification whose text may carry registry strings (names, versions, messages): shown as plain text. */
+function say(
+  kind: 'information' | 'warning' | 'error',
+  text: string,
+  ...buttons: string[]
+): Thenable<string | undefined> {
+  const t = plainText(text, 1000);
+  if (kind === 'error') return vscode.window.showErrorMessage(t, ...buttons);
+  if (kind === 'warning') return vscode.window.showWarningMessage(t, ...buttons);
+  return vscode.window.showInformationMessage(t, ...buttons);
+}
+
+/** The repository or website link, when it is http(s). */
+function safeLink(url: string | undefined): vscode.Uri | undefined {
+  if (!url) return undefined;
+  try {
+    const u = vscode.Uri.parse(url, true);
+    return u.scheme === 'https' || u.scheme === 'http' ? u : undefined;
+  } catch {
+    return undefined;
+  }
+}

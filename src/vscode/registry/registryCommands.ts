@@ -1,0 +1,153 @@
+// The ACP Registry inside VS Code: "Add Agent from Registry…" (browse, install, update, use,
+// uninstall), "Update Registry Agents", "Uninstall Registry Agent…", and a daily update notice.
+// Installed agents go to Tandem's global storage and into `tandem.agents` of the USER settings
+// (machine-scoped: a workspace never decides what runs). Nothing is installed or run in a
+// restricted workspace. Right after an install the agent starts, and when it asks to sign in the
+// existing sign-in flow takes over.
+import * as vscode from 'vscode';
+import { findExecutable } from '../../client/agentPresets';
+import type { Logger } from '../../common/logger';
+import { plainText, type Catalog } from '../../registry/browse';
+import { OFFICIAL_INDEX_URL } from '../../registry/catalog';
+import { urlPolicyFromEnv } from '../../registry/download';
+import { platformKey } from '../../registry/plan';
+import { RegistryService, type Update } from '../../registry/service';
+import { RegistryStore } from '../../registry/store';
+import { pickRow } from './browser';
+import { RegistryIcons } from './icons';
+import { rememberInstalled } from './installedAgents';
+import { RegistryActions } from './registryActions';
+
+/** What the registry needs of the agent controller (the running agent, start, stop). */
+export interface AgentRunner {
+  readonly agent: { name?: string; state: string };
+  start(name?: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface RegistryDeps {
+  context: vscode.ExtensionContext;
+  logger: Logger;
+  runner: AgentRunner;
+  /** Tandem: Sign In, for an agent that needs it right after its install. */
+  signIn: () => Promise<unknown>;
+  showView: () => void;
+}
+
+/** For tests and other extensions: the catalog as the list shows it, and the update check. */
+export interface RegistryApi {
+  catalog(): Promise<Catalog>;
+  /** Fetches the index now and notifies about new versions (the daily check uses a cached index). */
+  checkForUpdates(): Promise<Update[]>;
+}
+
+const UPDATE_CHECK_EVERY_MS = 24 * 60 * 60 * 1000;
+
+export function registerRegistry(d: RegistryDeps): vscode.Disposable[] & { api: RegistryApi } {
+  const cfg = () => vscode.workspace.getConfiguration('tandem');
+  const running = new Set(['starting', 'auth', 'ready']);
+  const root = vscode.Uri.joinPath(d.context.globalStorageUri, 'registry').fsPath;
+  const store = new RegistryStore(root);
+  const service = new RegistryService({
+    store,
+    // Machine-scoped in package.json: only user (or remote machine) settings can set it.
+    indexUrl: () => cfg().get<string>('registry.url') || OFFICIAL_INDEX_URL,
+    policy: () => urlPolicyFromEnv(),
+    tools: () => ({ node: findExecutable('node'), npm: findExecutable('npm'), uvx: findExecutable('uvx') }),
+    platform: platformKey(),
+    settings: {
+      read: () => (cfg().inspect<unknown[]>('agents')?.globalValue ?? []).slice(),
+      write: (entries) => Promise.resolve(cfg().update('agents', entries, vscode.ConfigurationTarget.Global)),
+    },
+    isRunning: (name) => d.runner.agent.name === name && running.has(d.runner.agent.state),
+    log: (line) => d.logger.info(`[registry] ${line}`),
+  });
+  // Built on first use: activation only registers commands.
+  let icons: RegistryIcons | undefined;
+  const actions = new RegistryActions(service, d);
+  const refreshNames = async () => rememberInstalled(await service.installed().catch(() => []));
+
+  const browse = async () => {
+    icons ??= new RegistryIcons(store.iconsDir, () => urlPolicyFromEnv());
+    const picked = await pickRow(
+      () => service.catalog(),
+      icons,
+      (err) => actions.showError('load the ACP Registry', err),
+    );
+    if (picked) await actions.act(picked.row, picked.catalog);
+  };
+
+  const checkForUpdates = async (maxAgeMs = 0): Promise<Update[]> => {
+    if (!(await service.installed()).length) return [];
+    const updates = await service.updates(maxAgeMs);
+    const notified = d.context.globalState.get<Record<string, string>>('tandem.registry.notified', {});
+    const fresh = updates.filter((u) => notified[u.id] !== u.to);
+    if (fresh.length) {
+      for (const u of fresh) notified[u.id] = u.to;
+      await d.context.globalState.update('tandem.registry.notified', notified);
+      const what = plainText(fresh.map((u) => `${u.name} ${u.from} → ${u.to}`).join(', '), 500);
+      void vscode.window
+        .showInformationMessage(
+          `Tandem: agent update${fresh.length > 1 ? 's' : ''} in the ACP Registry: ${what}.`,
+          'Update',
+          'Later',
+        )
+        .then((pick) => {
+          if (pick === 'Update') void actions.updateAll(fresh.map((u) => u.id));
+        });
+    }
+    return updates;
+  };
+
+  // After activation, off the activation path: drop left-over versions and check for updates
+  // once a day (the cached index is used when it is younger than that: no fetch at every start).
+  const timer = setTimeout(() => {
+    void (async () => {
+      await refreshNames();
+      await store.removeStale();
+      if (cfg().get<boolean>('registry.checkForUpdates', true)) await checkForUpdates(UPDATE_CHECK_EVERY_MS);
+    })().catch((err) =>
+      d.logger.warn(`[registry] background check failed: ${err instanceof Error ? err.message : err}`),
+    );
+  }, 3000);
+  timer.unref?.();
+
+  const disposables: vscode.Disposable[] = [
+    new vscode.Disposable(() => clearTimeout(timer)),
+    vscode.commands.registerCommand('tandem.addAgentFromRegistry', async (id?: unknown) => {
+      const name = typeof id === 'string' ? await actions.install(id) : await browse();
+      await refreshNames();
+      return name;
+    }),
+    vscode.commands.registerCommand('tandem.updateRegistryAgents', async (id?: unknown) => {
+      const ids = typeof id === 'string' ? [id] : (await service.updates(0).catch(() => [])).map((u) => u.id);
+      if (!ids.length)
+        void vscode.window.showInformationMessage('Tandem: every agent from the ACP Registry is up to date.');
+      const done = await actions.updateAll(ids);
+      await refreshNames();
+      return done;
+    }),
+    vscode.commands.registerCommand('tandem.uninstallRegistryAgent', async (id?: unknown) => {
+      const target = typeof id === 'string' ? id : await pickInstalled(service);
+      const removed = target ? await actions.uninstall(target) : undefined;
+      await refreshNames();
+      return removed;
+    }),
+  ];
+  return Object.assign(disposables, {
+    api: { catalog: () => service.catalog(), checkForUpdates: () => checkForUpdates() },
+  });
+}
+
+async function pickInstalled(service: RegistryService): Promise<string | undefined> {
+  const installed = await service.installed();
+  if (!installed.length) {
+    void vscode.window.showInformationMessage('Tandem: no agent from the ACP Registry is installed.');
+    return undefined;
+  }
+  const pick = await vscode.window.showQuickPick(
+    installed.map((a) => ({ label: a.agentName, description: `${a.id} ${a.version} · ${a.kind}`, id: a.id })),
+    { title: 'Tandem: Uninstall Registry Agent', placeHolder: 'Removes its files and its tandem.agents entry' },
+  );
+  return pick?.id;
+}
