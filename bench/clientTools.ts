@@ -2,33 +2,15 @@
 // + StreamableHTTPClientTransport against Tandem's MCP server (auth, slot lookup, invocation,
 // ajv validation, JSON result) — against a bare HTTP echo server (keep-alive, JSON body in/out)
 // on the same loopback in the same run. Budget: p50 < 5 ms. Prints one JSON line.
-import { createServer, request, Agent } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { nullLogger } from '../src/common/logger';
 import { McpToolServer } from '../src/tools/mcpServer';
 import { ToolRegistry } from '../src/tools/registry';
 import { DEFAULT_TOOLS_CONFIG } from '../src/tools/types';
+import { httpEcho, measure, pct } from './lib/latency';
 
-const WARMUP = 200;
 const N = Number(process.argv[2]) || 2000;
-
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return +s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))].toFixed(3);
-}
-
-async function measure(fn: () => Promise<unknown>): Promise<number[]> {
-  for (let i = 0; i < WARMUP; i++) await fn();
-  const out: number[] = [];
-  for (let i = 0; i < N; i++) {
-    const t0 = performance.now();
-    await fn();
-    out.push(performance.now() - t0);
-  }
-  return out;
-}
 
 async function main() {
   const selection = {
@@ -62,50 +44,20 @@ async function main() {
       requestInit: { headers: { Authorization: `Bearer ${server.token}` } },
     }),
   );
-  const mcp = await measure(() => client.callTool({ name: 'GetSelection', arguments: {} }));
+  const mcp = await measure(() => client.callTool({ name: 'GetSelection', arguments: {} }), N);
 
   // Baseline: bare HTTP echo of a JSON-RPC-sized body on loopback, keep-alive.
-  const echo = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const b = Buffer.concat(chunks);
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': b.length }).end(b);
-    });
-  });
-  await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
-  const port = (echo.address() as AddressInfo).port;
-  const agent = new Agent({ keepAlive: true });
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    result: { content: [{ type: 'text', text: JSON.stringify(selection, null, 2) }] },
-  });
-  const http = await measure(
-    () =>
-      new Promise<void>((resolve, reject) => {
-        const r = request(
-          {
-            host: '127.0.0.1',
-            port,
-            method: 'POST',
-            path: '/',
-            agent,
-            headers: { 'Content-Type': 'application/json' },
-          },
-          (res) => {
-            res.resume();
-            res.on('end', () => resolve());
-          },
-        );
-        r.on('error', reject);
-        r.end(body);
-      }),
+  const echo = await httpEcho(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { content: [{ type: 'text', text: JSON.stringify(selection, null, 2) }] },
+    }),
   );
+  const http = await measure(() => echo.roundTrip(), N);
 
   await client.close();
   server.dispose();
-  agent.destroy();
   echo.close();
   const p50 = pct(mcp, 50);
   console.log(

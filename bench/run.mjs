@@ -24,6 +24,7 @@ const QUICK_ARGS = {
   protocol: ['20000'],
   terminal: ['--mb', '20', '--runs', '1'],
   clientTools: ['300'],
+  codeTools: ['--quick'],
   memory: ['--quick'],
   activation: ['--quick'],
   webview: ['--quick'],

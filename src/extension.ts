@@ -7,6 +7,7 @@ import { createCommands, registerCommands } from './vscode/commands';
 import { Controller } from './vscode/controller';
 import { DiffDocuments } from './vscode/diffDocuments';
 import { notifyHiddenForms, VsCodeUrlPort } from './vscode/elicitation';
+import { registerIdeIntelligence } from './vscode/ideIntelligence';
 import { createLog } from './vscode/logging';
 import { TandemPermissions } from './vscode/permissions';
 import { registerRegistry } from './vscode/registry/registryCommands';
@@ -42,6 +43,11 @@ export function activate(context: vscode.ExtensionContext) {
   });
   // Client tools (IDE group, API groups, command tools) served to the agent over MCP on loopback.
   const clientTools = createClientTools(context, logger, permissions.broker);
+  // Code, Workspace and Extensions client tool groups; their edits go to Review Changes.
+  const ideIntelligence = registerIdeIntelligence(clientTools.registry, logger, {
+    tracker: hands.tracker,
+    session: (id) => ctl.current?.getSession(id),
+  });
   // elicitation/create: forms in the view, URLs opened only after a modal names their host.
   const elicitation = new ElicitationFeature({ url: new VsCodeUrlPort(), logger });
   const diffs = new DiffDocuments(() => ctl.current?.session?.state);
@@ -64,6 +70,7 @@ export function activate(context: vscode.ExtensionContext) {
     permissions,
     hands,
     clientTools,
+    ideIntelligence,
     diffs,
     ctl.registerFeatures(() => [permissions.feature(), ...hands.features(), clientTools.feature, elicitation]),
     new ViewFeed(ctl, view),

@@ -16,7 +16,8 @@ export function clientToolTitle(
   if (c.kind === 'container') return { verb: `${c.group} ·`, subject: 'expand group' };
   if (c.kind === 'skill') return { verb: `${c.group} ·`, subject: `skill ${c.tool}` };
   const a = c.args ?? {};
-  const first = [a.path, a.message, a.uri].find((v): v is string => typeof v === 'string' && v !== '');
+  // What the call is about: a file, a message, a task's name (RunTask), a search (WorkspaceSymbols).
+  const first = [a.path, a.message, a.uri, a.name, a.query].find((v): v is string => typeof v === 'string' && v !== '');
   if (!first) return { verb: `${c.group} · ${c.tool}`, subject: '' };
   const s = rel(first);
   return {

@@ -5,6 +5,7 @@
 import type { ValidateFunction } from 'ajv';
 import type { ListedTool, Tool, ToolContent, ToolResult, ToolsConfig } from './types';
 import { textResult } from './types';
+import { awaitConnection, disconnectedAnswer } from './disconnection';
 import type { ToolState } from './toolState';
 
 export type PermissionDecision = 'allow' | 'deny' | 'cancelled';
@@ -45,10 +46,6 @@ export interface InvokeEnv {
 
 let callCounter = 0;
 
-export function disconnectedText(template: string, tool: string): string {
-  return template.replace(/\{0\}|\{tool\}/g, tool);
-}
-
 export function unknownToolText(name: string, state: ToolState): string {
   return `Unknown tool "${name}". Available tools: ${
     state
@@ -83,12 +80,18 @@ function normalize(r: unknown): ToolResult {
   return { content: [{ type: 'json', json: r }] };
 }
 
-/** Runs one call. Never rejects. */
+/**
+ * Runs one call. Never rejects, except with ClientDisconnectedError when VS Code cannot run the
+ * call and the disconnection strategy is failFast.
+ */
 export async function invokeTool(name: string, rawArgs: unknown, env: InvokeEnv, via?: string): Promise<ToolResult> {
   const { state, config } = env;
   const callId = `tandem-tool-${++callCounter}`;
-  const fallback = () => textResult(disconnectedText(config.disconnectedMessage, name), true);
-  if (env.isDisconnected?.()) return fallback();
+  const fallback = () => disconnectedAnswer(config, name);
+  if (env.isDisconnected) {
+    const c = await awaitConnection(config, env.isDisconnected);
+    if (!c.connected) return disconnectedAnswer(config, name, c.retries);
+  }
 
   const listed = state.resolve(name);
   if (!listed) return textResult(unknownToolText(name, state), true);
@@ -144,24 +147,29 @@ export async function invokeTool(name: string, rawArgs: unknown, env: InvokeEnv,
 
   const abort = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const own = typeof tool.timeoutMs === 'function' ? tool.timeoutMs(args) : tool.timeoutMs;
+  const timeoutMs = Math.max(config.timeoutMs, Number.isFinite(own) ? (own as number) : 0);
   const timeout = new Promise<ToolResult>((resolve) => {
     timer = setTimeout(() => {
       abort.abort(new Error('timeout'));
       resolve(
         textResult(
-          `Tool ${tool.name} timed out after ${formatSeconds(config.timeoutMs)} (the IDE did not answer in time).`,
+          `Tool ${tool.name} timed out after ${formatSeconds(timeoutMs)} (the IDE did not answer in time).`,
           true,
         ),
       );
-    }, config.timeoutMs);
+    }, timeoutMs);
   });
+  // A call whose handler started is not run again (see disconnection.ts): it ends here.
   const gone = env.disconnected?.then(() => {
     abort.abort(new Error('disconnected'));
     return fallback();
   });
 
   const run = async (): Promise<ToolResult> => {
-    if (tool.requiresPermission) {
+    const asks =
+      typeof tool.requiresPermission === 'function' ? tool.requiresPermission(args) : tool.requiresPermission;
+    if (asks) {
       if (!env.requestPermission)
         return textResult(
           `Tool ${tool.name} requires the user's permission, and no permission prompt is available.`,
@@ -212,6 +220,10 @@ export async function invokeTool(name: string, rawArgs: unknown, env: InvokeEnv,
   try {
     const r = await Promise.race([run(), timeout, ...(gone ? [gone] : [])]);
     return finish(stripAugmentation(r));
+  } catch (err) {
+    // failFast: the row shows the failure; the transport answers the call with the error.
+    if (!answered) finish(textResult(err instanceof Error ? err.message : String(err), true));
+    throw err;
   } finally {
     clearTimeout(timer);
   }

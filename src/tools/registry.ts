@@ -154,10 +154,17 @@ export class ToolRegistry implements IDisposable {
   /** A group was registered or removed. */
   readonly onDidChange = this.changed.event;
 
-  /** Registers a group; throws ToolRegistrationError for a bad or clashing group. `trusted`: see compileGroup. */
-  register(group: ToolGroup, opts: { trusted?: boolean } = {}): IDisposable {
+  /**
+   * Registers a group; throws ToolRegistrationError for a bad or clashing group. `trusted`: see
+   * compileGroup. `replace`: takes the place of the group of the same name in one change (one
+   * list_changed; the old registration's dispose then does nothing).
+   */
+  register(group: ToolGroup, opts: { trusted?: boolean; replace?: boolean } = {}): IDisposable {
     const compiled = compileGroup(group, opts);
-    this.checkClash(compiled, this.all());
+    this.checkClash(
+      compiled,
+      this.all().filter((c) => !opts.replace || c.group.name !== group.name),
+    );
     this.groups.set(group.name, compiled);
     this.changed.fire();
     return toDisposable(() => {

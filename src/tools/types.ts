@@ -1,6 +1,7 @@
 // Client tools: groups of tools the agent calls and the client (VS Code) executes. Pure types,
 // no vscode, no transport: the registry and invocation know nothing of MCP, so MCP-over-ACP
 // (draft) or another transport can replace src/tools/mcpServer.ts later.
+import type { DisconnectionStrategy } from './disconnection';
 
 /** A JSON Schema (draft-07 / 2019-09 subset ajv understands) for a tool's arguments object. */
 export type JsonSchema = Record<string, unknown>;
@@ -61,8 +62,16 @@ export interface ToolDefinition {
   name: string;
   description: string;
   parametersSchema: JsonSchema;
-  /** Ask the user (Tandem's permission flow and auto-allow rules) before each call. */
-  requiresPermission?: boolean;
+  /**
+   * Ask the user (Tandem's permission flow and auto-allow rules) before each call; a function
+   * decides per call from its arguments (e.g. listing quick fixes is free, applying one asks).
+   */
+  requiresPermission?: boolean | ((args: Record<string, unknown>) => boolean);
+  /**
+   * How long a call may take when that is longer than tandem.clientTools.timeoutSeconds (a task
+   * that builds for minutes); a function decides from the call's arguments.
+   */
+  timeoutMs?: number | ((args: Record<string, unknown>) => number);
 }
 
 export interface Tool extends ToolDefinition {
@@ -107,7 +116,14 @@ export interface ToolsConfig {
   timeoutMs: number;
   /** `{0}` (or `{tool}`) is replaced by the tool name. */
   disconnectedMessage: string;
-  /** Optional instructions for every client tool (sent as MCP server instructions). */
+  /** What a call gets when VS Code cannot run it (src/tools/disconnection.ts). */
+  disconnection: DisconnectionStrategy;
+  /** retryWithBackoff: how many times to check again before giving up. */
+  maxRetries: number;
+  /**
+   * Instructions for every client tool (tandem.clientTools.instructions): the first part of the
+   * MCP server instructions, which agents put in their system prompt (README "Client tools").
+   */
   instructions?: string;
 }
 
@@ -119,6 +135,8 @@ export const DEFAULT_TOOLS_CONFIG: ToolsConfig = {
   expandedGroups: [],
   timeoutMs: 30_000,
   disconnectedMessage: "Client disconnected. Tool '{0}' unavailable.",
+  disconnection: 'fallbackMessage',
+  maxRetries: 3,
 };
 
 /** What the agent's tool list shows: a tool of a group, a group's container, or a skill. */

@@ -11,6 +11,7 @@ import { ClientToolsFeature } from '../tools/clientToolsFeature';
 import { ToolRegistry } from '../tools/registry';
 import { DEFAULT_TOOLS_CONFIG, type GroupDefinition, type ToolHandler, type ToolsConfig } from '../tools/types';
 import { ideToolGroup } from './ideTools';
+import { readDisconnectionAndInstructions } from './clientToolsConfig';
 
 export interface CommandToolSetting {
   name: string;
@@ -31,6 +32,7 @@ export function readToolsConfig(): ToolsConfig {
       Number.isFinite(timeout) && timeout > 0 ? Math.min(timeout, 3600) * 1000 : DEFAULT_TOOLS_CONFIG.timeoutMs,
     disconnectedMessage:
       typeof template === 'string' && template.trim() ? template : DEFAULT_TOOLS_CONFIG.disconnectedMessage,
+    ...readDisconnectionAndInstructions(c),
   };
 }
 

@@ -1,45 +1,30 @@
 // The built-in IDE tool group: what an agent needs to work with the user's VS Code — open a file
-// at a line, read the selection, show a notification, list the open editors, read diagnostics.
+// at a line, read the selection, show a notification, list the open editors. (The problems VS
+// Code shows are the Workspace group's GetProblems: src/tools/workspaceTools.ts.)
 // Executed by VS Code through the client tools registry (src/tools); starts collapsed.
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ToolGroup, ToolResult } from '../tools/types';
 import { textResult } from '../tools/types';
+import { displayPath, pathSchema, resolveInputPath } from '../tools/workspacePaths';
+import { uriOf, workspaceFolders } from './workspaceTools';
 
-const MAX_DIAGNOSTICS = 200;
 const MAX_SELECTION_CHARS = 100_000;
 
-function workspaceRoot(): vscode.Uri | undefined {
-  return vscode.workspace.workspaceFolders?.[0]?.uri;
-}
-
-/** Relative paths resolve against the first workspace folder; `file:` URIs and absolute paths as given. */
+/** A path from a call (relative to the workspace folder, absolute, or a URI) as a URI. */
 export function resolvePath(p: string): vscode.Uri {
-  if (/^[a-zA-Z][\w+.-]+:\/\//.test(p)) return vscode.Uri.parse(p, true);
-  if (path.isAbsolute(p)) return vscode.Uri.file(p);
-  const root = workspaceRoot();
-  if (!root) throw new Error(`"${p}" is relative and no workspace folder is open; pass an absolute path.`);
-  return vscode.Uri.joinPath(root, ...p.split(/[\\/]+/).filter(Boolean));
+  return uriOf(resolveInputPath(p, workspaceFolders()));
 }
 
-/** Workspace-relative path when inside the workspace, else the absolute path. */
+/** How results name a file: workspace-relative, else absolute (src/tools/workspacePaths.ts). */
 function display(uri: vscode.Uri): string {
-  const rel = vscode.workspace.asRelativePath(uri, false);
-  return uri.scheme === 'file' ? rel : uri.toString();
+  return displayPath(uri.scheme === 'file' ? uri.fsPath : uri.toString(), workspaceFolders());
 }
-
-const SEVERITY: Record<number, 'error' | 'warning' | 'info' | 'hint'> = {
-  0: 'error',
-  1: 'warning',
-  2: 'info',
-  3: 'hint',
-};
 
 export function ideToolGroup(): ToolGroup {
   return {
     name: 'IDE',
     description:
-      "VS Code interaction tools: open files at a line, read the user's selection, show notifications, list open editors, read diagnostics",
+      "VS Code interaction tools: open files at a line, read the user's selection, show notifications, list open editors",
     systemPrompt:
       'These tools act in the user\'s VS Code window. Use ShowMessage only for things the user must notice; use GetSelection when the user refers to "this" or "the selected code".',
     tools: [
@@ -50,11 +35,7 @@ export function ideToolGroup(): ToolGroup {
         parametersSchema: {
           type: 'object',
           properties: {
-            path: {
-              type: 'string',
-              minLength: 1,
-              description: 'File path, relative to the workspace folder or absolute.',
-            },
+            path: pathSchema('File path, relative to the workspace folder or absolute.'),
             line: { type: 'integer', minimum: 1, description: '1-based line to reveal and put the cursor on.' },
             column: { type: 'integer', minimum: 1, description: '1-based column on that line (default 1).' },
           },
@@ -168,63 +149,6 @@ export function ideToolGroup(): ToolGroup {
             }),
           );
           return { content: [{ type: 'json', json: tabs }] };
-        },
-      },
-      {
-        name: 'GetDiagnostics',
-        description: `Get the problems (errors, warnings, info, hints from language servers and linters) VS Code shows, for one file or, without path, for the whole workspace (at most ${MAX_DIAGNOSTICS}, errors first). Lines and columns are 1-based.`,
-        parametersSchema: {
-          type: 'object',
-          properties: {
-            path: {
-              type: 'string',
-              minLength: 1,
-              description: 'File path (relative to the workspace folder or absolute). Omit for all files.',
-            },
-            severity: {
-              type: 'string',
-              enum: ['error', 'warning', 'info', 'hint'],
-              description: 'Only this severity and worse (default: all).',
-            },
-          },
-          additionalProperties: false,
-        },
-        handler: (a): ToolResult => {
-          const entries: Array<[vscode.Uri, readonly vscode.Diagnostic[]]> = a.path
-            ? [[resolvePath(a.path as string), vscode.languages.getDiagnostics(resolvePath(a.path as string))]]
-            : vscode.languages.getDiagnostics();
-          const max = a.severity ? ['error', 'warning', 'info', 'hint'].indexOf(a.severity as string) : 3;
-          const all = entries.flatMap(([uri, ds]) =>
-            ds
-              .filter((d) => d.severity <= max)
-              .map((d) => ({
-                path: display(uri),
-                line: d.range.start.line + 1,
-                column: d.range.start.character + 1,
-                severity: SEVERITY[d.severity],
-                message: d.message,
-                source: d.source,
-                code: typeof d.code === 'object' ? String(d.code.value) : d.code,
-              })),
-          );
-          all.sort(
-            (x, y) =>
-              ['error', 'warning', 'info', 'hint'].indexOf(x.severity) -
-              ['error', 'warning', 'info', 'hint'].indexOf(y.severity),
-          );
-          const shown = all.slice(0, MAX_DIAGNOSTICS);
-          return {
-            content: [
-              {
-                type: 'json',
-                json: {
-                  count: all.length,
-                  diagnostics: shown,
-                  ...(all.length > shown.length ? { truncated: true } : {}),
-                },
-              },
-            ],
-          };
         },
       },
     ],

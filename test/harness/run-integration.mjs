@@ -70,6 +70,9 @@ try {
   cleanups.push(() => rmSync(dirname(workspace), { recursive: true, force: true }));
   const server = await startCodeServer({
     workspace,
+    // A second, installed extension: registers the Language Model tools the Extensions client
+    // tool group offers (test/integration/lmTools.test.ts).
+    linkExtensions: [join(REPO, 'test', 'fixtures', 'lm-tool-extension')],
     extensionDevelopmentPath: ext,
     extensionTestsPath: testsPath,
     extensionEnvironment: {

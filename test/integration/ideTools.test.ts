@@ -44,8 +44,10 @@ suite('client tools: IDE group', () => {
 
   test('the IDE group lists its tools', async () => {
     const names = (await client.listTools()).tools.map((t) => t.name);
-    for (const n of ['OpenFile', 'GetSelection', 'ShowMessage', 'GetOpenEditors', 'GetDiagnostics'])
+    for (const n of ['OpenFile', 'GetSelection', 'ShowMessage', 'GetOpenEditors'])
       assert.ok(names.includes(n), `${n} in ${names}`);
+    // One diagnostics tool: the Workspace group's GetProblems.
+    assert.ok(!names.includes('GetDiagnostics'), `${names}`);
   });
 
   test('OpenFile opens a workspace-relative file at the line', async () => {

@@ -9,7 +9,7 @@ export interface CallFacts {
   toolCallId: string;
   kind?: ToolKind;
   title: string;
-  /** Tool name: _meta.claudeCode.toolName (without the mcp__acp__ prefix), `name`, or gemini's id prefix. */
+  /** Tool name: a client tool's (_meta.tandem.tool), _meta.claudeCode.toolName (without the mcp__acp__ prefix), `name`, or gemini's id prefix. */
   tool?: string;
   /** Shell command line for execute calls (rawInput.command [+ args], else the title). */
   command?: string;
@@ -91,7 +91,10 @@ function toolName(
   toolCallId: string,
 ): string | undefined {
   const cc = meta?.claudeCode as { toolName?: unknown } | undefined;
-  let t = typeof cc?.toolName === 'string' ? cc.toolName : name;
+  // Tandem's own prompt for a client tool (src/tools/clientToolsFeature.ts) names the tool there,
+  // so rules and remembered decisions match client tools by name ("OpenFile", an lm tool's name).
+  const tandem = meta?.tandem as { tool?: unknown } | undefined;
+  let t = typeof tandem?.tool === 'string' ? tandem.tool : typeof cc?.toolName === 'string' ? cc.toolName : name;
   // gemini-cli: ids look like "run_shell_command__call_86836d5446c6".
   if (!t) t = /^([a-z][a-z0-9_]*?)__call_/.exec(toolCallId)?.[1];
   if (!t) return undefined;

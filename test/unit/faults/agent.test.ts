@@ -43,7 +43,9 @@ test(
                 content: [{ type: 'terminal', terminalId: '${term.terminalId}' }],
               },
             } as Step,
-            { sleep: 300 },
+            // Long enough for the command's node to start and print on a loaded machine (two
+            // cores shared with VS Code suites took over 300 ms), so its output exists to keep.
+            { sleep: 1500 },
             { stderr: 'agent: out of memory' },
             { crash: { signal: 'SIGKILL' } },
           ],

@@ -188,3 +188,20 @@ test('state persists until reset; reset returns to the configured groups', () =>
   s.reset();
   assert.deepEqual(names(s), ['IDE']);
 });
+
+test('replace: a group takes the place of the one of the same name in one change; the old registration is inert', () => {
+  const r = new ToolRegistry();
+  const old = r.register({ name: 'Extensions', tools: [tool('A')] });
+  let changes = 0;
+  r.onDidChange(() => changes++);
+  assert.throws(() => r.register({ name: 'Extensions', tools: [tool('B')] }), /already registered/);
+  r.register({ name: 'Extensions', tools: [tool('B')] }, { replace: true });
+  assert.equal(changes, 1);
+  assert.deepEqual(
+    r.get('Extensions')!.group.tools.map((t) => t.name),
+    ['B'],
+  );
+  old.dispose();
+  assert.ok(r.get('Extensions'), 'disposing the replaced registration removes nothing');
+  assert.equal(changes, 1);
+});

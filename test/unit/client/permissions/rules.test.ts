@@ -285,3 +285,27 @@ test('commandKey: program plus subcommand where it has one', () => {
   assert.equal(commandKey('git --no-pager log'), 'git');
   assert.equal(commandKey(''), undefined);
 });
+
+test("Tandem's own prompt for a client tool names the tool: a rule allows an Extensions tool by its name", () => {
+  // What ClientToolsFeature sends the broker for `Extensions · acme_reverse` (src/tools/clientToolsFeature.ts),
+  // here on the agent's own row (Claude Code names it mcp__tandem__Extensions).
+  const f = callFacts(
+    {
+      toolCallId: 'toolu_9',
+      title: 'Extensions · acme_reverse',
+      kind: 'other',
+      rawInput: { text: 'hello' },
+      _meta: { tandem: { group: 'Extensions', tool: 'acme_reverse', args: { text: 'hello' } } },
+    },
+    {
+      toolCallId: 'toolu_9',
+      title: 'mcp__tandem__Extensions',
+      meta: { claudeCode: { toolName: 'mcp__tandem__Extensions' } },
+    },
+    ROOT,
+  );
+  assert.equal(f.tool, 'acme_reverse');
+  const s = set([{ tool: 'acme_reverse', action: 'allow' }]);
+  assert.equal(evaluate(s, f, ctx).action, 'allow');
+  assert.equal(evaluate(s, { ...f, tool: 'acme_delete' }, ctx).action, 'ask');
+});
