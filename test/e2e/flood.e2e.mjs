@@ -3,22 +3,13 @@
 // them. The Tandem view must show all of it; the timing budgets (≤ 2 s after the agent's last
 // write, no main-thread stall > 100 ms) are enforced by the benchmark (bench/flood.mjs sets
 // TANDEM_ENFORCE_BUDGETS=1), never by `npm test`: timings belong in benchmarks, not in tests.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GAP_BUDGET_MS, START_GAP_PROBE, STOP_GAP_PROBE, tandemViewFrame } from './gapProbe.mjs';
 
 const SCRIPT = 'test/fixtures/scripts/e2e-flood.json';
 const LAST_WRITE = join(tmpdir(), `tandem-flood-${process.pid}.json`);
-
-async function webviewFrame(page) {
-  for (let i = 0; i < 100; i++) {
-    for (const f of page.frames()) {
-      if (await f.$('[data-testid="composer-input"]').catch(() => null)) return f;
-    }
-    await page.waitForTimeout(100);
-  }
-  throw new Error('webview frame not found');
-}
 
 // Longest main-thread task and the longest gap between animation frames, in a frame.
 const MONITOR = () => {
@@ -89,9 +80,11 @@ export default {
             .catch(() => {});
         }
         await view.locator('[data-testid="composer-input"]:not([disabled])').waitFor({ timeout: 30_000 });
-        const frame = await webviewFrame(page);
+        const frame = await tandemViewFrame(page);
         await frame.evaluate(MONITOR);
         await page.evaluate(MONITOR);
+        await frame.evaluate(START_GAP_PROBE);
+        await page.evaluate(START_GAP_PROBE);
         const input = view.locator('[data-testid="composer-input"]');
         await input.fill('flood');
         const sent = Date.now();
@@ -114,6 +107,8 @@ export default {
               poll();
             }),
         );
+        const webviewGap = await frame.evaluate(STOP_GAP_PROBE);
+        const workbenchGap = await page.evaluate(STOP_GAP_PROBE);
         await page.waitForTimeout(300);
         if (!existsSync(LAST_WRITE)) throw new Error('the flood agent did not record its last write');
         const { last, bytes } = JSON.parse(readFileSync(LAST_WRITE, 'utf8'));
@@ -153,6 +148,8 @@ export default {
             longestTaskMs: webview.longest,
             stallsOver100ms: webview.stalls,
             maxFrameGapMs: +webview.maxGap.toFixed(0),
+            maxTimerGapMs: webviewGap.maxGapMs,
+            timerGapsOver100ms: webviewGap.gapsOver100ms,
             domNodes: webview.nodes,
             jsHeapMB: webview.heapMB,
           },
@@ -160,6 +157,8 @@ export default {
             longestTaskMs: workbench.longest,
             stallsOver100ms: workbench.stalls,
             maxFrameGapMs: +workbench.maxGap.toFixed(0),
+            maxTimerGapMs: workbenchGap.maxGapMs,
+            timerGapsOver100ms: workbenchGap.gapsOver100ms,
             jsHeapMB: workbench.heapMB,
           },
           chromiumRssMB,
@@ -170,8 +169,10 @@ export default {
           if (result.shownAfterLastWriteMs > 2000)
             throw new Error(`shown ${result.shownAfterLastWriteMs} ms after the last write (budget 2000)`);
           if (webview.longest > 100) throw new Error(`webview main thread stalled ${webview.longest} ms (budget 100)`);
+          for (const [where, probe] of Object.entries({ webview: webviewGap, workbench: workbenchGap }))
+            if (probe.maxGapMs > GAP_BUDGET_MS)
+              throw new Error(`${where}: a 50 ms timer waited ${probe.maxGapMs} ms (budget ${GAP_BUDGET_MS})`);
         }
-        void readdirSync;
       },
     },
   ],
