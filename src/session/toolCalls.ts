@@ -2,7 +2,7 @@
 // the turn of its parent call for a subagent's), and the terminals calls show: client terminals,
 // and agent-side ones reported in a call's `_meta` (terminal_info / terminal_output / terminal_exit).
 import type { ToolCall, ToolCallUpdate } from '@agentclientprotocol/sdk';
-import { appendBounded, type Patch, type TerminalView, type ToolCallView } from '../shared/sessionModel';
+import { appendOutput, type Patch, type TerminalView, type ToolCallView } from '../shared/sessionModel';
 import type { SessionAction } from './actions';
 import type { ReduceResult, SessionState } from './reducer';
 import { hasTerminalMeta, parentToolUseIdOf, terminalIdOf, withoutTerminalMeta } from './toolCallMeta';
@@ -16,7 +16,7 @@ export function setTerminal(
   const prev = state.terminals.get(change.terminalId);
   const terminal: TerminalView = { output: '', truncated: false, ...prev, ...change };
   if (prev?.truncated) terminal.truncated = true;
-  const { output: _o, ...header } = terminal;
+  const { output: _o, outputEnd: _e, ...header } = terminal;
   return {
     state: { ...state, terminals: state.terminals.set(terminal.terminalId, terminal) },
     patches: [{ op: 'terminal', terminal: header }],
@@ -27,8 +27,7 @@ export function setTerminal(
 export function appendTerminalOutput(state: SessionState, terminalId: string, data: string): ReduceResult {
   const prev = state.terminals.get(terminalId);
   if (!prev || !data) return { state, patches: [] };
-  const { text, dropped } = appendBounded(prev.output, data);
-  const terminal = { ...prev, output: text, truncated: prev.truncated || dropped };
+  const terminal = appendOutput(prev, data);
   return {
     state: { ...state, terminals: state.terminals.set(prev.terminalId, terminal) },
     patches: [{ op: 'terminalOutput', terminalId: prev.terminalId, data }],

@@ -1,6 +1,6 @@
 // Patches on their way: merged per batch before they cross to the webview (coalescePatches), and
 // applied to the webview's mirror of the session (applyPatches).
-import { appendBounded, type Patch, type SessionSnapshot } from './sessionModel';
+import { appendOutput, type Patch, type SessionSnapshot } from './sessionModel';
 
 /**
  * Applies patches to a mutable snapshot (the webview's mirror). Returns what changed so a
@@ -77,8 +77,7 @@ export function applyPatches(s: SessionSnapshot, patches: readonly Patch[]): Cha
       case 'terminalOutput': {
         const t = s.terminals[p.terminalId];
         if (!t) break;
-        const { text, dropped } = appendBounded(t.output, p.data);
-        s.terminals[p.terminalId] = { ...t, output: text, truncated: t.truncated || dropped };
+        s.terminals[p.terminalId] = appendOutput(t, p.data);
         changed.terminals.add(p.terminalId);
         break;
       }

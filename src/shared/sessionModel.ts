@@ -70,6 +70,13 @@ export interface TerminalView {
   cwd?: string;
   /** The tail of the output, at most TERMINAL_VIEW_MAX_CHARS. */
   output: string;
+  /**
+   * How many characters of output there have been in all (absent: `output.length`); `output` is
+   * the last `output.length` of them. The terminal renderer tells the new output from the old by
+   * it: once the front is dropped, the text alone cannot say where the old tail sits (a command
+   * printing the same line over and over).
+   */
+  outputEnd?: number;
   /** Output was dropped at the front (the view's cap or the agent's outputByteLimit). */
   truncated: boolean;
   exitCode?: number | null;
@@ -205,6 +212,16 @@ export type Patch =
   | { op: 'terminalOutput'; terminalId: string; data: string }
   | { op: 'permissions'; permissions: PermissionRequestView[] }
   | { op: 'elicitations'; elicitations: ElicitationRequestView[] };
+
+/** Appends output to a terminal (the reducer and the view's patches share it): bounded, counted. */
+export function appendOutput(t: TerminalView, data: string): TerminalView {
+  const { text, dropped } = appendBounded(t.output, data);
+  return { ...t, output: text, truncated: t.truncated || dropped, outputEnd: outputEnd(t) + data.length };
+}
+
+export function outputEnd(t: Pick<TerminalView, 'output' | 'outputEnd'>): number {
+  return t.outputEnd ?? t.output.length;
+}
 
 /** Appends and keeps the last TERMINAL_VIEW_MAX_CHARS; the reducer and the mirror share it. */
 export function appendBounded(output: string, data: string): { text: string; dropped: boolean } {

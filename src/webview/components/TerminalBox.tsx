@@ -2,9 +2,9 @@
 // terminal renderer, which is a separate chunk loaded the first time a terminal is shown.
 import type { FunctionComponent } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import type { TerminalView } from '../../shared/sessionModel';
+import { outputEnd, type TerminalView } from '../../shared/sessionModel';
 
-type Renderer = FunctionComponent<{ output: string }>;
+type Renderer = FunctionComponent<{ output: string; end: number }>;
 let renderer: Renderer | undefined;
 let loading: Promise<Renderer> | undefined;
 
@@ -39,7 +39,12 @@ export function TerminalBox({ terminalId, term }: { terminalId: string; term: Te
         )}
       </div>
       {term?.truncated && <div class="term-dropped">Earlier output was truncated.</div>}
-      {term && (R ? <R output={term.output} /> : <pre class="term-screen">{term.output.slice(-4000)}</pre>)}
+      {term &&
+        (R ? (
+          <R output={term.output} end={outputEnd(term)} />
+        ) : (
+          <pre class="term-screen">{term.output.slice(-4000)}</pre>
+        ))}
     </div>
   );
 }

@@ -8,43 +8,35 @@ import { styleCss } from './style';
 
 interface Fed {
   screen: Screen;
-  output: string;
+  /** How many characters of output the screen has been fed in all (TerminalView.outputEnd). */
+  end: number;
 }
 
-/** Feeds `output` into the screen: only what was appended since `prev`, else everything again. */
-export function feed(f: Fed | undefined, output: string, maxLines = 1000): Fed {
-  if (
-    f &&
-    output.startsWith(f.output.slice(0, 64)) &&
-    output.length >= f.output.length &&
-    output.slice(0, f.output.length) === f.output
-  ) {
-    f.screen.write(output.slice(f.output.length));
-    return { screen: f.screen, output };
-  }
-  if (f && f.output.length > 64) {
-    // The front was dropped to stay bounded: find where the old tail sits in the new output.
-    const probe = f.output.slice(-64);
-    const at = output.lastIndexOf(probe);
-    if (at >= 0) {
-      f.screen.write(output.slice(at + probe.length));
-      return { screen: f.screen, output };
-    }
+/**
+ * Feeds the screen what was appended since `f`: `output` is the last `output.length` of `end`
+ * characters, so the new ones are its last `end - f.end`. When more came than `output` still
+ * holds (the front was dropped past what the screen saw), the screen starts again from `output`.
+ */
+export function feed(f: Fed | undefined, output: string, end = output.length, maxLines = 1000): Fed {
+  const added = f ? end - f.end : -1;
+  if (f && added >= 0 && added <= output.length) {
+    if (added) f.screen.write(output.slice(output.length - added));
+    return { screen: f.screen, end };
   }
   const screen = new Screen(maxLines);
   screen.write(output);
-  return { screen, output };
+  return { screen, end };
 }
 
-export default function TerminalScreen({ output }: { output: string }) {
+export default function TerminalScreen({ output, end }: { output: string; end: number }) {
   const fed = useRef<Fed | undefined>(undefined);
   const box = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
-  fed.current = feed(fed.current, output);
+  fed.current = feed(fed.current, output, end);
   const screen = fed.current.screen;
-  let end = screen.lines.length;
-  while (end > 1 && screen.lines[end - 1].chars.length === 0) end--;
-  const lines = screen.lines.slice(0, end);
+  let last = screen.lines.length;
+  while (last > 1 && screen.lines[last - 1].chars.length === 0) last--;
+  const lines = screen.lines.slice(0, last);
   useLayoutEffect(() => {
     const el = box.current;
     if (el && atBottom.current) el.scrollTop = el.scrollHeight;

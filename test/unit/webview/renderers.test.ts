@@ -27,7 +27,13 @@ import { Composer } from '../../../src/webview/components/Composer';
 import { modePickerShown, optionLabel } from '../../../src/webview/components/Pickers';
 import { Mirror } from '../../../src/webview/mirror';
 import { buildRows, parentRowIndex } from '../../../src/webview/rows';
-import { emptySnapshot, type ToolCallView } from '../../../src/shared/sessionModel';
+import {
+  appendOutput,
+  emptySnapshot,
+  outputEnd,
+  type TerminalView,
+  type ToolCallView,
+} from '../../../src/shared/sessionModel';
 
 const dom = new JSDOM('<!DOCTYPE html><body></body>');
 setPurifyWindow(dom.window);
@@ -220,8 +226,25 @@ test('terminal: ANSI colors, carriage-return progress bars, cursor-up redraws, b
   assert.equal(f.screen.text(), 'one\ntwo');
   const long = Array.from({ length: 50 }, (_, i) => `row ${i}`).join('\n') + '\n';
   f = feed(undefined, long);
-  f = feed(f, long.slice(100) + 'new row\n');
+  f = feed(f, long.slice(100) + 'new row\n', long.length + 'new row\n'.length);
   assert.match(f.screen.text(), /row 49\nnew row$/);
+});
+
+test('terminal screen: a command printing the same line over and over keeps showing its newest lines once the front is dropped', () => {
+  // What the view holds: the last 256 KB of 20 MB of near-identical lines (the store's bound).
+  let view: TerminalView = { terminalId: 't', output: '', truncated: false, exited: false };
+  let f = feed(undefined, '');
+  const line = (n: number) => `${String(n).padStart(9, '0')} ${'x'.repeat(90)}\n`;
+  for (let n = 1; n <= 6000; n += 50) {
+    let chunk = '';
+    for (let i = n; i < n + 50; i++) chunk += line(i);
+    view = appendOutput(view, chunk);
+    f = feed(f, view.output, outputEnd(view));
+  }
+  assert.ok(view.truncated, 'the front was dropped');
+  const shown = f.screen.text().trimEnd().split('\n');
+  assert.equal(shown.at(-1), line(6000).trimEnd(), 'the last line printed is the last line shown');
+  assert.equal(shown.at(-2), line(5999).trimEnd());
 });
 
 const call = (over: Partial<ToolCallView>): ToolCallView => ({
