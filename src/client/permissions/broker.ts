@@ -10,7 +10,7 @@ import type { PermissionDecider, PermissionDecisionView, PermissionRequestView }
 import type { SessionStore } from '../../session/store';
 import type { PermissionPort } from '../permissionPort';
 import { callFacts, type CallFacts } from './callFacts';
-import { patternFor, type RememberedDecisions } from './remembered';
+import { alwaysScopeText, patternFor, type RememberedDecisions } from './remembered';
 import { evaluate, pickOption, type RuleSet } from './ruleEvaluation';
 import { ruleWords } from './rules';
 
@@ -112,6 +112,10 @@ export class PermissionBroker implements PermissionPort {
       origin: r.origin,
     };
     const roots = this.deps.roots();
+    // What "always" will remember, shown in the prompt (Tandem's own questions say it in their options).
+    const always = r.options.find((o) => o.kind === 'allow_always' || o.kind === 'reject_always');
+    if (always && r.origin === 'agent')
+      view.alwaysScope = alwaysScopeText(patternFor(facts, agentName, always, roots, this.now));
     const auto = (option: PermissionOption, by: PermissionDecider, rule: string) => {
       store?.dispatch({ type: 'permissionRequested', at: view.at, request: view });
       const decision: PermissionDecisionView = {

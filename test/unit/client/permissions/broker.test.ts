@@ -154,7 +154,7 @@ test('an always answer is remembered for the workspace and applied next time; re
   assert.deepEqual(await t.ask('c2', 'git status --short'), { outcome: 'selected', optionId: 'allow' });
   const d = t.store.state.toolCalls.get('c2')!.permission!;
   assert.equal(d.by, 'remembered');
-  assert.match(d.rule!, /Always allow Bash: git status/);
+  assert.match(d.rule!, /Always allow Bash: `git status …`/);
   // Not for a chained command, nor another command.
   t.toolCall('c3');
   const p3 = t.ask('c3', 'git status && rm -rf ~');
@@ -165,6 +165,30 @@ test('an always answer is remembered for the workspace and applied next time; re
   const p4 = t.ask('c4', 'git status');
   assert.equal(await settled(p4), undefined, 'asks again once removed');
   t.broker.cancelSession('s1');
+});
+
+test('the prompt says what "always" remembers; an interpreter command is remembered by its exact line only', async () => {
+  const t = setup();
+  t.toolCall('n1');
+  const one = `node -e "console.log('one')"`;
+  const p1 = t.ask('n1', one);
+  const req = t.store.state.permissions[0];
+  assert.equal(req.alwaysScope, `exactly \`${one}\``);
+  t.broker.answer(req.requestId, 'allow_always');
+  await p1;
+  await new Promise((r) => setImmediate(r));
+  t.toolCall('n2');
+  assert.deepEqual(await t.ask('n2', one), { outcome: 'selected', optionId: 'allow' }, 'the same line is remembered');
+  t.toolCall('n3');
+  const p3 = t.ask('n3', `node -e "require('fs').writeFileSync('x', 'y')"`);
+  assert.equal(await settled(p3), undefined, 'another node command asks again');
+  t.broker.cancelSession('s1');
+  // A prompt with no always option says nothing about remembering.
+  t.toolCall('n4');
+  const p4 = t.ask('n4', 'ls', OPTS.slice(1));
+  assert.equal(t.store.state.permissions[0].alwaysScope, undefined);
+  t.broker.cancelSession('s1');
+  await p4;
 });
 
 test('an edit always-decision remembers the file; a rule beats a remembered decision; an explicit ask rule asks', async () => {
