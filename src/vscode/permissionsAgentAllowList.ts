@@ -3,21 +3,14 @@
 // then .claude/settings.json, in the session's folder) and tells the user once per session, with
 // an action that opens the file.
 import * as vscode from 'vscode';
-import { tandemWouldAllow, type AgentAllowListPort } from '../client/permissions/agentAllowed';
+import {
+  CLAUDE_SETTINGS_FILES,
+  hasAllowRules,
+  tandemWouldAllow,
+  type AgentAllowListPort,
+} from '../client/permissions/agentAllowed';
 import type { AgentAllowedWatch } from '../client/permissions/feature';
 import type { Logger } from '../common/logger';
-
-const CLAUDE_SETTINGS = ['.claude/settings.local.json', '.claude/settings.json'];
-
-/** True when `text` is Claude Code settings JSON with at least one `permissions.allow` rule. */
-export function hasAllowRules(text: string): boolean {
-  try {
-    const allow = (JSON.parse(text) as { permissions?: { allow?: unknown } })?.permissions?.allow;
-    return Array.isArray(allow) && allow.length > 0;
-  } catch {
-    return false;
-  }
-}
 
 /** What the permissions feature needs to spot and report such calls. */
 export function agentAllowedWatch(
@@ -30,7 +23,7 @@ export function agentAllowedWatch(
 function agentAllowListPort(logger: Logger): AgentAllowListPort {
   return {
     async allowListFile(cwd) {
-      for (const rel of CLAUDE_SETTINGS) {
+      for (const rel of CLAUDE_SETTINGS_FILES) {
         const uri = vscode.Uri.joinPath(vscode.Uri.file(cwd), rel);
         let bytes: Uint8Array;
         try {

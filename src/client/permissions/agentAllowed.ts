@@ -92,3 +92,16 @@ export function watchAgentAllowed(
     }) ?? { dispose() {} }
   );
 }
+
+/** Where Claude Code (claude-code-acp) keeps a workspace's allow rules, relative to the session's folder, in the order it reads them. */
+export const CLAUDE_SETTINGS_FILES = ['.claude/settings.local.json', '.claude/settings.json'];
+
+/** True when `text` is Claude Code settings JSON with at least one `permissions.allow` rule. */
+export function hasAllowRules(text: string): boolean {
+  try {
+    const allow = (JSON.parse(text) as { permissions?: { allow?: unknown } } | null)?.permissions?.allow;
+    return Array.isArray(allow) && allow.length > 0;
+  } catch {
+    return false;
+  }
+}

@@ -109,3 +109,11 @@ test('with no known settings file the mark says so without a file, and a remembe
   assert.equal(t.store.state.toolCalls.get('m2')!.permission!.rule, undefined);
   assert.equal(t.told[0].file, undefined);
 });
+
+test('a Claude settings file counts only when it holds allow rules', () => {
+  assert.equal(hasAllowRules('{"permissions":{"allow":["Bash(echo:*)"]}}'), true);
+  assert.equal(hasAllowRules('{"permissions":{"allow":[],"deny":["Bash"]}}'), false);
+  assert.equal(hasAllowRules('{"model":"x"}'), false);
+  assert.equal(hasAllowRules('not json'), false);
+  assert.equal(hasAllowRules('null'), false);
+});
