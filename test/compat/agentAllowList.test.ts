@@ -17,6 +17,7 @@ import { memoryMemento, RememberedDecisions } from '../../src/client/permissions
 import type { ToolCallView } from '../../src/shared/sessionModel';
 import { fakeAnthropic } from './fakeModels';
 import { userPermissions } from './userPermissions';
+import { claudeCodeEnv } from './agentPaths';
 import { CLAUDE_CODE_ACP, client, endedTurn, logTail, methods, workspace } from './agentHarness';
 import { until } from '../support/until';
 
@@ -50,14 +51,7 @@ test(
       'Claude Code',
       process.execPath,
       [CLAUDE_CODE_ACP],
-      {
-        ANTHROPIC_BASE_URL: model.url,
-        ANTHROPIC_API_KEY: 'dummy',
-        HOME: home,
-        IS_SANDBOX: '1',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        DISABLE_AUTOUPDATER: '1',
-      },
+      claudeCodeEnv(model, home),
       ws,
       (l) => {
         const perms = userPermissions(ws, l, () => 'reject_once');
