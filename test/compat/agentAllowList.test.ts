@@ -84,3 +84,60 @@ test(
     }
   },
 );
+
+test(
+  'claude-code-acp 0.16.2: Tandem\'s "Always Allow" for one node command writes no agent-side rule, and another node command is asked again',
+  {
+    skip: !existsSync(CLAUDE_CODE_ACP) && 'claude-code-acp not installed (run test/compat/run.mjs)',
+    timeout: 120_000,
+  },
+  async () => {
+    const { ws, home } = workspace();
+    const one = `node -e "console.log('one')"`;
+    const model = await fakeAnthropic([
+      { tool: 'mcp__acp__Bash', input: { command: one, timeout: 30000, description: 'One' } },
+      { text: 'Ran one.' },
+      { tool: 'mcp__acp__Bash', input: { command: one, timeout: 30000, description: 'One again' } },
+      { text: 'Ran one again.' },
+      {
+        tool: 'mcp__acp__Bash',
+        input: { command: `node -e "console.log('two')"`, timeout: 30000, description: 'Two' },
+      },
+      { text: 'Asked about two.' },
+    ]);
+    let perms!: ReturnType<typeof userPermissions>;
+    const answers = ['allow_always', 'reject_once'];
+    const { c, logger } = client(
+      'Claude Code',
+      process.execPath,
+      [CLAUDE_CODE_ACP],
+      claudeCodeEnv(model, home),
+      ws,
+      (l) => (perms = userPermissions(ws, l, () => answers.shift()!)),
+    );
+    try {
+      await c.start();
+      assert.equal(c.agent.state, 'ready', `${c.agent.message}\n${logTail(logger)}`);
+      await endedTurn(c, logger, 'Run one');
+      // claude-code-acp would write "mcp__acp__Bash" (every command) here had it heard "always".
+      assert.ok(!existsSync(join(ws, '.claude', 'settings.local.json')), 'the agent kept no rule of its own');
+      await endedTurn(c, logger, 'Run one again');
+      assert.equal(perms.asked.length, 1, 'the same line: the agent asked, Tandem answered from memory (not shown)');
+      const calls = Object.values(c.session!.snapshot().toolCalls);
+      assert.deepEqual(
+        calls.map((x) => x.permission?.by).sort(),
+        ['remembered', 'user'],
+        JSON.stringify(calls.map((x) => x.permission)),
+      );
+      await endedTurn(c, logger, 'Run two');
+      assert.deepEqual(
+        perms.asked.map((a) => a.kind),
+        ['allow_always', 'reject_once'],
+        'the other node command was shown to the user',
+      );
+    } finally {
+      await c.shutdown();
+      await model.close();
+    }
+  },
+);

@@ -134,7 +134,8 @@ export default {
         const p = prompt(view, 'a1');
         await p.waitFor({ timeout: 20_000 });
         await p.locator('[data-option-id="allow_always"]').click();
-        await reply(view, 'always answer: allow_always');
+        // Tandem remembers it; the agent is told "allow once" so it keeps no wider rule of its own.
+        await reply(view, 'always answer: allow');
         await idle(view);
         await sendPrompt(view, 'again');
         await reply(view, 'again answer: allow');
@@ -186,7 +187,7 @@ export default {
         if (!scope.includes(`remembers exactly \`${one}\``)) throw new Error(`scope shown: ${scope}`);
         log(`screenshot: ${await screenshot('e2e-permissions-always-scope')}`);
         await p.locator('[data-option-id="allow_always"]').click();
-        await reply(view, 'scope-first answer: allow_always');
+        await reply(view, 'scope-first answer: allow');
         await idle(view);
         await runCommand(page, 'Tandem: New Session');
         await view.locator('[data-testid="empty-session"]').waitFor({ timeout: 20_000 });

@@ -184,7 +184,10 @@ export class PermissionBroker implements PermissionPort {
     if (!e) return false;
     const option = e.view.options.find((o) => o.optionId === optionId);
     if (!option) return false;
-    this.finish(requestId, option, 'user');
+    // Tandem remembers "always allow" itself, as narrowly as the prompt said; the agent hears
+    // "allow once", or it would keep its own, wider rule (claude-code-acp allows all of Bash).
+    const once = option.kind === 'allow_always' && e.origin === 'agent';
+    this.finish(requestId, option, 'user', once ? e.view.options.find((o) => o.kind === 'allow_once') : undefined);
     if (e.origin === 'agent' && (option.kind === 'allow_always' || option.kind === 'reject_always')) {
       const d = patternFor(e.facts, e.agentName, option, this.deps.roots(), this.now);
       if (d) {
@@ -217,7 +220,13 @@ export class PermissionBroker implements PermissionPort {
     return n;
   }
 
-  private finish(requestId: string, option: PermissionOption | undefined, by: PermissionDecider): void {
+  /** `reply`: the option the agent is told, when not the chosen one. */
+  private finish(
+    requestId: string,
+    option: PermissionOption | undefined,
+    by: PermissionDecider,
+    reply: PermissionOption | undefined = option,
+  ): void {
     const e = this.entries.get(requestId);
     if (!e) return;
     this.entries.delete(requestId);
@@ -234,7 +243,7 @@ export class PermissionBroker implements PermissionPort {
       : { outcome: 'cancelled', by: 'cancelled', at: this.stamp(store) };
     store?.dispatch({ type: 'permissionResolved', at: decision.at, requestId, decision });
     this.audit(e.sessionId, e.facts, decision);
-    e.resolve(option ? { outcome: 'selected', optionId: option.optionId } : { outcome: 'cancelled' });
+    e.resolve(reply ? { outcome: 'selected', optionId: reply.optionId } : { outcome: 'cancelled' });
     this.changed.fire({ type: 'removed', requestId, decision });
   }
 

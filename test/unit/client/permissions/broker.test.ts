@@ -139,12 +139,18 @@ test('cancel resolves every pending prompt of the session as cancelled, at once'
   assert.deepEqual(await p3, { outcome: 'cancelled' });
 });
 
-test('an always answer is remembered for the workspace and applied next time; removing it asks again', async () => {
+test('an always answer is remembered for the workspace (the agent hears allow once) and applied next time; removing it asks again', async () => {
   const t = setup();
   t.toolCall('c1');
   const p1 = t.ask('c1', 'git status');
   t.broker.answer(t.store.state.permissions[0].requestId, 'allow_always');
-  assert.deepEqual(await p1, { outcome: 'selected', optionId: 'allow_always' });
+  // Tandem remembers it; the agent is told "allow once" so it keeps no wider rule of its own.
+  assert.deepEqual(await p1, { outcome: 'selected', optionId: 'allow' });
+  assert.equal(
+    t.store.state.toolCalls.get('c1')!.permission!.optionKind,
+    'allow_always',
+    'the call shows what the user chose',
+  );
   await new Promise((r) => setImmediate(r));
   const list = t.remembered.list();
   assert.equal(list.length, 1);
@@ -168,6 +174,7 @@ test('an always answer is remembered for the workspace and applied next time; re
 });
 
 test('the prompt says what "always" remembers; an interpreter command is remembered by its exact line only', async () => {
+  // (An agent offering only allow_always hears allow_always: there is nothing narrower to tell it.)
   const t = setup();
   t.toolCall('n1');
   const one = `node -e "console.log('one')"`;
@@ -275,4 +282,12 @@ test('client questions through the PermissionPort take the same pipeline (rules 
   assert.equal(t.store.state.toolCalls.get('tandem-fs-2'), undefined, 'an answered client question adds no tool call');
   await new Promise((r) => setImmediate(r));
   assert.equal(t.remembered.list().length, 0);
+});
+
+test('an agent that offers only "always allow" hears it: there is no narrower answer to give', async () => {
+  const t = setup();
+  t.toolCall('o1');
+  const p = t.ask('o1', 'git status', [OPTS[0], OPTS[2]]);
+  t.broker.answer(t.store.state.permissions[0].requestId, 'allow_always');
+  assert.deepEqual(await p, { outcome: 'selected', optionId: 'allow_always' });
 });
