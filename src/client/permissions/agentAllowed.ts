@@ -6,6 +6,7 @@
 import type { ToolKind } from '@agentclientprotocol/sdk';
 import type { IDisposable } from '../../common/disposable';
 import type { ToolCallView } from '../../shared/sessionModel';
+import { DEMO_AGENT_NAME } from '../agentConfig';
 import type { FeatureContext } from '../feature';
 import { callFacts, type CallFacts } from './callFacts';
 import type { RememberedDecisions } from './remembered';
@@ -63,6 +64,8 @@ export function watchAgentAllowed(
   wouldAllow: (facts: CallFacts, agentName: string) => boolean,
   port: AgentAllowListPort,
 ): IDisposable {
+  // The built-in Demo runs its harmless sample command unasked, by design: nothing to report.
+  if (ctx.agentName === DEMO_AGENT_NAME) return { dispose() {} };
   const told = new Set<string>();
   const seen = new Set<string>();
   return (

@@ -17,14 +17,17 @@ import { until } from '../../../support/until';
 
 const ROOT = '/home/user/project';
 
-function setup(userRules: unknown[] = [], { file }: { file?: string } = { file: '.claude/settings.local.json' }) {
+function setup(
+  userRules: unknown[] = [],
+  { file, agentName = 'Claude' }: { file?: string; agentName?: string } = { file: '.claude/settings.local.json' },
+) {
   const store = new SessionStore('s1', () => 5);
   const changes = new Emitter<SessionChange>();
   store.onDidChange((c) => changes.fire(c));
   const ctx = {
     logger: new MemoryLogger(),
     cwd: ROOT,
-    agentName: 'Claude',
+    agentName,
     session: (id: string) => (id === 's1' ? store : undefined),
     onDidChangeSession: changes.event,
   } as unknown as FeatureContext;
@@ -117,4 +120,12 @@ test('a Claude settings file counts only when it holds allow rules', () => {
   assert.equal(hasAllowRules('{"model":"x"}'), false);
   assert.equal(hasAllowRules('not json'), false);
   assert.equal(hasAllowRules('null'), false);
+});
+
+test("the built-in Demo's sample command is not reported", async () => {
+  const t = setup([], { file: undefined, agentName: 'Demo' });
+  t.call('d1', 'execute', 'completed', { command: 'node -e 1' });
+  await flush();
+  assert.equal(t.store.state.toolCalls.get('d1')!.permission, undefined);
+  assert.equal(t.told.length, 0);
 });
