@@ -14,6 +14,12 @@ export function workspaceRelative(path: string, roots: readonly string[]): strin
   return roots.length > 1 ? `${nodePath.basename(root)}/${rel}` : rel;
 }
 
+/** The description next to a file's name: its folder, workspace-relative; empty at a workspace root (the name says it all). */
+export function folderDescription(path: string, roots: readonly string[]): string {
+  const dir = nodePath.posix.dirname(workspaceRelative(path, roots));
+  return dir === '.' ? '' : dir;
+}
+
 const VIA: Record<FileChange['source'], string> = {
   write: 'written through Tandem',
   diff: 'written by the agent directly',

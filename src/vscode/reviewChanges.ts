@@ -5,7 +5,7 @@
 // bytes (a created file is deleted) through a WorkspaceEdit, so it can be undone.
 import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
-import { describeChange, workspaceRelative } from '../client/changeLabels';
+import { describeChange, folderDescription } from '../client/changeLabels';
 import type { ChangeTracker, FileChange } from '../client/changeTracker';
 import type { EditPort } from '../client/ports';
 import { Disposable } from '../common/disposable';
@@ -96,7 +96,7 @@ export class ReviewChanges extends Disposable {
       const files = this.tracker.changes(sessionId, turn);
       const items: (FileItem | ActionItem)[] = files.map((c) => ({
         label: `${stateIcon(c)} ${nodePath.basename(c.path)}`,
-        description: workspaceRelative(c.path, roots()),
+        description: folderDescription(c.path, roots()),
         detail: describeChange(c),
         buttons: c.state === 'reverted' ? [KEEP] : c.state === 'kept' ? [REVERT] : [KEEP, REVERT],
         change: c,

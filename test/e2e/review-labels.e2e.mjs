@@ -27,6 +27,7 @@ export default {
         log(`review row: ${text.replace(/\n/g, ' | ')}`);
         if (!/written through Tandem/.test(text)) throw new Error(`label: ${text}`);
         if (/\/tmp\/|directly/.test(text)) throw new Error(`absolute path or wrong label: ${text}`);
+        if (text.split('review-root.txt').length !== 2) throw new Error(`the root file's name shows once: ${text}`);
         log(`screenshot: ${await screenshot('e2e-review-root-file')}`);
         await page.keyboard.press('Escape');
       },

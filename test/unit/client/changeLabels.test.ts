@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeChange, workspaceRelative } from '../../../src/client/changeLabels';
+import { describeChange, folderDescription, workspaceRelative } from '../../../src/client/changeLabels';
 import { ChangeTracker } from '../../../src/client/changeTracker';
 
 const b = (s: string) => new TextEncoder().encode(s);
@@ -37,4 +37,9 @@ test('paths are workspace-relative, files at the workspace root included', () =>
   assert.equal(workspaceRelative('/ws/src/a.ts', ['/ws']), 'src/a.ts');
   assert.equal(workspaceRelative('/ws2/x.md', ['/ws', '/ws2']), 'ws2/x.md');
   assert.equal(workspaceRelative('/elsewhere/y', ['/ws']), '/elsewhere/y');
+  // Next to the file's name: its folder, nothing at the root (never the root's absolute path).
+  assert.equal(folderDescription('/ws/notes.txt', ['/ws']), '');
+  assert.equal(folderDescription('/ws/src/a.ts', ['/ws']), 'src');
+  assert.equal(folderDescription('/ws2/x.md', ['/ws', '/ws2']), 'ws2');
+  assert.equal(folderDescription('/elsewhere/y', ['/ws']), '/elsewhere');
 });
