@@ -143,13 +143,18 @@ export class ChangeTracker {
     this.changed.fire({ sessionId, turn: -1 });
   }
 
-  /** The agent changed the file (a write succeeded, a diff call completed). */
-  markApplied(sessionId: string, turn: number, path: string): void {
+  /**
+   * The agent changed the file (a write succeeded, a diff call completed). `via` says how, when
+   * the caller knows: a write through Tandem names the change even when the snapshot came first
+   * from the call's diff (claude-code-acp shows the diff, then writes with fs/write_text_file).
+   */
+  markApplied(sessionId: string, turn: number, path: string, via?: ChangeSource): void {
     const files = this.turns.get(key(sessionId, turn));
     const prev = files?.get(path);
-    if (!files || !prev || (prev.applied && prev.state === 'pending')) return;
+    const source = via ?? prev?.source;
+    if (!files || !prev || (prev.applied && prev.state === 'pending' && prev.source === source)) return;
     // A change after keep/revert makes the file pending again (the snapshot stays the first one).
-    this.put(files, { ...prev, applied: true, state: 'pending' });
+    this.put(files, { ...prev, applied: true, state: 'pending', source: source! });
   }
 
   /** Drops an entry whose change never happened (the write failed, the call was rejected). */

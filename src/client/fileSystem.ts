@@ -195,7 +195,7 @@ export class FileSystemHandlers {
       this.logger.error(message);
       throw new AcpError(message, ErrorCodes.InternalError);
     }
-    tracker.markApplied(p.sessionId, turn, real);
+    tracker.markApplied(p.sessionId, turn, real, 'write');
     const after = documents.get(real);
     if (after) this.seenVersion.set(real, after.version);
     this.deps.onDidWrite?.({ sessionId: p.sessionId, path: real, created: !stat, wasDirty: !!doc?.isDirty });

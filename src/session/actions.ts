@@ -38,6 +38,8 @@ export type SessionAction =
   | { type: 'permissionRequested'; at: number; request: PermissionRequestView }
   /** It was answered (by the user, a rule, a remembered decision) or cancelled. */
   | { type: 'permissionResolved'; at: number; requestId: string; decision: PermissionDecisionView }
+  /** A call ran with no permission request where Tandem would have asked: the agent's own settings allowed it. */
+  | { type: 'agentAllowed'; at: number; toolCallId: string; source?: string }
   /** An elicitation/create form waits for the user, or a URL they opened waits for elicitation/complete. */
   | { type: 'elicitationRequested'; at: number; request: ElicitationRequestView }
   /** It was answered, cancelled, completed or dismissed. */

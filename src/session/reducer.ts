@@ -118,6 +118,19 @@ export function reduce(state: SessionState, action: SessionAction): ReduceResult
       }
       return { state, patches };
     }
+    case 'agentAllowed': {
+      const call = state.toolCalls.get(action.toolCallId);
+      if (!call || call.permission) return { state, patches: [] };
+      const permission: PermissionDecisionView = {
+        outcome: 'selected',
+        by: 'agent',
+        rule: action.source,
+        at: action.at,
+      };
+      const updated = { ...call, permission };
+      state = { ...state, toolCalls: state.toolCalls.set(call.toolCallId, updated) };
+      return { state, patches: [{ op: 'tool', call: updated }] };
+    }
     case 'elicitationRequested': {
       const elicitations = [
         ...state.elicitations.filter((e) => e.requestId !== action.request.requestId),

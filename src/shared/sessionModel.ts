@@ -90,7 +90,8 @@ export interface TerminalView {
 /** The view keeps this much of a terminal's output (the tail): enough to read, bounded in memory. */
 export const TERMINAL_VIEW_MAX_CHARS = 256 * 1024;
 
-export type PermissionDecider = 'user' | 'rule' | 'remembered' | 'cancelled';
+/** `agent`: no request came; the agent's own settings (an allow-list, a mode) let the call run. */
+export type PermissionDecider = 'user' | 'rule' | 'remembered' | 'cancelled' | 'agent';
 
 export interface PermissionDecisionView {
   outcome: 'selected' | 'cancelled';
@@ -98,7 +99,7 @@ export interface PermissionDecisionView {
   optionName?: string;
   optionKind?: PermissionOption['kind'];
   by: PermissionDecider;
-  /** The rule that matched (for by: rule | remembered), in words. */
+  /** The rule that matched (for by: rule | remembered), in words; for by: agent, where its settings are when known. */
   rule?: string;
   at: number;
 }
@@ -114,6 +115,8 @@ export interface PermissionRequestView {
   at: number;
   /** Who asks: the agent (session/request_permission) or Tandem itself (a file outside the workspace, a client tool). */
   origin?: 'agent' | 'client';
+  /** What an "always" option remembers, in words (`exactly \`node -e …\``); set when one is offered. */
+  alwaysScope?: string;
 }
 
 /**

@@ -8,13 +8,20 @@ import type { Event } from '../common/event';
 import type { Logger } from '../common/logger';
 import { PermissionBroker, type PendingPermission } from '../client/permissions/broker';
 import { PermissionsFeature } from '../client/permissions/feature';
-import { RememberedDecisions, type MementoPort, type RememberedDecision } from '../client/permissions/remembered';
+import { agentAllowedWatch } from './permissionsAgentAllowList';
+import {
+  alwaysScopeText,
+  RememberedDecisions,
+  type MementoPort,
+  type RememberedDecision,
+} from '../client/permissions/remembered';
 import type { RuleSet } from '../client/permissions/ruleEvaluation';
 import { DEFAULT_RULES, parseRules } from '../client/permissions/rules';
 
 const SECTION = 'tandem';
 const KEY = 'permissions.rules';
 const MEMENTO_KEY = 'tandem.permissions.remembered';
+const roots = () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
 
 export interface PermissionViewPort {
   readonly isVisible: boolean;
@@ -42,10 +49,14 @@ export class TandemPermissions extends Disposable {
       set: (list) => context.workspaceState.update(MEMENTO_KEY, list),
     };
     this.remembered = new RememberedDecisions(memento);
+    // Decisions remembered by program name (older versions) allowed every command of that program.
+    void this.remembered.dropWideCommandDecisions().then((dropped) => {
+      for (const d of dropped) logger.warn(`Dropped a remembered decision wider than its prompt showed: ${d.id}`);
+    });
     this.broker = this._register(
       new PermissionBroker({
         rules: () => this.rules,
-        roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+        roots,
         remembered: this.remembered,
         logger,
       }),
@@ -74,7 +85,8 @@ export class TandemPermissions extends Disposable {
 
   /** For each new agent connection. */
   feature(): PermissionsFeature {
-    return new PermissionsFeature(this.broker);
+    const deps = () => ({ rules: this.rules, remembered: this.remembered, roots: roots() });
+    return new PermissionsFeature(this.broker, agentAllowedWatch(this.logger, deps));
   }
 
   /** A permissionAnswer from the webview; false (and logged) when forged or late. */
@@ -228,6 +240,7 @@ export class TandemPermissions extends Disposable {
       items.push({
         label: `${d.decision === 'allow' ? '$(check-all)' : '$(circle-slash)'} ${d.id}`,
         description: `${d.agent} · ${new Date(d.at).toLocaleString()}`,
+        detail: d.command !== undefined ? `Applies to ${alwaysScopeText(d)}` : undefined,
         buttons: trash,
         remove: () => this.remembered.remove([{ id: d.id, agent: d.agent }]),
       });

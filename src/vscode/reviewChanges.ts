@@ -5,6 +5,7 @@
 // bytes (a created file is deleted) through a WorkspaceEdit, so it can be undone.
 import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
+import { describeChange, folderDescription } from '../client/changeLabels';
 import type { ChangeTracker, FileChange } from '../client/changeTracker';
 import type { EditPort } from '../client/ports';
 import { Disposable } from '../common/disposable';
@@ -95,8 +96,8 @@ export class ReviewChanges extends Disposable {
       const files = this.tracker.changes(sessionId, turn);
       const items: (FileItem | ActionItem)[] = files.map((c) => ({
         label: `${stateIcon(c)} ${nodePath.basename(c.path)}`,
-        description: vscode.workspace.asRelativePath(nodePath.dirname(c.path)),
-        detail: describe(c),
+        description: folderDescription(c.path, roots()),
+        detail: describeChange(c),
         buttons: c.state === 'reverted' ? [KEEP] : c.state === 'kept' ? [REVERT] : [KEEP, REVERT],
         change: c,
       }));
@@ -210,6 +211,8 @@ export class ReviewChanges extends Disposable {
   }
 }
 
+const roots = () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+
 function stateIcon(c: FileChange): string {
   return c.state === 'kept'
     ? '$(check)'
@@ -218,11 +221,4 @@ function stateIcon(c: FileChange): string {
       : c.before === null
         ? '$(diff-added)'
         : '$(diff-modified)';
-}
-
-function describe(c: FileChange): string {
-  const what = c.before === null ? 'created' : 'modified';
-  const state = c.state === 'pending' ? '' : ` · ${c.state}`;
-  const via = c.source === 'write' ? 'through Tandem' : 'by the agent directly';
-  return `${what} ${via}${c.exact ? '' : ' (snapshot rebuilt from the diff)'}${state}`;
 }

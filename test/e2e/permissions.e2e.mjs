@@ -134,7 +134,8 @@ export default {
         const p = prompt(view, 'a1');
         await p.waitFor({ timeout: 20_000 });
         await p.locator('[data-option-id="allow_always"]').click();
-        await reply(view, 'always answer: allow_always');
+        // Tandem remembers it; the agent is told "allow once" so it keeps no wider rule of its own.
+        await reply(view, 'always answer: allow');
         await idle(view);
         await sendPrompt(view, 'again');
         await reply(view, 'again answer: allow');
@@ -146,7 +147,7 @@ export default {
         await idle(view);
         await runCommand(page, 'Tandem: Manage Permissions');
         const rows = page.locator('.quick-input-list .monaco-list-row');
-        const item = rows.filter({ hasText: 'Always allow Bash: git status' });
+        const item = rows.filter({ hasText: 'Always allow Bash: `git status …`' });
         await item.waitFor({ timeout: 10_000 });
         // No checkboxes: only removable rows have a (trash) button; built-in rules are for reference.
         if (await page.locator('.quick-input-list .monaco-checkbox').count())
@@ -172,6 +173,50 @@ export default {
         await again.locator('[data-option-id="reject"]').click();
         await reply(view, 'forgotten answer: reject');
         await idle(view);
+      },
+    },
+    {
+      name: 'always allowing one node command, in a new session another node command is asked again',
+      timeoutMs: 120_000,
+      async run({ page, view, openTandemView, screenshot, log }) {
+        const one = `node -e "console.log('one')"`;
+        await sendPrompt(view, 'scope-first');
+        const p = prompt(view, 'n1');
+        await p.waitFor({ timeout: 20_000 });
+        const scope = await p.locator('[data-testid="permission-scope"]').innerText();
+        if (!scope.includes(`remembers exactly \`${one}\``)) throw new Error(`scope shown: ${scope}`);
+        log(`screenshot: ${await screenshot('e2e-permissions-always-scope')}`);
+        await p.locator('[data-option-id="allow_always"]').click();
+        await reply(view, 'scope-first answer: allow');
+        await idle(view);
+        await runCommand(page, 'Tandem: New Session');
+        await view.locator('[data-testid="empty-session"]').waitFor({ timeout: 20_000 });
+        // The same command line is remembered…
+        await sendPrompt(view, 'scope-same');
+        await reply(view, 'scope-same answer: allow');
+        await idle(view);
+        // …another command of the same program is not.
+        await sendPrompt(view, 'scope-second');
+        const second = prompt(view, 'n3');
+        await second.waitFor({ timeout: 20_000 });
+        const again = await second.locator('[data-testid="permission-scope"]').innerText();
+        if (!again.includes('writeFileSync')) throw new Error(`second prompt's scope: ${again}`);
+        log(`screenshot: ${await screenshot('e2e-permissions-asked-again')}`);
+        await second.locator('[data-option-id="reject"]').click();
+        await reply(view, 'scope-second answer: reject');
+        await idle(view);
+        // Manage Permissions shows the exact line it applies to; remove it.
+        await runCommand(page, 'Tandem: Manage Permissions');
+        const item = page.locator('.quick-input-list .monaco-list-row', { hasText: `exactly \`${one}\`` });
+        await item.first().waitFor({ timeout: 10_000 });
+        log(`screenshot: ${await screenshot('e2e-permissions-manage-exact')}`);
+        await item.first().hover();
+        await item.first().locator('.codicon-trash').click();
+        await page
+          .locator('.quick-input-list .monaco-list-row', { hasText: 'No remembered decisions' })
+          .waitFor({ timeout: 10_000 });
+        await page.keyboard.press('Escape');
+        await openTandemView();
       },
     },
     {

@@ -10,7 +10,7 @@ import type { PermissionDecider, PermissionDecisionView, PermissionRequestView }
 import type { SessionStore } from '../../session/store';
 import type { PermissionPort } from '../permissionPort';
 import { callFacts, type CallFacts } from './callFacts';
-import { patternFor, type RememberedDecisions } from './remembered';
+import { alwaysScopeText, patternFor, type RememberedDecisions } from './remembered';
 import { evaluate, pickOption, type RuleSet } from './ruleEvaluation';
 import { ruleWords } from './rules';
 
@@ -112,6 +112,10 @@ export class PermissionBroker implements PermissionPort {
       origin: r.origin,
     };
     const roots = this.deps.roots();
+    // What "always" will remember, shown in the prompt (Tandem's own questions say it in their options).
+    const always = r.options.find((o) => o.kind === 'allow_always' || o.kind === 'reject_always');
+    if (always && r.origin === 'agent')
+      view.alwaysScope = alwaysScopeText(patternFor(facts, agentName, always, roots, this.now));
     const auto = (option: PermissionOption, by: PermissionDecider, rule: string) => {
       store?.dispatch({ type: 'permissionRequested', at: view.at, request: view });
       const decision: PermissionDecisionView = {
@@ -180,7 +184,10 @@ export class PermissionBroker implements PermissionPort {
     if (!e) return false;
     const option = e.view.options.find((o) => o.optionId === optionId);
     if (!option) return false;
-    this.finish(requestId, option, 'user');
+    // Tandem remembers "always allow" itself, as narrowly as the prompt said; the agent hears
+    // "allow once", or it would keep its own, wider rule (claude-code-acp allows all of Bash).
+    const once = option.kind === 'allow_always' && e.origin === 'agent';
+    this.finish(requestId, option, 'user', once ? e.view.options.find((o) => o.kind === 'allow_once') : undefined);
     if (e.origin === 'agent' && (option.kind === 'allow_always' || option.kind === 'reject_always')) {
       const d = patternFor(e.facts, e.agentName, option, this.deps.roots(), this.now);
       if (d) {
@@ -213,7 +220,13 @@ export class PermissionBroker implements PermissionPort {
     return n;
   }
 
-  private finish(requestId: string, option: PermissionOption | undefined, by: PermissionDecider): void {
+  /** `reply`: the option the agent is told, when not the chosen one. */
+  private finish(
+    requestId: string,
+    option: PermissionOption | undefined,
+    by: PermissionDecider,
+    reply: PermissionOption | undefined = option,
+  ): void {
     const e = this.entries.get(requestId);
     if (!e) return;
     this.entries.delete(requestId);
@@ -230,7 +243,7 @@ export class PermissionBroker implements PermissionPort {
       : { outcome: 'cancelled', by: 'cancelled', at: this.stamp(store) };
     store?.dispatch({ type: 'permissionResolved', at: decision.at, requestId, decision });
     this.audit(e.sessionId, e.facts, decision);
-    e.resolve(option ? { outcome: 'selected', optionId: option.optionId } : { outcome: 'cancelled' });
+    e.resolve(reply ? { outcome: 'selected', optionId: reply.optionId } : { outcome: 'cancelled' });
     this.changed.fire({ type: 'removed', requestId, decision });
   }
 

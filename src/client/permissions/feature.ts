@@ -5,10 +5,21 @@ import type { ClientCapabilities } from '@agentclientprotocol/sdk';
 import { CLIENT_METHODS } from '../../acp/methods';
 import { DisposableStore, type IDisposable } from '../../common/disposable';
 import type { ClientFeature, FeatureContext } from '../feature';
+import { watchAgentAllowed, type AgentAllowListPort } from './agentAllowed';
 import type { PermissionBroker, RequestScope } from './broker';
+import type { CallFacts } from './callFacts';
+
+/** Spotting calls the agent's own settings let through (see agentAllowed.ts). */
+export interface AgentAllowedWatch {
+  wouldAllow(facts: CallFacts, agentName: string): boolean;
+  port: AgentAllowListPort;
+}
 
 export class PermissionsFeature implements ClientFeature {
-  constructor(private readonly broker: PermissionBroker) {}
+  constructor(
+    private readonly broker: PermissionBroker,
+    private readonly agentAllowed?: AgentAllowedWatch,
+  ) {}
 
   capabilities(_caps: ClientCapabilities): void {
     /* session/request_permission needs no capability */
@@ -18,6 +29,7 @@ export class PermissionsFeature implements ClientFeature {
     const d = new DisposableStore();
     const scope: RequestScope = { store: (id) => ctx.session(id), agentName: ctx.agentName, cwd: ctx.cwd };
     d.add(this.broker.addScope(scope));
+    if (this.agentAllowed) d.add(watchAgentAllowed(ctx, this.agentAllowed.wouldAllow, this.agentAllowed.port));
     // Turns the user cancelled (session id → turn count then): a prompt arriving while such a
     // turn winds down is answered `cancelled` at once, never shown (the user already said stop).
     const cancelledTurns = new Map<string, number>();

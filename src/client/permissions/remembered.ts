@@ -2,7 +2,8 @@
 // and applied to the next matching request. Pure: storage is a port (vscode: workspaceState).
 import * as nodePath from 'node:path';
 import type { PermissionOption, ToolKind } from '@agentclientprotocol/sdk';
-import { commandKey, commandMatchesPrefix, isInside, type CallFacts } from './callFacts';
+import { isInside, type CallFacts } from './callFacts';
+import { commandScope, describeCommandScope, scopeMatches } from './commandScope';
 
 export interface RememberedDecision {
   id: string;
@@ -13,8 +14,13 @@ export interface RememberedDecision {
   /** What it applies to. */
   tool?: string;
   kind?: ToolKind;
-  /** Execute: the program (+ subcommand), matched as a word prefix of every segment. */
+  /** Execute: the command line, or the prefix the prompt showed (see `commandMatch`). */
   command?: string;
+  /**
+   * How `command` matches: the exact line, or a prefix of one command. Missing on entries
+   * remembered before it existed, whose key was the program name: they never allow.
+   */
+  commandMatch?: 'exact' | 'prefix';
   /** Edits, deletes, moves: the exact file, relative to the workspace folder when inside one. */
   path?: string;
   /** When it was remembered (ms since epoch). */
@@ -50,9 +56,10 @@ export function patternFor(
   if (!decision) return undefined;
   const base = { id: '', agent, decision, tool: call.tool, kind: call.kind, at } as RememberedDecision;
   if (call.command !== undefined) {
-    const key = commandKey(call.command);
-    if (!key) return undefined;
-    base.command = key;
+    const scope = commandScope(call.command);
+    if (!scope) return undefined;
+    base.command = scope.command;
+    base.commandMatch = scope.match;
   } else if (call.kind && PATH_KINDS.has(call.kind)) {
     if (call.paths.length !== 1) return undefined;
     base.path = relToRoots(call.paths[0], roots);
@@ -74,8 +81,10 @@ export function matchesRemembered(
   if (d.kind !== undefined && d.kind !== call.kind) return false;
   if (d.command !== undefined) {
     if (call.command === undefined) return false;
+    if (!d.commandMatch)
+      return d.decision === 'reject' && scopeMatches({ match: 'prefix', command: d.command }, call.command, false);
     // Remembering "git status" allows "git status -s", never "git status && rm -rf ~".
-    return commandMatchesPrefix(call.command, d.command, d.decision === 'allow');
+    return scopeMatches({ match: d.commandMatch, command: d.command }, call.command, d.decision === 'allow');
   }
   if (d.path !== undefined) {
     if (call.paths.length !== 1) return false;
@@ -90,9 +99,22 @@ export function matchesRemembered(
 export function describeRemembered(d: Omit<RememberedDecision, 'id'>): string {
   const verb = d.decision === 'allow' ? 'Always allow' : 'Always reject';
   const what = d.tool ?? d.kind ?? 'tool';
-  if (d.command !== undefined) return `${verb} ${what}: ${d.command} …`;
+  if (d.command !== undefined)
+    return `${verb} ${what}: ${describeCommandScope({ match: d.commandMatch ?? 'prefix', command: d.command })}`;
   if (d.path !== undefined) return `${verb} ${what} on ${d.path}`;
   return `${verb} ${what}`;
+}
+
+function isWideLegacy(d: RememberedDecision): boolean {
+  return d.decision === 'allow' && d.command !== undefined && !d.commandMatch;
+}
+
+/** What an always-option of this call would remember, in words for the prompt ("Always" applies to …). */
+export function alwaysScopeText(d: RememberedDecision | undefined): string {
+  if (!d) return 'this call only (it gives too little to remember)';
+  if (d.command !== undefined) return describeCommandScope({ match: d.commandMatch ?? 'prefix', command: d.command });
+  if (d.path !== undefined) return `${d.tool ?? d.kind ?? 'this tool'} on \`${d.path}\``;
+  return `every ${d.tool ?? d.kind ?? 'tool'} call${d.decision === 'allow' ? ' inside the workspace' : ''}`;
 }
 
 function relToRoots(p: string, roots: readonly string[]): string {
@@ -105,6 +127,17 @@ export class RememberedDecisions {
 
   list(): readonly RememberedDecision[] {
     return this.memento.get();
+  }
+
+  /**
+   * Drops "always allow" command decisions remembered with the old key (the program name, which
+   * allowed every command of that program). Returns what was dropped; rejections stay (they only tighten).
+   */
+  async dropWideCommandDecisions(): Promise<RememberedDecision[]> {
+    const all = this.memento.get();
+    const wide = all.filter(isWideLegacy);
+    if (wide.length) await this.memento.set(all.filter((d) => !isWideLegacy(d)));
+    return wide;
   }
 
   find(call: CallFacts, agent: string, roots: readonly string[]): RememberedDecision | undefined {

@@ -178,6 +178,11 @@ export function PermissionPrompt({
           </button>
         ))}
       </div>
+      {req.alwaysScope && (
+        <div class="permission-scope muted" data-testid="permission-scope">
+          “Always” remembers {req.alwaysScope}
+        </div>
+      )}
     </div>
   );
 }

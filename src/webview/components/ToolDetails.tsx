@@ -53,6 +53,8 @@ export default function ToolDetails({
           <i class="codicon codicon-shield" aria-hidden="true" />{' '}
           {p.outcome === 'cancelled' ? (
             'Permission request cancelled'
+          ) : p.by === 'agent' ? (
+            `Ran without asking: allowed by the agent's own settings${p.rule ? ` (${p.rule})` : ''}`
           ) : (
             <>
               {p.optionName ?? p.optionId ?? 'Answered'}

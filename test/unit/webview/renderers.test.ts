@@ -23,6 +23,7 @@ import { ContentBlockView } from '../../../src/webview/components/ContentBlocks'
 import { DiffView } from '../../../src/webview/components/DiffView';
 import { ToolCallRow } from '../../../src/webview/components/ToolCallRow';
 import ToolDetails from '../../../src/webview/components/ToolDetails';
+import { PermissionPrompt } from '../../../src/webview/components/PermissionPrompt';
 import { Composer } from '../../../src/webview/components/Composer';
 import { modePickerShown, optionLabel } from '../../../src/webview/components/Pickers';
 import { Mirror } from '../../../src/webview/mirror';
@@ -378,6 +379,29 @@ test('tool call: unknown content is shown as JSON, not dropped; terminals and di
   assert.match(html, /exit 0/);
   const block = renderToString(h(ContentBlockView, { block: { type: 'nope' } as never, cacheKey: 'x' }));
   assert.match(block, /nope/);
+});
+
+test('tool call details: a call the agent ran without asking says its own settings allowed it, and where', () => {
+  const c = call({
+    kind: 'execute',
+    rawInput: { command: 'rm -rf build' },
+    permission: { outcome: 'selected', by: 'agent', rule: '.claude/settings.local.json', at: 1 },
+  });
+  const html = renderToString(h(ToolDetails, { call: c, terminals: {} }));
+  assert.match(html, /Ran without asking: allowed by the agent's own settings \(\.claude\/settings\.local\.json\)/);
+});
+
+test('permission prompt: says what an always option remembers', () => {
+  const req = {
+    requestId: 'perm-1',
+    toolCallId: 'c1',
+    toolCall: { toolCallId: 'c1', kind: 'execute' as const, rawInput: { command: 'node -e 1' } },
+    options: [{ optionId: 'a', name: 'Always Allow', kind: 'allow_always' as const }],
+    at: 1,
+    alwaysScope: 'exactly `node -e 1`',
+  };
+  const html = renderToString(h(PermissionPrompt, { req, active: false, position: 1, total: 1 }));
+  assert.match(html, /data-testid="permission-scope"[^>]*>“Always” remembers exactly `node -e 1`/);
 });
 
 test('mirror: patches apply once per frame, announce completions, keep identities of untouched turns', () => {

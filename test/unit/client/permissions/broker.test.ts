@@ -139,12 +139,18 @@ test('cancel resolves every pending prompt of the session as cancelled, at once'
   assert.deepEqual(await p3, { outcome: 'cancelled' });
 });
 
-test('an always answer is remembered for the workspace and applied next time; removing it asks again', async () => {
+test('an always answer is remembered for the workspace (the agent hears allow once) and applied next time; removing it asks again', async () => {
   const t = setup();
   t.toolCall('c1');
   const p1 = t.ask('c1', 'git status');
   t.broker.answer(t.store.state.permissions[0].requestId, 'allow_always');
-  assert.deepEqual(await p1, { outcome: 'selected', optionId: 'allow_always' });
+  // Tandem remembers it; the agent is told "allow once" so it keeps no wider rule of its own.
+  assert.deepEqual(await p1, { outcome: 'selected', optionId: 'allow' });
+  assert.equal(
+    t.store.state.toolCalls.get('c1')!.permission!.optionKind,
+    'allow_always',
+    'the call shows what the user chose',
+  );
   await new Promise((r) => setImmediate(r));
   const list = t.remembered.list();
   assert.equal(list.length, 1);
@@ -154,7 +160,7 @@ test('an always answer is remembered for the workspace and applied next time; re
   assert.deepEqual(await t.ask('c2', 'git status --short'), { outcome: 'selected', optionId: 'allow' });
   const d = t.store.state.toolCalls.get('c2')!.permission!;
   assert.equal(d.by, 'remembered');
-  assert.match(d.rule!, /Always allow Bash: git status/);
+  assert.match(d.rule!, /Always allow Bash: `git status …`/);
   // Not for a chained command, nor another command.
   t.toolCall('c3');
   const p3 = t.ask('c3', 'git status && rm -rf ~');
@@ -165,6 +171,31 @@ test('an always answer is remembered for the workspace and applied next time; re
   const p4 = t.ask('c4', 'git status');
   assert.equal(await settled(p4), undefined, 'asks again once removed');
   t.broker.cancelSession('s1');
+});
+
+test('the prompt says what "always" remembers; an interpreter command is remembered by its exact line only', async () => {
+  // (An agent offering only allow_always hears allow_always: there is nothing narrower to tell it.)
+  const t = setup();
+  t.toolCall('n1');
+  const one = `node -e "console.log('one')"`;
+  const p1 = t.ask('n1', one);
+  const req = t.store.state.permissions[0];
+  assert.equal(req.alwaysScope, `exactly \`${one}\``);
+  t.broker.answer(req.requestId, 'allow_always');
+  await p1;
+  await new Promise((r) => setImmediate(r));
+  t.toolCall('n2');
+  assert.deepEqual(await t.ask('n2', one), { outcome: 'selected', optionId: 'allow' }, 'the same line is remembered');
+  t.toolCall('n3');
+  const p3 = t.ask('n3', `node -e "require('fs').writeFileSync('x', 'y')"`);
+  assert.equal(await settled(p3), undefined, 'another node command asks again');
+  t.broker.cancelSession('s1');
+  // A prompt with no always option says nothing about remembering.
+  t.toolCall('n4');
+  const p4 = t.ask('n4', 'ls', OPTS.slice(1));
+  assert.equal(t.store.state.permissions[0].alwaysScope, undefined);
+  t.broker.cancelSession('s1');
+  await p4;
 });
 
 test('an edit always-decision remembers the file; a rule beats a remembered decision; an explicit ask rule asks', async () => {
@@ -251,4 +282,12 @@ test('client questions through the PermissionPort take the same pipeline (rules 
   assert.equal(t.store.state.toolCalls.get('tandem-fs-2'), undefined, 'an answered client question adds no tool call');
   await new Promise((r) => setImmediate(r));
   assert.equal(t.remembered.list().length, 0);
+});
+
+test('an agent that offers only "always allow" hears it: there is no narrower answer to give', async () => {
+  const t = setup();
+  t.toolCall('o1');
+  const p = t.ask('o1', 'git status', [OPTS[0], OPTS[2]]);
+  t.broker.answer(t.store.state.permissions[0].requestId, 'allow_always');
+  assert.deepEqual(await p, { outcome: 'selected', optionId: 'allow_always' });
 });

@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import type { PermissionOption } from '@agentclientprotocol/sdk';
 import {
   callFacts,
-  commandKey,
   commandMatchesPrefix,
   commandSegments,
   type CallFacts,
@@ -275,15 +274,6 @@ test('call facts from real traffic: claude-code-acp (tool name in the earlier to
     ROOT,
   );
   assert.deepEqual(gd.paths, [`${ROOT}/edit-me.txt`]);
-});
-
-test('commandKey: program plus subcommand where it has one', () => {
-  assert.equal(commandKey('git status -s'), 'git status');
-  assert.equal(commandKey('npm run build && npm test'), 'npm run');
-  assert.equal(commandKey('ls -la'), 'ls');
-  assert.equal(commandKey('FOO=1 make check'), 'make check');
-  assert.equal(commandKey('git --no-pager log'), 'git');
-  assert.equal(commandKey(''), undefined);
 });
 
 test("Tandem's own prompt for a client tool names the tool: a rule allows an Extensions tool by its name", () => {
