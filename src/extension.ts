@@ -10,6 +10,8 @@ import { notifyHiddenForms, VsCodeUrlPort } from './vscode/elicitation';
 import { createLog } from './vscode/logging';
 import { TandemPermissions } from './vscode/permissions';
 import { registerRegistry } from './vscode/registry/registryCommands';
+import { InterruptedPrompts } from './vscode/interruptedPrompts';
+import { sendPrompt } from './vscode/sendPrompt';
 import { SessionHistory } from './vscode/sessionHistory';
 import { SessionViewProvider } from './vscode/sessionView';
 import { StatusIndicators } from './vscode/statusBar';
@@ -23,7 +25,10 @@ let controller: Controller | undefined;
 export function activate(context: vscode.ExtensionContext) {
   const { channel, logger } = createLog();
   const traffic = new Traffic(channel, logger, context.globalStorageUri);
-  const history = new SessionHistory(context.workspaceState);
+  const interrupted = new InterruptedPrompts(context.workspaceState, (text, atts): Promise<void> =>
+    sendPrompt(ctl, view, text, atts),
+  );
+  const history = new SessionHistory(context.workspaceState, interrupted);
   const ctl = (controller = new Controller({
     context,
     logger,

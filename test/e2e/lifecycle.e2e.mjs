@@ -1,6 +1,7 @@
 // A session's life around slow or sudden events, in the real VS Code: a new session that takes
 // the agent seconds to open (claude-code-acp: 3–5 s) keeps what the user types for it and sends
-// nothing to the old one; and the agent does not outlive an extension host killed with SIGKILL.
+// nothing to the old one; a turn running when the window reloads comes back marked interrupted,
+// with Resend; and the agent does not outlive an extension host killed with SIGKILL.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,11 +14,16 @@ writeFileSync(
   SCRIPT,
   JSON.stringify({
     name: 'lifecycle',
+    initialize: { agentCapabilities: { loadSession: true } },
     // The first session opens at once, every later one after 3 s.
     newSession: { steps: [{ branch: 'n', cases: { 1: [] }, else: [{ sleep: 3000 }] }] },
     prompts: [
       { match: 'slow old', steps: [{ stream: 'OLD-TURN-RUNNING' }, { sleep: 9000 }, { stream: ' OLD-TURN-DONE' }] },
       { match: 'typed while opening', steps: [{ stream: 'NEW-SESSION-REPLY' }] },
+      {
+        match: 'reload me',
+        steps: [{ stream: 'RELOAD-TURN-RUNNING' }, { sleep: 8000 }, { stream: ' RELOAD-TURN-FINISHED' }],
+      },
       { match: 'hang', steps: [{ stream: 'WORKING-FOREVER' }, { hang: true }] },
     ],
   }),
@@ -88,6 +94,34 @@ export default {
         await agentReply(view, 'OLD-TURN-DONE', { timeout: 20_000 });
         const old = (await view.locator('[data-testid="message-user"]').allInnerTexts()).join('|');
         if (old.includes('typed while opening')) throw new Error(`the old session got the new prompt: ${old}`);
+      },
+    },
+    {
+      name: 'a turn running when the window reloads is shown again, marked interrupted, and Resend sends it again',
+      timeoutMs: 120_000,
+      async run({ page, view, screenshot, log }) {
+        await openTandemView(page);
+        await sendPrompt(view, 'reload me');
+        await agentReply(view, 'RELOAD-TURN-RUNNING');
+        await page.reload({ waitUntil: 'domcontentloaded' });
+        await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+        await openTandemView(page);
+        // The scripted agent's session/load replays nothing (as claude-code-acp drops the prompt).
+        await view
+          .locator('[data-testid="turn-error"]', {
+            hasText: 'Interrupted: the window reloaded before the answer finished.',
+          })
+          .waitFor({ timeout: 30_000 });
+        await view.locator('[data-testid="message-user"]', { hasText: 'reload me' }).waitFor({ timeout: 5_000 });
+        log(`screenshot: ${await screenshot('e2e-lifecycle-reload-interrupted')}`);
+        const item = await notification(page, 'the window reloaded before the answer to "reload me" finished');
+        await item.locator('.monaco-button', { hasText: 'Resend' }).click();
+        await agentReply(view, 'RELOAD-TURN-FINISHED', { timeout: 30_000 });
+        // The interrupted turn (folded now) and the resent one.
+        const prompts = await view.locator('[data-testid="turn"]', { hasText: 'reload me' }).count();
+        if (prompts !== 2)
+          throw new Error(`"reload me" shown ${prompts} times (the interrupted one and the resent one)`);
+        log(`screenshot: ${await screenshot('e2e-lifecycle-reload-resent')}`);
       },
     },
     {
