@@ -10,7 +10,7 @@ import { notifyHiddenForms, VsCodeUrlPort } from './vscode/elicitation';
 import { createLog } from './vscode/logging';
 import { TandemPermissions } from './vscode/permissions';
 import { registerRegistry } from './vscode/registry/registryCommands';
-import { InterruptedPrompts } from './vscode/interruptedPrompts';
+import { fileSlot, InterruptedPrompts, mementoSlot } from './vscode/interruptedPrompts';
 import { sendPrompt } from './vscode/sendPrompt';
 import { SessionHistory } from './vscode/sessionHistory';
 import { SessionViewProvider } from './vscode/sessionView';
@@ -25,8 +25,11 @@ let controller: Controller | undefined;
 export function activate(context: vscode.ExtensionContext) {
   const { channel, logger } = createLog();
   const traffic = new Traffic(channel, logger, context.globalStorageUri);
-  const interrupted = new InterruptedPrompts(context.workspaceState, (text, atts): Promise<void> =>
-    sendPrompt(ctl, view, text, atts),
+  const interrupted = new InterruptedPrompts(
+    context.storageUri
+      ? fileSlot(vscode.Uri.joinPath(context.storageUri, 'in-flight-prompt.json').fsPath)
+      : mementoSlot(context.workspaceState),
+    (text, atts): Promise<void> => sendPrompt(ctl, view, text, atts),
   );
   const history = new SessionHistory(context.workspaceState, interrupted);
   const ctl = (controller = new Controller({
