@@ -11,6 +11,8 @@ import { registerIdeIntelligence } from './vscode/ideIntelligence';
 import { createLog } from './vscode/logging';
 import { TandemPermissions } from './vscode/permissions';
 import { registerRegistry } from './vscode/registry/registryCommands';
+import { fileSlot, InterruptedPrompts, mementoSlot } from './vscode/interruptedPrompts';
+import { sendPrompt } from './vscode/sendPrompt';
 import { SessionHistory } from './vscode/sessionHistory';
 import { SessionViewProvider } from './vscode/sessionView';
 import { StatusIndicators } from './vscode/statusBar';
@@ -24,7 +26,13 @@ let controller: Controller | undefined;
 export function activate(context: vscode.ExtensionContext) {
   const { channel, logger } = createLog();
   const traffic = new Traffic(channel, logger, context.globalStorageUri);
-  const history = new SessionHistory(context.workspaceState);
+  const interrupted = new InterruptedPrompts(
+    context.storageUri
+      ? fileSlot(vscode.Uri.joinPath(context.storageUri, 'in-flight-prompt.json').fsPath)
+      : mementoSlot(context.workspaceState),
+    (text, atts): Promise<void> => sendPrompt(ctl, view, text, atts),
+  );
+  const history = new SessionHistory(context.workspaceState, interrupted);
   const ctl = (controller = new Controller({
     context,
     logger,

@@ -8,6 +8,7 @@ import { basename } from 'node:path';
 import type { IDisposable } from '../common/disposable';
 import { Emitter, type Event } from '../common/event';
 import { nullLogger, type Logger } from '../common/logger';
+import { startHostWatchdog, type HostWatchdog } from './hostWatchdog';
 import { groupAlive, signalProcessGroup } from './processGroups';
 import { StderrRing } from './stderrRing';
 
@@ -32,6 +33,8 @@ export interface AgentProcess extends IDisposable {
    */
   readonly onDidExit: Event<AgentExit>;
   readonly exited: AgentExit | undefined;
+  /** The process that kills the agent's group if this process dies first (POSIX). */
+  readonly watchdogPid: number | undefined;
   /** The last `lines` (default 20) complete stderr lines, plus a pending partial line. */
   stderrTail(lines?: number): string[];
   /** SIGTERM the whole process group, SIGKILL after the grace; resolves when the group is gone. */
@@ -89,6 +92,7 @@ class AgentProcessImpl implements AgentProcess {
   private leaderGone = false;
   private exitPending = false;
   private killing: Promise<void> | undefined;
+  private readonly watchdog: HostWatchdog | undefined;
 
   readonly onDidExit: Event<AgentExit> = (listener) => {
     if (this.exit) {
@@ -129,6 +133,8 @@ class AgentProcessImpl implements AgentProcess {
       windowsHide: true,
     });
     this.pid = this.child.pid;
+    // The group outlives this process unless something kills it when this process dies.
+    this.watchdog = !isWindows && this.pid !== undefined ? startHostWatchdog(this.pid, this.grace) : undefined;
     this.stdin = this.child.stdin!;
     this.stdout = this.child.stdout!;
     this.logger.info(
@@ -180,6 +186,10 @@ class AgentProcessImpl implements AgentProcess {
       if (stderr.readableEnded) fire();
       else stderr.once('end', fire);
     });
+  }
+
+  get watchdogPid(): number | undefined {
+    return this.watchdog?.pid;
   }
 
   get exited(): AgentExit | undefined {
@@ -255,6 +265,14 @@ class AgentProcessImpl implements AgentProcess {
   }
 
   private async doKill(): Promise<void> {
+    try {
+      await this.killGroup();
+    } finally {
+      this.watchdog?.dispose();
+    }
+  }
+
+  private async killGroup(): Promise<void> {
     if (this.pid === undefined) return; // never started
     if (this.gone()) return;
     // Closing stdin first lets a well-behaved agent exit on EOF.
@@ -274,7 +292,10 @@ class AgentProcessImpl implements AgentProcess {
 
   /** After an unexpected exit, stop whatever the agent left in its group. */
   private reapGroup(): void {
-    if (isWindows || this.pid === undefined || !groupAlive(this.pid)) return;
+    if (isWindows || this.pid === undefined || !groupAlive(this.pid)) {
+      this.watchdog?.dispose();
+      return;
+    }
     this.logger.info(`[${this.name}] stopping processes the agent left behind`);
     this.kill().catch(() => {
       /* ignore */

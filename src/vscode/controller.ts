@@ -11,7 +11,7 @@ import type { ClientFeature } from '../client/feature';
 import { Disposable, DisposableStore, toDisposable, type IDisposable } from '../common/disposable';
 import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
-import type { SessionChange } from '../session/store';
+import type { SessionChange, SessionStore } from '../session/store';
 import type { AgentView, ToWebview, SessionTab } from '../shared/protocol';
 import { withSecrets } from './agentSecrets';
 import { readSettings } from './settings';
@@ -41,6 +41,8 @@ export class Controller extends Disposable {
   /** Each start() takes a number; only the latest may launch. */
   private startGen = 0;
   private starting?: Promise<void>;
+  /** A session/new in flight while another session is shown: a prompt sent now is meant for it. */
+  openingSession?: Promise<void>;
 
   private readonly agentChanged = this._register(new Emitter<AgentView>());
   /** The agent's state changed (starting, ready, sign-in needed, error, …). */
@@ -239,17 +241,41 @@ export class Controller extends Disposable {
 
   /** A new session on the running agent; starts the agent when none is ready. */
   async newSession(): Promise<void> {
+    // Asked again while one opens: that one is the new session (never restart the agent for it).
+    if (this.openingSession) return this.openingSession;
     if (!this.client || this.agentView.state !== 'ready') {
       await this.start(this.agentView.name);
       return;
     }
+    const client = this.client;
+    const previous = client.session;
+    // An agent can take seconds to open a session (claude-code-acp: 3–5 s): the view says so and
+    // its composer does not send meanwhile; a prompt sent from elsewhere waits for the new session.
+    this.setAgent({ ...client.agent, state: 'starting', message: 'Opening a new session…' });
+    const opening = client.newSession();
+    this.openingSession = opening.then(() => undefined).catch(() => undefined);
     try {
-      await this.client.newSession();
+      await opening;
+      if (previous && previous !== client.session) this.pointToWorkingSession(client, previous);
     } catch (err) {
       void vscode.window.showErrorMessage(
         `Tandem: could not open a new session: ${err instanceof Error ? err.message : err}`,
       );
+    } finally {
+      this.openingSession = undefined;
+      if (this.client === client) this.setAgent(client.agent);
     }
+  }
+
+  /** The view now shows the new session: a turn still running in the old one stays one click away. */
+  private pointToWorkingSession(client: AgentClient, previous: SessionStore): void {
+    if (previous.state.meta.status !== 'working' || client.getSession(previous.sessionId) !== previous) return;
+    const title = previous.state.meta.title ? `"${previous.state.meta.title}"` : 'The previous session';
+    void vscode.window
+      .showInformationMessage(`Tandem: ${title} is still working in its own tab.`, 'Show It')
+      .then((pick) => {
+        if (pick && client.getSession(previous.sessionId)) client.switchTo(previous.sessionId);
+      });
   }
 
   private setAgent(a: AgentView): void {

@@ -17,6 +17,8 @@ export async function sendPrompt(
 ): Promise<void> {
   view.show();
   await ctl.ensureStarted();
+  // A new session is opening: the prompt is for it, never for the session still on screen.
+  await ctl.openingSession;
   const client = ctl.current;
   if (!client?.session || ctl.agent.state !== 'ready') return;
   if (client.session.state.meta.status === 'working') {

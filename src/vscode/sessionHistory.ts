@@ -2,7 +2,7 @@
 // session/list in "Tandem: Open Session…", and the session to reopen after a window reload.
 import * as vscode from 'vscode';
 import type { AgentClient } from '../client/agentClient';
-import type { IDisposable } from '../common/disposable';
+import { toDisposable, type IDisposable } from '../common/disposable';
 import type { Controller } from './controller';
 import {
   mergeWithAgentList,
@@ -16,7 +16,11 @@ const INDEX_KEY = 'tandem.sessionIndex';
 const LAST_KEY = 'tandem.lastSession';
 
 export class SessionHistory {
-  constructor(private readonly state: vscode.Memento) {}
+  constructor(
+    private readonly state: vscode.Memento,
+    /** The prompt a reload interrupts, kept and shown again (interruptedPrompts.ts). */
+    private readonly interrupted?: { track(client: AgentClient, agentName: string): IDisposable },
+  ) {}
 
   entries(): SessionIndexEntry[] {
     return parseIndex(this.state.get(INDEX_KEY));
@@ -42,7 +46,8 @@ export class SessionHistory {
 
   /** Records the sessions of one connection as they change (an untouched session is not history). */
   track(client: AgentClient, agentName: string, cwd: string): IDisposable {
-    return client.onDidChangeSessions(() => {
+    const interrupted = this.interrupted?.track(client, agentName);
+    const sessions = client.onDidChangeSessions(() => {
       const now = Date.now();
       for (const s of client.sessions()) {
         if (s.turns === 0) continue;
@@ -57,6 +62,10 @@ export class SessionHistory {
         });
       }
       this.setLastSession(agentName, client.canReopen() ? client.session?.sessionId : undefined);
+    });
+    return toDisposable(() => {
+      sessions.dispose();
+      interrupted?.dispose();
     });
   }
 

@@ -141,6 +141,7 @@ export function App({ vm }: { vm: ViewModel }) {
       <Composer
         working={working}
         enabled={agent.state === 'ready' && !!session}
+        waiting={agent.state === 'starting' && session ? agent.message : undefined}
         commands={session?.meta.commands ?? []}
         modes={session?.meta.modes ?? []}
         currentModeId={session?.meta.currentModeId}

@@ -15,6 +15,8 @@ import { pasteImages } from '../pastedImages';
 export interface ComposerProps {
   working: boolean;
   enabled: boolean;
+  /** Why Send waits (a new session is opening): typing goes on, the text stays for that session. */
+  waiting?: string;
   commands: AvailableCommand[];
   modes: SessionMode[];
   currentModeId?: string;
@@ -207,11 +209,11 @@ export function Composer(p: ComposerProps) {
         placeholder={
           p.enabled
             ? 'Ask the agent… (/ for commands, @ for files; Enter to send, Shift+Enter for a new line)'
-            : 'The agent is not running'
+            : (p.waiting ?? 'The agent is not running')
         }
         rows={3}
         value={text}
-        disabled={!p.enabled}
+        disabled={!p.enabled && !p.waiting}
         onInput={(e) => {
           const el = e.target as HTMLTextAreaElement;
           setText(el.value);

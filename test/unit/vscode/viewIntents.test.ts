@@ -71,6 +71,67 @@ test('a prompt from the view while a turn runs is not sent, and the user is told
   }
 });
 
+/** The agent opens its first session at once and every later one after `ms` (claude-code-acp: 3–5 s). */
+const slowNewSession = (ms: number): AgentScript['newSession'] => ({
+  steps: [{ branch: 'n', cases: { '1': [] }, else: [{ sleep: ms }] }],
+});
+
+function promptTexts(ctl: Controller, sessionId: string): string[] {
+  const s = ctl.current!.getSession(sessionId)!.snapshot();
+  return s.turns.flatMap((t) =>
+    t.items.flatMap((i) => (i.kind === 'user' ? i.blocks : [])).map((b) => (b.type === 'text' ? b.text : b.type)),
+  );
+}
+
+test('while a new session opens the view says so, and a prompt sent meanwhile goes to the new session', async () => {
+  const { ctl, intents } = setup({ newSession: slowNewSession(1500) });
+  try {
+    await ctl.start();
+    const old = ctl.current!.session!.sessionId;
+    const opening = intents.handle({ type: 'newSession' });
+    await until(() => ctl.agent.state === 'starting', 2000, 'the opening state');
+    assert.equal(ctl.agent.message, 'Opening a new session…');
+    assert.equal(ctl.snapshot().session!.meta.sessionId, old, 'the old session is still shown meanwhile');
+    const sent = intents.handle({ type: 'prompt', text: 'for the new session' });
+    await opening;
+    await sent;
+    const now = ctl.current!.session!.sessionId;
+    assert.notEqual(now, old);
+    assert.equal(ctl.agent.state, 'ready');
+    assert.deepEqual(promptTexts(ctl, old), [], 'nothing went to the old session');
+    assert.deepEqual(promptTexts(ctl, now), ['for the new session']);
+  } finally {
+    await ctl.stop();
+    intents.dispose();
+    ctl.dispose();
+  }
+});
+
+test('a new session that opens while the old one works says where that turn went on', async () => {
+  const { ctl, intents } = setup({
+    newSession: slowNewSession(300),
+    prompts: [{ match: 'hang', steps: [{ stream: 'working…' }, { hang: true }] }],
+  });
+  try {
+    await ctl.start();
+    const old = ctl.current!.session!.sessionId;
+    const turn = intents.handle({ type: 'prompt', text: 'hang please' });
+    await until(() => ctl.current!.session!.state.meta.status === 'working', 5000, 'the turn runs');
+    await intents.handle({ type: 'newSession' });
+    assert.notEqual(ctl.current!.session!.sessionId, old);
+    assert.ok(
+      vs.shown.includes('info: Tandem: The previous session is still working in its own tab.'),
+      vs.shown.join(' | '),
+    );
+    ctl.current!.cancel(old);
+    await turn;
+  } finally {
+    await ctl.stop();
+    intents.dispose();
+    ctl.dispose();
+  }
+});
+
 after(() => {
   vs.config = {};
 });

@@ -13,14 +13,14 @@ for (const k of ['window', 'document', 'navigator', 'HTMLElement', 'Element', 'N
 }
 g.requestAnimationFrame = (cb: () => void) => setTimeout(cb, 0);
 
-function mount() {
+function mount(over: Partial<import('../../../src/webview/components/Composer').ComposerProps> = {}) {
   const { h, render } = require('preact') as typeof import('preact');
   const { Composer } =
     require('../../../src/webview/components/Composer') as typeof import('../../../src/webview/components/Composer');
   const { HostContext } = require('../../../src/webview/host') as typeof import('../../../src/webview/host');
   const fake = fakeHost();
   const root = document.getElementById('root')!;
-  const props = { working: false, enabled: true, commands: [], modes: [], configOptions: [] };
+  const props = { working: false, enabled: true, commands: [], modes: [], configOptions: [], ...over };
   render(h(HostContext.Provider, { value: fake.host }, h(Composer, props)), root);
   const input = root.querySelector<HTMLTextAreaElement>('[data-testid="composer-input"]')!;
   const type = (text: string) => {
@@ -79,5 +79,18 @@ test('attach selection: the answer becomes a chip named file:lines, with the pre
   await until(() => !!chip(), 1000, 'a chip');
   assert.match(chip()!.textContent ?? '', /a\.ts:3-9/);
   assert.equal(chip()!.title, 'const a = 1;');
+  unmount();
+});
+
+test('while a new session opens, typing goes on and nothing is sent until it is there', () => {
+  const { root, type, intents, unmount } = mount({ enabled: false, waiting: 'Opening a new session…' });
+  const input = root.querySelector<HTMLTextAreaElement>('[data-testid="composer-input"]')!;
+  assert.equal(input.disabled, false, 'the composer stays editable');
+  type('for the new session');
+  input.dispatchEvent(new dom.window.KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+  root.querySelector('form')!.dispatchEvent(new dom.window.Event('submit', { bubbles: true, cancelable: true }));
+  assert.deepEqual(intents, [], 'nothing is sent into the session on screen');
+  assert.equal(root.querySelector<HTMLButtonElement>('[data-testid="send"]')!.disabled, true);
+  assert.equal(input.value, 'for the new session', 'the text stays');
   unmount();
 });

@@ -1,0 +1,103 @@
+// The prompt that runs when the window reloads: kept from the moment its turn starts (the
+// extension host may go away without warning) until the turn ends, and shown again, marked
+// interrupted with a Resend action, when the agent reopens its session.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentClient } from '../client/agentClient';
+import { DisposableStore, type IDisposable } from '../common/disposable';
+import { inFlightPrompt, markInterrupted, parseInFlight, type InFlightPrompt } from '../session/interruptedPrompt';
+import type { Attachment } from '../shared/protocol';
+
+/** Where the running prompt is kept. */
+export interface PromptSlot {
+  get(): unknown;
+  set(value: InFlightPrompt | undefined): void;
+}
+
+/**
+ * A JSON file in the workspace's extension storage, written at once. Not the workspace state: in
+ * the web workbench a Memento update made a second before a reload can be lost with the page.
+ */
+export function fileSlot(path: string): PromptSlot {
+  return {
+    get: () => {
+      try {
+        return JSON.parse(readFileSync(path, 'utf8')) as unknown;
+      } catch {
+        return undefined;
+      }
+    },
+    set: (value) => {
+      try {
+        if (value === undefined) rmSync(path, { force: true });
+        else {
+          mkdirSync(dirname(path), { recursive: true });
+          writeFileSync(path, JSON.stringify(value));
+        }
+      } catch {
+        /* not kept: the reload then shows nothing more than before */
+      }
+    },
+  };
+}
+
+/** The workspace state, when the window has no folder (no workspace storage). */
+export function mementoSlot(m: vscode.Memento): PromptSlot {
+  return { get: () => m.get(KEY), set: (v) => void m.update(KEY, v) };
+}
+
+const KEY = 'tandem.inFlightPrompt';
+
+export class InterruptedPrompts {
+  constructor(
+    private readonly state: PromptSlot,
+    /** Sends a prompt to the shown session (sendPrompt). */
+    private readonly resend: (text: string, attachments: Attachment[]) => Promise<void>,
+  ) {}
+
+  /** Keeps the running prompt of `client`'s sessions, and shows the one a reload interrupted once it is ready. */
+  track(client: AgentClient, agentName: string): IDisposable {
+    const scope = new DisposableStore();
+    const working = new Set<string>();
+    scope.add(
+      client.onDidChangeSession(({ sessionId }) => {
+        const store = client.getSession(sessionId);
+        const now = store?.state.meta.status === 'working';
+        if (now === working.has(sessionId)) return;
+        if (now) {
+          working.add(sessionId);
+          this.state.set(inFlightPrompt(store!, agentName));
+        } else {
+          working.delete(sessionId);
+          if (parseInFlight(this.state.get())?.sessionId === sessionId) this.state.set(undefined);
+        }
+      }),
+    );
+    let restored = false;
+    scope.add(
+      client.onDidChangeAgent((a) => {
+        if (a.state !== 'ready' || restored) return;
+        restored = true;
+        const kept = parseInFlight(this.state.get());
+        if (kept?.agentName === agentName && !working.has(kept.sessionId)) this.restore(client, kept);
+      }),
+    );
+    return scope;
+  }
+
+  private restore(client: AgentClient, kept: InFlightPrompt): void {
+    this.state.set(undefined);
+    const store = client.getSession(kept.sessionId);
+    if (store) markInterrupted(store, kept, Date.now());
+    const short = kept.text.length > 60 ? `${kept.text.slice(0, 57)}…` : kept.text;
+    void vscode.window
+      .showWarningMessage(`Tandem: the window reloaded before the answer to "${short}" finished.`, 'Resend')
+      .then((pick) => {
+        if (pick !== 'Resend') return;
+        if (client.getSession(kept.sessionId)) client.switchTo(kept.sessionId);
+        const files = kept.files.map((uri): Attachment => ({ kind: 'file', path: vscode.Uri.parse(uri).fsPath }));
+        return this.resend(kept.text, files);
+      });
+  }
+}

@@ -1,0 +1,85 @@
+// A window reload mid-turn, with the real Controller and scripted agent and a fake `vscode`: the
+// first controller plays the window before the reload (stopped while its turn runs, as
+// deactivate does), the second one the window after it, on the same workspace state.
+import { state as vs, fakeContext } from '../security/fakeVscode';
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MemoryLogger } from '../../../src/common/logger';
+import { INTERRUPTED_ERROR } from '../../../src/session/interruptedPrompt';
+import { Controller } from '../../../src/vscode/controller';
+import { fileSlot, InterruptedPrompts } from '../../../src/vscode/interruptedPrompts';
+import { SessionHistory } from '../../../src/vscode/sessionHistory';
+import { until } from '../../support/until';
+
+const REPO = join(__dirname, '../../../..');
+const AGENT = join(__dirname, '../../fixtures/agents/scripted-agent.js');
+
+test('a turn running when the window reloads is shown in the reopened session, marked interrupted, with Resend', async () => {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-reload-')));
+  const ws = join(root, 'ws');
+  mkdirSync(ws);
+  const scriptFile = join(root, 'script.json');
+  // session/load replays nothing: like claude-code-acp, whose history drops the unanswered prompt.
+  writeFileSync(
+    scriptFile,
+    JSON.stringify({
+      initialize: { agentCapabilities: { loadSession: true } },
+      prompts: [{ match: 'long job', steps: [{ stream: 'working…' }, { hang: true }] }],
+    }),
+  );
+  vs.folders = [ws];
+  vs.isTrusted = true;
+  vs.shown = [];
+  vs.config = {
+    'tandem.agents': [{ name: 'Scripted', command: process.execPath, args: [AGENT, scriptFile] }],
+    'tandem.defaultAgent': 'Scripted',
+  };
+  const saved = new Map<string, unknown>();
+  const workspaceState = {
+    get: (k: string) => saved.get(k),
+    update: async (k: string, v: unknown) => void (v === undefined ? saved.delete(k) : saved.set(k, v)),
+    keys: () => [...saved.keys()],
+  };
+  const window = () => {
+    const interrupted = new InterruptedPrompts(
+      fileSlot(join(root, 'storage', 'in-flight-prompt.json')),
+      async () => undefined,
+    );
+    const history = new SessionHistory(workspaceState as never, interrupted);
+    const context = { ...(fakeContext(REPO, join(root, 'storage')) as object), workspaceState };
+    return new Controller({ context: context as never, logger: new MemoryLogger(), traffic: () => undefined, history });
+  };
+
+  const before = window();
+  await before.start();
+  const sessionId = before.current!.session!.sessionId;
+  void before.current!.prompt('a long job');
+  await until(() => before.current!.session!.state.meta.status === 'working', 5000, 'the turn runs');
+  await before.stop();
+  before.dispose();
+
+  const afterReload = window();
+  try {
+    await afterReload.start();
+    const s = afterReload.snapshot().session!;
+    assert.equal(s.meta.sessionId, sessionId, 'the same session is reopened');
+    const last = s.turns.at(-1)!;
+    assert.deepEqual(last.items[0], { kind: 'user', blocks: [{ type: 'text', text: 'a long job' }] });
+    assert.equal(last.error, INTERRUPTED_ERROR);
+    assert.ok(
+      vs.shown.includes('warning: Tandem: the window reloaded before the answer to "a long job" finished.'),
+      vs.shown.join(' | '),
+    );
+    assert.ok(!existsSync(join(root, 'storage', 'in-flight-prompt.json')), 'shown once, not after every reload');
+  } finally {
+    await afterReload.stop();
+    afterReload.dispose();
+  }
+});
+
+after(() => {
+  vs.config = {};
+});
