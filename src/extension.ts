@@ -16,6 +16,7 @@ import { StatusIndicators } from './vscode/statusBar';
 import { Traffic } from './vscode/traffic';
 import { ViewFeed, viewSource } from './vscode/viewFeed';
 import { ViewIntents } from './vscode/viewIntents';
+import { QueuedPrompts } from './vscode/queuedPrompts';
 import { vscodeRequests } from './vscode/webviewRequests';
 
 let controller: Controller | undefined;
@@ -31,7 +32,9 @@ export function activate(context: vscode.ExtensionContext) {
     history,
     onWillConnect: (agentName) => traffic.startConnection(agentName),
   }));
-  const view = new SessionViewProvider(context.extensionUri, logger, viewSource(ctl), vscodeRequests);
+  // Prompts sent while a turn runs: queued per session, sent when the turn ends, steerable.
+  const queued = new QueuedPrompts(ctl, { postMessage: (m) => view.postMessage(m) }, logger);
+  const view = new SessionViewProvider(context.extensionUri, logger, viewSource(ctl, queued), vscodeRequests);
   // Permission prompts: rules → remembered → inline prompt (notification + badge when the view is hidden).
   const permissions = new TandemPermissions(context, logger, view);
   // fs + terminals through VS Code (writes outside the workspace ask), follow-along, review changes, "Open in terminal".
@@ -59,6 +62,7 @@ export function activate(context: vscode.ExtensionContext) {
     channel,
     traffic,
     ctl,
+    queued,
     view,
     vscode.window.registerWebviewViewProvider(SessionViewProvider.viewType, view),
     permissions,
@@ -71,7 +75,7 @@ export function activate(context: vscode.ExtensionContext) {
     notifyHiddenForms(elicitation, view),
     ...registerCommands(commands),
   );
-  const intents = new ViewIntents({ ctl, commands, view, diffs, permissions, elicitation, logger });
+  const intents = new ViewIntents({ ctl, commands, view, diffs, permissions, elicitation, queue: queued, logger });
   // ACP Registry: browse, install, update, uninstall registry agents.
   const registry = registerRegistry({
     context,
