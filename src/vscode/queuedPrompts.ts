@@ -6,33 +6,34 @@
 import * as vscode from 'vscode';
 import type { AgentClient } from '../client/agentClient';
 import { steeringSupported } from '../client/steering';
-import { Disposable, type IDisposable } from '../common/disposable';
+import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
-import type { QueuedPrompt, TurnOutcome } from '../session/promptQueue';
-import type { SessionChange } from '../session/store';
+import type { QueuedPrompt } from '../session/promptQueue';
 import type { QueueOp, QueueView, ToWebview } from '../shared/protocol';
 import type { Controller } from './controller';
 import { buildPrompt } from './promptContent';
+import type { TurnEnds } from './turnEnds';
 
 export class QueuedPrompts extends Disposable {
-  private watched?: AgentClient;
-  private watch?: IDisposable;
-
   constructor(
     private readonly ctl: Controller,
-    private readonly view: { postMessage(msg: ToWebview): void },
+    turns: TurnEnds,
+    view: { postMessage(msg: ToWebview): void },
     private readonly logger: Logger,
   ) {
     super();
-    const follow = () => this.follow();
-    this._register(ctl.onDidChangeAgent(follow));
-    this._register(ctl.onDidReplace(follow));
+    this._register(
+      turns.onDidEnd(({ client, sessionId, outcome }) => {
+        const next = ctl.queues.turnEnded(sessionId, outcome);
+        // Not from inside the store's change event: the view must get this turn's end first.
+        if (next) setTimeout(() => void this.send(client, sessionId, next), 0);
+      }),
+    );
     this._register(
       ctl.queues.onDidChange((sessionId) => {
         if (sessionId === ctl.current?.session?.sessionId) view.postMessage({ type: 'queue', queue: this.queue() });
       }),
     );
-    this._register({ dispose: () => this.watch?.dispose() });
   }
 
   /** The shown session's queue, as the view shows it. */
@@ -106,23 +107,6 @@ export class QueuedPrompts extends Disposable {
     }
   }
 
-  /** Watches the sessions of the running connection for turns that end. */
-  private follow(): void {
-    const client = this.ctl.current;
-    if (client === this.watched) return;
-    this.watch?.dispose();
-    this.watched = client;
-    this.watch = client?.onDidChangeSession((c) => this.onChange(client, c));
-  }
-
-  private onChange(client: AgentClient, c: SessionChange): void {
-    const outcome = turnOutcome(c);
-    if (!outcome) return;
-    const next = this.ctl.queues.turnEnded(c.sessionId, outcome);
-    // Not from inside the store's change event: the view must get this turn's end first.
-    if (next) setTimeout(() => void this.send(client, c.sessionId, next), 0);
-  }
-
   /** Sends a queued prompt as a new turn; back to the front of the queue when a turn runs after all. */
   private async send(client: AgentClient, sessionId: string, item: QueuedPrompt | undefined): Promise<void> {
     if (!item) return;
@@ -141,16 +125,4 @@ export class QueuedPrompts extends Disposable {
     const caps = client.initializeResult?.agentCapabilities?.promptCapabilities ?? undefined;
     return buildPrompt(item.text, item.attachments ?? [], caps);
   }
-}
-
-/** How a change ended the session's turn, if it did: a turn header with its end, and the session idle. */
-export function turnOutcome(c: SessionChange): TurnOutcome | undefined {
-  let ended: TurnOutcome | undefined;
-  let idle = false;
-  for (const p of c.patches) {
-    if (p.op === 'turn' && (p.turn.stopReason || p.turn.error))
-      ended = p.turn.error ? 'failed' : p.turn.stopReason === 'cancelled' ? 'cancelled' : 'ended';
-    else if (p.op === 'meta' && p.meta.status !== undefined) idle = p.meta.status === 'idle';
-  }
-  return idle ? ended : undefined;
 }

@@ -11,6 +11,7 @@ import { MemoryLogger } from '../../../src/common/logger';
 import type { AgentScript } from '../../../src/demo/scriptTypes';
 import { Controller } from '../../../src/vscode/controller';
 import { QueuedPrompts } from '../../../src/vscode/queuedPrompts';
+import { TurnEnds } from '../../../src/vscode/turnEnds';
 import { viewIntents } from '../security/viewIntents';
 import { until } from '../../support/until';
 
@@ -35,7 +36,7 @@ function setup(script: AgentScript = {}) {
   const logger = new MemoryLogger();
   const context = fakeContext(REPO, join(root, 'storage'));
   const ctl = new Controller({ context: context as never, logger, traffic: () => undefined });
-  const queued = new QueuedPrompts(ctl, { postMessage: () => undefined }, logger);
+  const queued = new QueuedPrompts(ctl, new TurnEnds(ctl), { postMessage: () => undefined }, logger);
   return { ctl, queued, intents: viewIntents(ctl, context, logger, { queue: queued }) };
 }
 
