@@ -1,6 +1,7 @@
 // Conversation control in the real VS Code with the scripted agent
 // (test/fixtures/scripts/e2e-queue.json): two prompts queued while a turn runs, reordered in the
-// view, both sent in that order when the turn ends; a turn that ends while the view is hidden
+// view, both sent in that order when the turn ends; after a cancel the queue waits for Send; a
+// turn that ends while the view is hidden
 // brings a notification and a badge, and "Show Session" opens the view again.
 import {
   agentIdle,
@@ -46,6 +47,26 @@ export default {
         const order = users.map((u) => u.trim()).slice(-3);
         if (order.join('|') !== 'slow please|beta|alpha') throw new Error(`sent in this order: ${order.join('|')}`);
         if (await view.locator('[data-testid="queue"]').count()) throw new Error('the queue should be empty and gone');
+      },
+    },
+    {
+      name: 'after a cancel the queue is held and shows Send; Send sends it',
+      timeoutMs: 60_000,
+      async run({ view, screenshot, log }) {
+        await sendPrompt(view, 'hold on');
+        await view.locator('[data-testid="cancel"]').waitFor({ timeout: 15_000 });
+        await sendPrompt(view, 'gamma');
+        await view.locator('[data-testid="queue-item"]').first().waitFor({ timeout: 10_000 });
+        await view.locator('[data-testid="cancel"]').click();
+        await view.locator('[data-testid="queue"][data-held="true"]').waitFor({ timeout: 15_000 });
+        await view.locator('[data-testid="send"]').waitFor({ timeout: 10_000 });
+        log(`screenshot: ${await screenshot('e2e-queue-held')}`);
+        if ((await view.locator('[data-testid="message-user"]', { hasText: 'gamma' }).count()) !== 0)
+          throw new Error('the queue went on after a cancel');
+        await view.locator('[data-testid="queue-resume"]').click();
+        await view.locator('[data-testid="message-user"]', { hasText: 'gamma' }).waitFor({ timeout: 15_000 });
+        await agentIdle(view);
+        await view.locator('[data-testid="queue"]').waitFor({ state: 'detached', timeout: 5_000 });
       },
     },
     {
