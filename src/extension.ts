@@ -19,6 +19,9 @@ import { StatusIndicators } from './vscode/statusBar';
 import { Traffic } from './vscode/traffic';
 import { ViewFeed, viewSource } from './vscode/viewFeed';
 import { ViewIntents } from './vscode/viewIntents';
+import { QueuedPrompts } from './vscode/queuedPrompts';
+import { TurnEnds } from './vscode/turnEnds';
+import { TurnAttention } from './vscode/attention';
 import { vscodeRequests } from './vscode/webviewRequests';
 
 let controller: Controller | undefined;
@@ -40,7 +43,12 @@ export function activate(context: vscode.ExtensionContext) {
     history,
     onWillConnect: (agentName) => traffic.startConnection(agentName),
   }));
-  const view = new SessionViewProvider(context.extensionUri, logger, viewSource(ctl), vscodeRequests);
+  // Prompts sent while a turn runs: queued per session, sent when the turn ends, steerable.
+  const turns = new TurnEnds(ctl);
+  const queued = new QueuedPrompts(ctl, turns, { postMessage: (m) => view.postMessage(m) }, logger);
+  const view = new SessionViewProvider(context.extensionUri, logger, viewSource(ctl, queued), vscodeRequests);
+  // A turn that ends or fails while the view is out of sight: notification, badge, status bar.
+  const attention = new TurnAttention(ctl, turns, view);
   // Permission prompts: rules → remembered → inline prompt (notification + badge when the view is hidden).
   const permissions = new TandemPermissions(context, logger, view);
   // fs + terminals through VS Code (writes outside the workspace ask), follow-along, review changes, "Open in terminal".
@@ -73,6 +81,9 @@ export function activate(context: vscode.ExtensionContext) {
     channel,
     traffic,
     ctl,
+    turns,
+    queued,
+    attention,
     view,
     vscode.window.registerWebviewViewProvider(SessionViewProvider.viewType, view),
     permissions,
@@ -82,11 +93,11 @@ export function activate(context: vscode.ExtensionContext) {
     diffs,
     ctl.registerFeatures(() => [permissions.feature(), ...hands.features(), clientTools.feature, elicitation]),
     new ViewFeed(ctl, view),
-    new StatusIndicators(ctl),
+    new StatusIndicators(ctl, attention),
     notifyHiddenForms(elicitation, view),
     ...registerCommands(commands),
   );
-  const intents = new ViewIntents({ ctl, commands, view, diffs, permissions, elicitation, logger });
+  const intents = new ViewIntents({ ctl, commands, view, diffs, permissions, elicitation, queue: queued, logger });
   // ACP Registry: browse, install, update, uninstall registry agents.
   const registry = registerRegistry({
     context,

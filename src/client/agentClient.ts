@@ -22,6 +22,7 @@ import { attachFeatures, type ClientFeature, type FeatureContext } from './featu
 import { PromptTurns } from './promptTurns';
 import { SessionRequests } from './sessionRequests';
 import { SessionSet, type SessionSummary } from './sessionSet';
+import { steer, type SteerOutcome } from './steering';
 import { openTransport, waitForExit } from './transport';
 
 export const PROTOCOL_VERSION = 1;
@@ -103,7 +104,6 @@ export class AgentClient extends Disposable {
   get agent(): AgentStatus {
     return this.status;
   }
-  /** The active session. */
   get session(): SessionStore | undefined {
     return this.set.active;
   }
@@ -116,11 +116,9 @@ export class AgentClient extends Disposable {
   get authMethods(): AuthMethod[] {
     return this.init?.authMethods ?? [];
   }
-
   sessions(): SessionSummary[] {
     return this.set.summaries();
   }
-
   getSession(sessionId: string): SessionStore | undefined {
     return this.set.get(sessionId);
   }
@@ -162,9 +160,8 @@ export class AgentClient extends Disposable {
           `${agent.name} speaks ACP protocol version ${init.protocolVersion}; Tandem speaks version ${PROTOCOL_VERSION}.`,
         );
       }
-      const info = init.agentInfo
-        ? { name: init.agentInfo.name, title: init.agentInfo.title ?? undefined, version: init.agentInfo.version }
-        : undefined;
+      const ai = init.agentInfo;
+      const info = ai ? { name: ai.name, title: ai.title ?? undefined, version: ai.version } : undefined;
       this.setStatus({ state: 'starting', message: 'Opening a session…', info });
       await this.openFirstSession();
     } catch (err) {
@@ -261,6 +258,11 @@ export class AgentClient extends Disposable {
     await this.turns.run(conn, store, typeof content === 'string' ? [{ type: 'text', text: content }] : content);
   }
 
+  /** `_session/steering`: adds a prompt to the session's running turn (where steeringSupported). */
+  steer(sessionId: string, prompt: ContentBlock[]): Promise<SteerOutcome> {
+    return steer(this.requests.connection(), sessionId, prompt);
+  }
+
   cancel(sessionId?: string): void {
     const store = sessionId ? this.set.get(sessionId) : this.session;
     if (!store || !this.conn || this.conn.isClosed || store.state.meta.status !== 'working') return;
@@ -277,7 +279,6 @@ export class AgentClient extends Disposable {
     this.opts.logger.error(exit.message);
     this.setStatus({ state: exit.error ? 'error' : 'exited', message: exit.message });
   }
-
   private setStatus(v: Partial<AgentStatus>): void {
     this.status = { ...this.status, ...v };
     this.agentChanged.fire(this.status);

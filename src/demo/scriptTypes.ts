@@ -134,6 +134,8 @@ export interface InitializeScript extends Omit<HandlerScript, 'result'> {
   agentCapabilities?: AgentCapabilities;
   authMethods?: AuthMethod[];
   agentInfo?: { name: string; title?: string; version: string };
+  /** The answer's top-level `_meta` (extensions such as `steering: {supported: true}`). */
+  _meta?: Record<string, unknown>;
 }
 
 export interface NewSessionScript extends Omit<HandlerScript, 'result'> {

@@ -187,6 +187,7 @@ export class ScriptedAgent {
         authMethods: s.authMethods ?? [],
       };
       if (s.agentInfo) result.agentInfo = s.agentInfo;
+      if (s._meta) result._meta = s._meta;
       return result;
     });
   }

@@ -70,9 +70,10 @@ export function appendChunk(
   at: number,
 ): ReduceResult {
   const patches: Patch[] = [];
-  // A user message after the agent has spoken starts a new turn (session/load replays history).
+  // A user message after the agent has spoken starts a new turn (session/load replays history),
+  // except while a prompt runs: then it was steered into that turn.
   const lastTurn = state.turns.last();
-  if (kind === 'user' && lastTurn && hasAgentOutput(lastTurn)) {
+  if (kind === 'user' && lastTurn && hasAgentOutput(lastTurn) && state.meta.status !== 'working') {
     const r = newTurn(state, at);
     state = r.state;
     patches.push(...r.patches);

@@ -50,6 +50,8 @@ export function parseFromWebview(msg: unknown): FromWebview | string {
       if (!m.text.trim() && attachments.length === 0) return 'prompt.text is empty';
       return { type: 'prompt', text: m.text, attachments };
     }
+    case 'queue':
+      return parseQueueOp(m);
     case 'openDiff': {
       const bad = extra(['toolCallId', 'index']);
       if (bad) return bad;
@@ -123,6 +125,30 @@ export function parseFromWebview(msg: unknown): FromWebview | string {
     }
     default:
       return `unknown message type ${JSON.stringify(m.type)}`;
+  }
+}
+
+/** Longest queue a view can address by position. */
+const MAX_QUEUE_POSITION = 10_000;
+
+function parseQueueOp(m: Fields): FromWebview | string {
+  const extra = (allowed: string[]) => unexpectedField(m, 'type', ['op', ...allowed], 'queue');
+  if (m.op === 'resume') return extra([]) ?? { type: 'queue', op: 'resume' };
+  if (!isId(m.id, 200)) return 'queue.id must be a non-empty string';
+  switch (m.op) {
+    case 'remove':
+    case 'sendNow':
+      return extra(['id']) ?? { type: 'queue', op: m.op, id: m.id };
+    case 'move':
+      if (!Number.isInteger(m.to) || (m.to as number) < 0 || (m.to as number) > MAX_QUEUE_POSITION)
+        return 'queue.to must be a non-negative integer';
+      return extra(['id', 'to']) ?? { type: 'queue', op: 'move', id: m.id, to: m.to as number };
+    case 'edit':
+      if (typeof m.text !== 'string' || !m.text.trim() || m.text.length > MAX_PROMPT_CHARS)
+        return `queue.text must be non-empty text of at most ${MAX_PROMPT_CHARS} characters`;
+      return extra(['id', 'text']) ?? { type: 'queue', op: 'edit', id: m.id, text: m.text };
+    default:
+      return `unknown queue op ${JSON.stringify(m.op)}`;
   }
 }
 

@@ -53,6 +53,23 @@ export interface SessionTab {
   turns: number;
 }
 
+/** The shown session's queued prompts (sent in this order when the running turn ends). */
+export interface QueueView {
+  sessionId: string;
+  items: { id: string; text: string; attachments: number }[];
+  /** After a cancel, a failure or a reload: waits for the user's "Send". */
+  held: boolean;
+  /** The agent can add a prompt to the running turn (else "Send now" cancels the turn first). */
+  steer: boolean;
+}
+
+/** What the user does with a queued prompt (`to`: its new position; `resume`: the held queue goes on). */
+export type QueueOp =
+  | { op: 'edit'; id: string; text: string }
+  | { op: 'remove' | 'sendNow'; id: string }
+  | { op: 'move'; id: string; to: number }
+  | { op: 'resume' };
+
 /** Longest @-mention query a file search accepts. */
 export const MAX_SEARCH_QUERY = 512;
 
@@ -92,11 +109,13 @@ export type ToWebview =
       session: SessionSnapshot | null;
       workspaceRoots?: string[];
       sessions?: SessionTab[];
+      queue?: QueueView;
     }
   /** The open sessions changed (opened, closed, retitled, started or finished a turn). */
   | { type: 'sessions'; sessions: SessionTab[]; activeId?: string }
   | { type: 'patch'; sessionId: string; patches: Patch[] }
   | { type: 'agent'; agent: AgentView }
+  | { type: 'queue'; queue: QueueView }
   | WebviewReply;
 
 /** Webview → host: what the user did. The host acts on it and answers nothing. */
@@ -104,6 +123,8 @@ export type WebviewIntent =
   /** The page is listening: the host sends a snapshot, then patches (it drops patches before this). */
   | { type: 'ready' }
   | { type: 'prompt'; text: string; attachments?: Attachment[] }
+  /** Edit, remove, reorder or send a queued prompt of the shown session. */
+  | ({ type: 'queue' } & QueueOp)
   | { type: 'cancel' }
   | { type: 'newSession' }
   | { type: 'restartAgent' }

@@ -4,6 +4,7 @@
 // process group, before building the next one. What the user does with the agent lives
 // elsewhere: commands.ts (the palette), viewIntents.ts (the view), viewFeed.ts (what the view shows).
 import * as vscode from 'vscode';
+import { randomUUID } from 'node:crypto';
 import { AgentClient } from '../client/agentClient';
 import type { AgentConfig } from '../client/agentConfig';
 import { findExecutable, missingCommandHelp } from '../client/agentPresets';
@@ -11,10 +12,13 @@ import type { ClientFeature } from '../client/feature';
 import { Disposable, DisposableStore, toDisposable, type IDisposable } from '../common/disposable';
 import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
+import { PromptQueues } from '../session/promptQueue';
 import type { SessionChange, SessionStore } from '../session/store';
 import type { AgentView, ToWebview, SessionTab } from '../shared/protocol';
 import { withSecrets } from './agentSecrets';
 import { readSettings } from './settings';
+
+const QUEUE_KEY = 'tandem.promptQueue';
 
 export interface ControllerDeps {
   context: vscode.ExtensionContext;
@@ -56,9 +60,15 @@ export class Controller extends Disposable {
   private readonly replaced = this._register(new Emitter<void>());
   /** The shown session was replaced or the agent restarted: views need a new snapshot. */
   readonly onDidReplace = this.replaced.event;
+  /** Prompts sent while a turn runs, per session, kept in workspaceState (they outlive a window reload). */
+  readonly queues: PromptQueues;
 
   constructor(private readonly deps: ControllerDeps) {
     super();
+    const state = deps.context.workspaceState;
+    this.queues = this._register(
+      new PromptQueues({ get: () => state.get(QUEUE_KEY), set: (v) => state.update(QUEUE_KEY, v) }, randomUUID),
+    );
     this._register(
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         if (this.agentView.state === 'untrusted') void this.start();

@@ -1,10 +1,11 @@
 // The VS Code side of elicitations: for a URL, a modal that names the URL's host plainly before
 // anything is opened ("Open" / "Decline"; closing the dialog declines), then the system browser;
-// for a form asked while the view is hidden, a notification with a way to it.
+// for a form asked while the view is hidden (per tandem.notifications), a notification with a way to it.
 import * as vscode from 'vscode';
 import type { ElicitationFeature, UrlPort } from '../client/elicitation';
 import type { IDisposable } from '../common/disposable';
 import { httpHost } from '../shared/elicitation';
+import { notifyNow } from './attention';
 
 export class VsCodeUrlPort implements UrlPort {
   async confirmUrl(message: string, url: string, agentName = 'The agent'): Promise<boolean> {
@@ -31,7 +32,7 @@ export function notifyHiddenForms(
   view: { readonly isVisible: boolean; show(): void },
 ): IDisposable {
   return elicitation.onDidAskForm((f) => {
-    if (view.isVisible) return;
+    if (!notifyNow(view)) return;
     void vscode.window
       .showInformationMessage(`${f.agentName} asks for input: ${f.message}`, 'Show in Tandem')
       .then((pick) => {

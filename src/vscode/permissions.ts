@@ -4,6 +4,7 @@
 // not focused, and the "Tandem: Manage Permissions" command.
 import * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
+import { notifyNow } from './attention';
 import type { Event } from '../common/event';
 import type { Logger } from '../common/logger';
 import { PermissionBroker, type PendingPermission } from '../client/permissions/broker';
@@ -124,17 +125,14 @@ export class TandemPermissions extends Disposable {
     this.lastWarnings = key;
   }
 
-  private get viewAttended(): boolean {
-    return this.view.isVisible && vscode.window.state.focused;
-  }
-
   private notifyHidden(): void {
-    if (this.viewAttended) return;
+    if (!notifyNow(this.view)) return;
     for (const p of this.broker.pending()) this.maybeNotify(p);
   }
 
   private maybeNotify(p: PendingPermission): void {
-    if (this.viewAttended || this.notified.has(p.requestId)) return;
+    // tandem.notifications: off, when the view is hidden or the window unfocused (default), always.
+    if (!notifyNow(this.view) || this.notified.has(p.requestId)) return;
     this.notified.add(p.requestId);
     const t = p.view.toolCall;
     // Plain text: notifications render neither Markdown nor code spans (backticks would show).

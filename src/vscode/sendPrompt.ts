@@ -1,13 +1,12 @@
 // Sending a prompt: one path for the composer in the view and the palette's "Send Selection" and
 // "Ask About This File".
-import * as vscode from 'vscode';
 import type { Attachment } from '../shared/protocol';
 import type { Controller } from './controller';
 import { buildPrompt } from './promptContent';
 
 /**
  * Sends `text` and `attachments` to the shown session, starting the agent if needed, and resolves
- * when the turn ends. While a turn runs it says so and sends nothing: the user cancels or waits.
+ * when the turn ends. While a turn runs the prompt is queued for that session instead.
  */
 export async function sendPrompt(
   ctl: Controller,
@@ -22,9 +21,8 @@ export async function sendPrompt(
   const client = ctl.current;
   if (!client?.session || ctl.agent.state !== 'ready') return;
   if (client.session.state.meta.status === 'working') {
-    void vscode.window.showInformationMessage(
-      'Tandem: the agent is still working on the last prompt. Cancel it or wait.',
-    );
+    // Sent when the running turn ends (queuedPrompts.ts); the view shows it under the turn.
+    ctl.queues.add(client.session.sessionId, text, attachments);
     return;
   }
   const caps = client.initializeResult?.agentCapabilities?.promptCapabilities ?? undefined;

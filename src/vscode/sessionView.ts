@@ -58,9 +58,15 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
   /** The view was shown or hidden (or disposed: false). */
   readonly onDidChangeVisibility = this.visibility.event;
 
-  /** A count on the view's icon (pending permission prompts); 0 clears it. */
-  setBadge(count: number, tooltip: string): void {
-    this.badge = count > 0 ? { value: count, tooltip } : undefined;
+  private readonly badges = new Map<string, vscode.ViewBadge>();
+  /** A count on the view's icon per source (pending permission prompts, turns ended unseen), summed; 0 clears that source's. */
+  setBadge(count: number, tooltip: string, source = 'permissions'): void {
+    if (count > 0) this.badges.set(source, { value: count, tooltip });
+    else this.badges.delete(source);
+    const all = [...this.badges.values()];
+    this.badge = all.length
+      ? { value: all.reduce((n, b) => n + b.value, 0), tooltip: all.map((b) => b.tooltip).join('; ') }
+      : undefined;
     if (this.view) this.view.badge = this.badge;
   }
 

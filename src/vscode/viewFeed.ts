@@ -3,7 +3,7 @@
 // agent starts when the user first opens the view, not at activation.
 import { Disposable } from '../common/disposable';
 import type { Event } from '../common/event';
-import type { ToWebview } from '../shared/protocol';
+import type { QueueView, ToWebview } from '../shared/protocol';
 import type { Patch } from '../shared/sessionModel';
 import type { TurnSource } from '../shared/turnOutline';
 import type { Controller } from './controller';
@@ -30,10 +30,10 @@ export class ViewFeed extends Disposable {
   }
 }
 
-/** What the view reads from the controller: the snapshot, and the shown session's turns (for loading outlined ones). */
-export function viewSource(ctl: Controller) {
+/** What the view reads from the controller: the snapshot (with the shown session's queue), and the shown session's turns (for loading outlined ones). */
+export function viewSource(ctl: Controller, queue: { queue(): QueueView }) {
   return {
-    snapshot: () => ctl.snapshot(),
+    snapshot: () => ({ ...ctl.snapshot(), queue: queue.queue() }),
     turns: (sessionId: string): TurnSource | undefined => {
       const s = ctl.current?.session;
       return s?.sessionId === sessionId ? s : undefined;

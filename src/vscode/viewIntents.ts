@@ -6,7 +6,7 @@ import { Disposable } from '../common/disposable';
 import type { Event } from '../common/event';
 import type { Logger } from '../common/logger';
 import type { ElicitationContent } from '../shared/elicitation';
-import type { ToWebview, WebviewIntent } from '../shared/protocol';
+import type { QueueOp, ToWebview, WebviewIntent } from '../shared/protocol';
 import type { TandemCommands } from './commands';
 import type { Controller } from './controller';
 import { sendPrompt } from './sendPrompt';
@@ -42,6 +42,8 @@ export interface ViewIntentDeps {
   elicitation: {
     answer(requestId: string, action: 'accept' | 'decline' | 'cancel', content?: ElicitationContent): boolean;
   };
+  /** The shown session's queued prompts. */
+  queue: { handle(op: QueueOp): Promise<void> };
   logger: Logger;
 }
 
@@ -67,6 +69,11 @@ export class ViewIntents extends Disposable {
       case 'prompt':
         await sendPrompt(ctl, view, intent.text, intent.attachments ?? []);
         return;
+      case 'queue': {
+        const { type: _, ...op } = intent;
+        await this.d.queue.handle(op);
+        return;
+      }
       case 'openDiff':
         if (!(await this.d.diffs.open(intent.toolCallId, intent.index)))
           void vscode.window.showWarningMessage('Tandem: that diff is no longer in the session.');

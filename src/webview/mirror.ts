@@ -2,7 +2,7 @@
 // animation frame, so a burst of thousands of chunks costs one render.
 import { applyPatches } from '../shared/patches';
 import type { Patch, SessionSnapshot } from '../shared/sessionModel';
-import type { AgentView, SessionTab, ToWebview, WebviewReply } from '../shared/protocol';
+import type { AgentView, QueueView, SessionTab, ToWebview, WebviewReply } from '../shared/protocol';
 
 export interface ViewModel {
   agent: AgentView;
@@ -14,6 +14,8 @@ export interface ViewModel {
   workspaceRoots: string[];
   /** Open sessions, for the switcher. */
   sessions: SessionTab[];
+  /** The shown session's queued prompts. */
+  queue?: QueueView;
 }
 
 type Listener = (vm: ViewModel) => void;
@@ -67,6 +69,7 @@ export class Mirror {
           toolsVersion: this.vm.toolsVersion + 1,
           workspaceRoots: msg.workspaceRoots ?? this.vm.workspaceRoots,
           sessions: msg.sessions ?? [],
+          queue: msg.queue,
         };
         this.emit();
         break;
@@ -75,9 +78,13 @@ export class Mirror {
         this.emit();
         break;
       case 'agent':
-        this.vm = { ...this.vm, agent: msg.agent, version: this.vm.version + 1 };
+      case 'queue': {
+        // Each carries one field of the view model, named as its type.
+        const { type: _, ...field } = msg;
+        this.vm = { ...this.vm, ...field, version: this.vm.version + 1 };
         this.emit();
         break;
+      }
       case 'patch':
         if (!this.vm.session || this.vm.session.meta.sessionId !== msg.sessionId) return;
         for (const p of msg.patches) this.pending.push(p);

@@ -50,6 +50,16 @@ export const CLAUDE_AGENT_ACP = join(
   'dist',
   'index.js',
 );
+/** claude-agent-acp 0.101.0: the first with steering (`_session/steering`, advertised in initialize `_meta`). */
+export const CLAUDE_AGENT_ACP_101 = join(
+  CACHE,
+  'claude-agent-acp-0.101.0',
+  'node_modules',
+  '@agentclientprotocol',
+  'claude-agent-acp',
+  'dist',
+  'index.js',
+);
 /** claude-agent-acp needs Node ≥ 22: test/compat/run.mjs passes the Node 24 the VS Code harness installs. */
 export const AGENT_NODE = process.env.TANDEM_AGENT_NODE ?? '';
 

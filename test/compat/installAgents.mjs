@@ -17,6 +17,8 @@ export const AGENTS = [
   ['codex-acp-0.16.0', '@zed-industries/codex-acp@0.16.0'],
   // claude-code-acp's successor; Claude Code itself comes as a native binary (~314 MB). Node ≥ 22.
   ['claude-agent-acp-0.100.0', '@agentclientprotocol/claude-agent-acp@0.100.0'],
+  // The first claude-agent-acp with steering (steering.test.ts).
+  ['claude-agent-acp-0.101.0', '@agentclientprotocol/claude-agent-acp@0.101.0'],
 ];
 
 /**

@@ -1,8 +1,6 @@
-import type { SessionSnapshot } from '../../shared/sessionModel';
-import type { FunctionComponent } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
 import type { ViewModel } from '../mirror';
 import { useHost } from '../host';
+import { lazyComponent } from '../lazy';
 import { memo } from '../memo';
 import { Composer as ComposerView } from './Composer';
 import { PermissionCards } from './PermissionPrompt';
@@ -16,20 +14,9 @@ import { Transcript } from './Transcript';
 const Composer = memo(ComposerView);
 const Plan = memo(PlanView);
 
-type Cards = FunctionComponent<{ session: SessionSnapshot }>;
-let cards: Cards | undefined;
-/** Elicitation forms are rare: their code (and the schema validator) loads on first use. */
-function LazyElicitations({ session }: { session: SessionSnapshot }) {
-  const [C, setC] = useState<Cards | undefined>(() => cards);
-  useEffect(() => {
-    if (!C)
-      void import('./ElicitationForm').then((m) => {
-        cards = m.ElicitationCards;
-        setC(() => cards);
-      });
-  }, [C]);
-  return C ? <C session={session} /> : null;
-}
+/** Rare or only-sometimes parts load on first use: forms (with the schema validator), the prompt queue. */
+const LazyElicitations = lazyComponent(() => import('./ElicitationForm').then((m) => m.ElicitationCards));
+const LazyQueue = lazyComponent(() => import('./QueueList').then((m) => m.default));
 
 export function App({ vm }: { vm: ViewModel }) {
   const { post } = useHost();
@@ -135,6 +122,8 @@ export function App({ vm }: { vm: ViewModel }) {
       ) : (
         <div class="transcript-wrap" />
       )}
+      {/* The host sends the shown session's queue, again with every new snapshot. */}
+      {!!vm.queue?.items.length && <LazyQueue queue={vm.queue} working={working} />}
       {session && <Plan entries={session.meta.plan} working={working} />}
       {session && <PermissionCards session={session} />}
       {session && !!session.elicitations?.length && <LazyElicitations session={session} />}

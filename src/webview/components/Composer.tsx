@@ -137,8 +137,9 @@ export function Composer(p: ComposerProps) {
     }
   };
 
+  // While the agent works, a prompt is queued by the host and sent when the turn ends.
   const send = () => {
-    if (working() || !p.enabled) return;
+    if (!p.enabled) return;
     // A mention deleted from the text is no longer attached.
     const atts = chips.filter((c) => !c.mention || text.includes(c.mention)).map((c) => c.att);
     if (!text.trim() && !atts.length) return;
@@ -148,7 +149,6 @@ export function Composer(p: ComposerProps) {
     setPopup(undefined);
     setNote('');
   };
-  const working = () => p.working;
 
   const onKeyDown = (e: KeyboardEvent) => {
     if (popup && popup.items.length) {
@@ -244,7 +244,7 @@ export function Composer(p: ComposerProps) {
           data-testid="attach-selection"
           onClick={attachSelection}
         />
-        {p.working ? (
+        {p.working && (
           <button
             type="button"
             class="button secondary"
@@ -254,17 +254,17 @@ export function Composer(p: ComposerProps) {
           >
             <i class="codicon codicon-debug-stop" aria-hidden="true" /> Cancel
           </button>
-        ) : (
-          <button
-            type="submit"
-            class="button"
-            data-testid="send"
-            disabled={!p.enabled || (!text.trim() && !chips.length)}
-            aria-label="Send"
-          >
-            <i class="codicon codicon-send" aria-hidden="true" /> Send
-          </button>
         )}
+        {/* While the agent works the same button queues the prompt: the host sends it when the turn ends. */}
+        <button
+          type="submit"
+          class="button"
+          data-testid={p.working ? 'queue-send' : 'send'}
+          disabled={!p.enabled || (!text.trim() && !chips.length)}
+        >
+          <i class={`codicon codicon-${p.working ? 'list-ordered' : 'send'}`} aria-hidden="true" />{' '}
+          {p.working ? 'Queue' : 'Send'}
+        </button>
       </div>
     </form>
   );

@@ -1,23 +1,12 @@
 // A terminal in a tool call: header (command, exit status) and the output, drawn by the
 // terminal renderer, which is a separate chunk loaded the first time a terminal is shown.
-import type { FunctionComponent } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { lazy } from '../lazy';
 import { outputEnd, type TerminalView } from '../../shared/sessionModel';
 
-type Renderer = FunctionComponent<{ output: string; end: number }>;
-let renderer: Renderer | undefined;
-let loading: Promise<Renderer> | undefined;
-
-export function loadTerminalRenderer(): Promise<Renderer> {
-  loading ??= import('../terminal/TerminalScreen').then((m) => (renderer = m.default));
-  return loading;
-}
+const renderer = lazy(() => import('../terminal/TerminalScreen').then((m) => m.default));
 
 export function TerminalBox({ terminalId, term }: { terminalId: string; term: TerminalView | undefined }) {
-  const [R, setR] = useState<Renderer | undefined>(() => renderer);
-  useEffect(() => {
-    if (!R) void loadTerminalRenderer().then((r) => setR(() => r));
-  }, [R]);
+  const R = renderer.use();
   const exited = term?.exited;
   const code = term?.exitCode;
   return (

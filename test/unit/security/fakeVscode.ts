@@ -7,6 +7,8 @@ import * as nodePath from 'node:path';
 
 export const state = {
   isTrusted: true,
+  /** window.state.focused */
+  windowFocused: true,
   folders: [] as string[],
   /** `tandem.agents` etc. by full key. */
   config: {} as Record<string, unknown>,
@@ -159,6 +161,9 @@ const api: Record<string, unknown> = {
   ),
   window: new Proxy(
     {
+      get state() {
+        return { focused: state.windowFocused };
+      },
       showErrorMessage: record('error'),
       showWarningMessage: record('warning'),
       showInformationMessage: record('info'),

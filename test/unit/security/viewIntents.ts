@@ -18,7 +18,7 @@ export function viewIntents(
   ctl: Controller,
   context: unknown,
   logger: Logger,
-  deps: Partial<Pick<ViewIntentDeps, 'view' | 'permissions'>> = {},
+  deps: Partial<Pick<ViewIntentDeps, 'view' | 'permissions' | 'queue'>> = {},
 ): ViewIntents {
   const view = deps.view ?? { show: () => undefined, postMessage: () => undefined, onIntent: none };
   const commands = createCommands({
@@ -37,6 +37,7 @@ export function viewIntents(
     diffs: { open: async () => false },
     permissions: deps.permissions ?? { answer: () => false },
     elicitation: { answer: () => false },
+    queue: deps.queue ?? { handle: async () => undefined },
     logger,
   });
 }

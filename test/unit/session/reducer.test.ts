@@ -50,6 +50,22 @@ test('streamed text merges into one message, patches are appends', () => {
   assert.equal(snap.meta.status, 'working');
 });
 
+test('a user message while a prompt runs (a steered prompt) stays in that turn; when idle it starts one', () => {
+  const { snap } = run([
+    { type: 'promptStarted', at: 1, prompt: [{ type: 'text', text: 'hi' }] },
+    text('agent_message_chunk', 'working'),
+    text('user_message_chunk', 'also this', 'steer-1'),
+    text('agent_message_chunk', 'ok'),
+    { type: 'promptEnded', at: 2, stopReason: 'end_turn' },
+    text('user_message_chunk', 'replayed later'),
+  ]);
+  assert.equal(snap.turns.length, 2);
+  assert.deepEqual(
+    snap.turns[0].items.map((i) => i.kind),
+    ['user', 'agent', 'user', 'agent'],
+  );
+});
+
 test('thought, then message, then thought: separate items; messageId splits messages', () => {
   const { snap } = run([
     text('agent_thought_chunk', 'think'),

@@ -31,3 +31,27 @@ test('parseFromWebview rejects forged or malformed messages with a reason', () =
   ];
   for (const m of bad) assert.equal(typeof parseFromWebview(m), 'string', JSON.stringify(m)?.slice(0, 80));
 });
+
+test('queue operations from the view are accepted only whole and well-formed', () => {
+  const ok = [
+    { type: 'queue', op: 'edit', id: 'q1', text: 'new text' },
+    { type: 'queue', op: 'remove', id: 'q1' },
+    { type: 'queue', op: 'sendNow', id: 'q1' },
+    { type: 'queue', op: 'move', id: 'q1', to: 0 },
+    { type: 'queue', op: 'resume' },
+  ];
+  for (const m of ok) assert.deepEqual(parseFromWebview(m), m);
+  const bad = [
+    { type: 'queue', op: 'edit', id: 'q1', text: '  ' },
+    { type: 'queue', op: 'edit', id: 'q1' },
+    { type: 'queue', op: 'remove' },
+    { type: 'queue', op: 'remove', id: '' },
+    { type: 'queue', op: 'move', id: 'q1', to: -1 },
+    { type: 'queue', op: 'move', id: 'q1', to: 1.5 },
+    { type: 'queue', op: 'resume', id: 'q1' },
+    { type: 'queue', op: 'remove', id: 'q1', text: 'x' },
+    { type: 'queue', op: 'drop-table', id: 'q1' },
+    { type: 'queue', op: 'edit', id: 'q1', text: 'x'.repeat(MAX_PROMPT_CHARS + 1) },
+  ];
+  for (const m of bad) assert.equal(typeof parseFromWebview(m), 'string', JSON.stringify(m).slice(0, 80));
+});

@@ -1,6 +1,6 @@
-// The view's intents do what the palette does: "Select agent" opens the same picker, and a prompt
-// sent while a turn runs is refused with the same message. Real Controller and scripted agent,
-// fake `vscode`.
+// The view's intents do what the palette does: "Select agent" opens the same picker; a prompt
+// sent while a turn runs is queued and sent when the turn ends (held after a cancel). Real
+// Controller and scripted agent, fake `vscode`.
 import { state as vs, fakeContext } from '../security/fakeVscode';
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { MemoryLogger } from '../../../src/common/logger';
 import type { AgentScript } from '../../../src/demo/scriptTypes';
 import { Controller } from '../../../src/vscode/controller';
+import { QueuedPrompts } from '../../../src/vscode/queuedPrompts';
+import { TurnEnds } from '../../../src/vscode/turnEnds';
 import { viewIntents } from '../security/viewIntents';
 import { until } from '../../support/until';
 
@@ -34,7 +36,8 @@ function setup(script: AgentScript = {}) {
   const logger = new MemoryLogger();
   const context = fakeContext(REPO, join(root, 'storage'));
   const ctl = new Controller({ context: context as never, logger, traffic: () => undefined });
-  return { ctl, intents: viewIntents(ctl, context, logger) };
+  const queued = new QueuedPrompts(ctl, new TurnEnds(ctl), { postMessage: () => undefined }, logger);
+  return { ctl, queued, intents: viewIntents(ctl, context, logger, { queue: queued }) };
 }
 
 test('"Select agent" in the view opens the palette\'s agent picker, not the settings', async () => {
@@ -49,26 +52,144 @@ test('"Select agent" in the view opens the palette\'s agent picker, not the sett
   }
 });
 
-test('a prompt from the view while a turn runs is not sent, and the user is told why', async () => {
-  const { ctl, intents } = setup({ prompts: [{ match: 'hang', steps: [{ stream: 'working…' }, { hang: true }] }] });
+/**
+ * Starts the scripted agent, sends `firstPrompt` from the view and runs `body` while that turn
+ * runs (`first` resolves when it ends); stops everything after.
+ */
+async function duringATurn(
+  script: AgentScript,
+  firstPrompt: string,
+  body: (t: ReturnType<typeof setup> & { first: Promise<void> }) => Promise<void>,
+): Promise<void> {
+  const t = setup(script);
   try {
-    await ctl.start();
-    assert.equal(ctl.agent.state, 'ready', ctl.agent.message);
-    const first = intents.handle({ type: 'prompt', text: 'hang please' });
-    await until(() => ctl.current!.session!.state.meta.status === 'working', 5000, 'the first turn runs');
-    await intents.handle({ type: 'prompt', text: 'and this too' });
-    assert.ok(
-      vs.shown.includes('info: Tandem: the agent is still working on the last prompt. Cancel it or wait.'),
-      vs.shown.join(' | '),
-    );
-    assert.equal(ctl.snapshot().session!.turns.length, 1, 'no second turn');
-    await intents.handle({ type: 'cancel' });
-    await first;
+    await t.ctl.start();
+    assert.equal(t.ctl.agent.state, 'ready', t.ctl.agent.message);
+    const first = t.intents.handle({ type: 'prompt', text: firstPrompt });
+    await until(() => t.ctl.current!.session!.state.meta.status === 'working', 5000, 'the first turn runs');
+    await body({ ...t, first });
   } finally {
-    await ctl.stop();
-    intents.dispose();
-    ctl.dispose();
+    await t.ctl.stop();
+    t.intents.dispose();
+    t.queued.dispose();
+    t.ctl.dispose();
   }
+}
+
+const userText = (ctl: Controller) =>
+  ctl.snapshot().session!.turns.map((t) => {
+    const first = t.items[0];
+    return first?.kind === 'user' && first.blocks[0]?.type === 'text' ? first.blocks[0].text : '?';
+  });
+
+test('prompts from the view while a turn runs are queued, reordered, and sent in order when it ends', async () => {
+  await duringATurn(
+    {
+      prompts: [
+        { match: 'slow', steps: [{ stream: 'working…' }, { sleep: 1500 }, { stream: 'done' }] },
+        { match: 'second', steps: [{ stream: 'two' }] },
+        { match: 'third', steps: [{ stream: 'three' }] },
+      ],
+    },
+    'slow please',
+    async ({ ctl, intents, queued, first }) => {
+      await intents.handle({ type: 'prompt', text: 'second' });
+      await intents.handle({ type: 'prompt', text: 'third' });
+      assert.equal(ctl.snapshot().session!.turns.length, 1, 'nothing sent while the turn runs');
+      const q = queued.queue();
+      assert.deepEqual(
+        q.items.map((x) => x.text),
+        ['second', 'third'],
+      );
+      await intents.handle({ type: 'queue', op: 'move', id: q.items[1].id, to: 0 });
+      await first;
+      await until(
+        () => userText(ctl).length === 3 && ctl.current!.session!.state.meta.status === 'idle',
+        10_000,
+        'both sent',
+      );
+      assert.deepEqual(userText(ctl), ['slow please', 'third', 'second']);
+      assert.deepEqual(queued.queue().items, []);
+    },
+  );
+});
+
+test('after a cancel the queue waits, shows held, and goes out on Send', async () => {
+  await duringATurn(
+    {
+      prompts: [
+        { match: 'hang', steps: [{ stream: 'working…' }, { hang: true }] },
+        { match: 'later', steps: [{ stream: 'ok' }] },
+      ],
+    },
+    'hang please',
+    async ({ ctl, intents, queued, first }) => {
+      await intents.handle({ type: 'prompt', text: 'later' });
+      await intents.handle({ type: 'cancel' });
+      await first;
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(userText(ctl).length, 1, 'the cancel sent nothing');
+      assert.equal(queued.queue().held, true);
+      await intents.handle({ type: 'queue', op: 'resume' });
+      await until(() => userText(ctl).length === 2, 5000, 'sent on Send');
+      assert.deepEqual(userText(ctl), ['hang please', 'later']);
+    },
+  );
+});
+
+test('"Send now" without steering cancels the running turn and sends that prompt', async () => {
+  await duringATurn(
+    {
+      prompts: [
+        { match: 'hang', steps: [{ stream: 'working…' }, { hang: true }] },
+        { match: 'other', steps: [{ stream: 'x' }] },
+        { match: 'urgent', steps: [{ stream: 'ok' }] },
+      ],
+    },
+    'hang please',
+    async ({ ctl, intents, queued, first }) => {
+      await intents.handle({ type: 'prompt', text: 'other' });
+      await intents.handle({ type: 'prompt', text: 'urgent' });
+      assert.equal(queued.queue().steer, false);
+      await intents.handle({ type: 'queue', op: 'sendNow', id: queued.queue().items[1].id });
+      await first;
+      await until(
+        () => userText(ctl).length === 3 && ctl.current!.session!.state.meta.status === 'idle',
+        10_000,
+        'both sent',
+      );
+      assert.deepEqual(userText(ctl), ['hang please', 'urgent', 'other']);
+      assert.equal(ctl.snapshot().session!.turns[0].stopReason, 'cancelled');
+    },
+  );
+});
+
+test('"Send now" with a steering agent adds the prompt to the running turn over _session/steering', async () => {
+  await duringATurn(
+    {
+      initialize: { _meta: { steering: { supported: true } } },
+      handlers: {
+        '_session/steering': {
+          result: { outcome: 'injected' },
+          after: [{ stream: 'steered: ${params.prompt}' }],
+        },
+      },
+      prompts: [{ match: 'slow', steps: [{ stream: 'working…' }, { sleep: 1500 }, { stream: ' done' }] }],
+    },
+    'slow please',
+    async ({ ctl, intents, queued, first }) => {
+      await intents.handle({ type: 'prompt', text: 'also look at b.ts' });
+      assert.equal(queued.queue().steer, true);
+      await intents.handle({ type: 'queue', op: 'sendNow', id: queued.queue().items[0].id });
+      assert.deepEqual(queued.queue().items, [], 'it left the queue');
+      await first;
+      const turns = ctl.snapshot().session!.turns;
+      assert.equal(turns.length, 1, 'no second turn: it joined the running one');
+      const users = turns[0].items.filter((i) => i.kind === 'user');
+      assert.equal(users.length, 2, 'the steered prompt shows in the turn it joined');
+      assert.equal(turns[0].stopReason, 'end_turn');
+    },
+  );
 });
 
 /** The agent opens its first session at once and every later one after `ms` (claude-code-acp: 3–5 s). */

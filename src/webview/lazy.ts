@@ -1,0 +1,34 @@
+// Code the view needs only sometimes (tool details, the terminal renderer, forms, the prompt
+// queue) lives in chunks of its own, loaded the first time it is shown: the eager bundle stays small.
+import { h, type ComponentType, type FunctionComponent, type VNode } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+
+/** A lazily loaded module's export: `use()` gives undefined until the chunk is in, then re-renders. */
+export function lazy<T>(load: () => Promise<T>) {
+  let value: T | undefined;
+  let loading: Promise<T> | undefined;
+  const get = () => (loading ??= load().then((v) => (value = v)));
+  return {
+    load: get,
+    use(): T | undefined {
+      const [v, set] = useState<T | undefined>(() => value);
+      useEffect(() => {
+        if (!v) void get().then((x) => set(() => x));
+      }, [v]);
+      return v;
+    },
+  };
+}
+
+/** A component from a lazily loaded chunk: `loading()` (or nothing) until it is in; `load` fetches it early. */
+export function lazyComponent<P>(
+  load: () => Promise<ComponentType<P>>,
+  loading?: () => VNode,
+): FunctionComponent<P> & { load: () => Promise<ComponentType<P>> } {
+  const m = lazy(load);
+  const Lazy = (p: P) => {
+    const C = m.use();
+    return C ? h(C as ComponentType<object>, p as object) : (loading?.() ?? null);
+  };
+  return Object.assign(Lazy, { load: m.load });
+}

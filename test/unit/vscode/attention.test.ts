@@ -1,0 +1,144 @@
+// Being told when the agent needs you: a turn that ends or fails while the view is out of sight
+// shows a notification (per tandem.notifications), counts on the view's badge and is cleared
+// when the view is seen; a cancel tells nothing. Real Controller and scripted agent, fake `vscode`.
+import { state as vs, fakeContext } from '../security/fakeVscode';
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Emitter } from '../../../src/common/event';
+import { MemoryLogger } from '../../../src/common/logger';
+import type { AgentScript } from '../../../src/demo/scriptTypes';
+import { TurnAttention } from '../../../src/vscode/attention';
+import { Controller } from '../../../src/vscode/controller';
+import { TurnEnds } from '../../../src/vscode/turnEnds';
+import { until } from '../../support/until';
+
+const REPO = join(__dirname, '../../../..');
+const AGENT = join(__dirname, '../../fixtures/agents/scripted-agent.js');
+
+const SCRIPT: AgentScript = {
+  prompts: [
+    { match: 'fail', steps: [{ fail: { code: -32603, message: 'model overloaded' } }] },
+    { match: 'hang', steps: [{ stream: 'working…' }, { hang: true }] },
+  ],
+  defaultPrompt: { steps: [{ stream: 'done' }] },
+};
+
+async function withAttention(
+  setting: string | undefined,
+  body: (t: { ctl: Controller; view: ReturnType<typeof fakeView>; attention: TurnAttention }) => Promise<void>,
+) {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-attention-')));
+  const ws = join(root, 'ws');
+  mkdirSync(ws);
+  writeFileSync(join(root, 'script.json'), JSON.stringify(SCRIPT));
+  vs.folders = [ws];
+  vs.isTrusted = true;
+  vs.windowFocused = true;
+  vs.config = {
+    'tandem.agents': [{ name: 'Scripted', command: process.execPath, args: [AGENT, join(root, 'script.json')] }],
+    'tandem.defaultAgent': 'Scripted',
+    ...(setting ? { 'tandem.notifications': setting } : {}),
+  };
+  vs.shown = [];
+  const ctl = new Controller({
+    context: fakeContext(REPO, join(root, 'storage')) as never,
+    logger: new MemoryLogger(),
+    traffic: () => undefined,
+  });
+  const turns = new TurnEnds(ctl);
+  const view = fakeView();
+  const attention = new TurnAttention(ctl, turns, view);
+  try {
+    await ctl.start();
+    assert.equal(ctl.agent.state, 'ready', ctl.agent.message);
+    await body({ ctl, view, attention });
+  } finally {
+    await ctl.stop();
+    attention.dispose();
+    turns.dispose();
+    ctl.dispose();
+  }
+}
+
+function fakeView() {
+  const visibility = new Emitter<boolean>();
+  const v = {
+    isVisible: false,
+    onDidChangeVisibility: visibility.event,
+    badges: new Map<string, { count: number; tooltip: string }>(),
+    shows: 0,
+    setBadge(count: number, tooltip: string, source: string) {
+      v.badges.set(source, { count, tooltip });
+    },
+    show() {
+      v.shows++;
+    },
+    setVisible(visible: boolean) {
+      v.isVisible = visible;
+      visibility.fire(visible);
+    },
+  };
+  return v;
+}
+
+test('a turn that ends while the view is hidden: a notification, the badge, the status; seeing the view clears them', async () => {
+  await withAttention(undefined, async ({ ctl, view, attention }) => {
+    await ctl.current!.prompt('hello');
+    await until(() => vs.shown.length > 0, 5000, 'a notification');
+    assert.match(vs.shown[0], /^info: .* finished/);
+    assert.deepEqual(view.badges.get('turns'), { count: 1, tooltip: '1 finished while you were away' });
+    assert.deepEqual(attention.unseen, { ended: 1, failed: 0 });
+    view.setVisible(true);
+    assert.equal(view.badges.get('turns')?.count, 0);
+    assert.deepEqual(attention.unseen, { ended: 0, failed: 0 });
+  });
+});
+
+test('a failed turn says why; an unfocused window counts as not looking', async () => {
+  await withAttention(undefined, async ({ ctl, view, attention }) => {
+    view.isVisible = true;
+    vs.windowFocused = false;
+    await ctl.current!.prompt('fail please');
+    await until(() => vs.shown.length > 0, 5000, 'a notification');
+    assert.match(vs.shown[0], /^error: .*the turn failed.*model overloaded/);
+    assert.deepEqual(attention.unseen, { ended: 0, failed: 1 });
+  });
+});
+
+test('whenHidden (default) with the view in sight, and off: no notification', async () => {
+  await withAttention(undefined, async ({ ctl, view }) => {
+    view.isVisible = true;
+    await ctl.current!.prompt('hello');
+    await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(vs.shown, []);
+    assert.equal(view.badges.get('turns'), undefined);
+  });
+  await withAttention('off', async ({ ctl, view }) => {
+    await ctl.current!.prompt('hello');
+    await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(vs.shown, [], 'off: no notification');
+    assert.equal(view.badges.get('turns')?.count, 1, 'the badge still counts it');
+  });
+});
+
+test('always: a notification even with the view in sight; a cancelled turn tells nothing', async () => {
+  await withAttention('always', async ({ ctl, view }) => {
+    view.isVisible = true;
+    await ctl.current!.prompt('hello');
+    await until(() => vs.shown.length === 1, 5000, 'a notification');
+    const turn = ctl.current!.prompt('hang please');
+    await until(() => ctl.current!.session!.state.meta.status === 'working', 5000, 'the turn runs');
+    ctl.current!.cancel();
+    await turn;
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(vs.shown.length, 1, vs.shown.join(' | '));
+  });
+});
+
+after(() => {
+  vs.config = {};
+  vs.windowFocused = true;
+});
