@@ -2,30 +2,18 @@
 // locations; expanded, its content (text, images, resources, diffs, terminals, unknown as
 // JSON), raw input/output as JSON, and how its permission was decided.
 import { memo } from '../memo';
-import type { FunctionComponent } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
 import type { TerminalView, ToolCallView } from '../../shared/sessionModel';
 import { niceTitle, relPath } from '../toolTitle';
 import { useHost } from '../host';
 import { openLocation } from '../links';
 import { treeItem } from '../treeItem';
+import { toolDetails } from '../lazy';
 import { CallPermissionPrompts, type CallPrompts } from './PermissionPrompt';
 
-type Details = FunctionComponent<{ call: ToolCallView; terminals: Record<string, TerminalView> }>;
-let details: Details | undefined;
-let loadingDetails: Promise<Details> | undefined;
 /** The expanded view of a call lives in its own chunk (diffs, terminals, JSON, …). */
-export function loadToolDetails(): Promise<Details> {
-  loadingDetails ??= import('./ToolDetails').then((m) => (details = m.default));
-  return loadingDetails;
-}
-
 function LazyDetails(p: { call: ToolCallView; terminals: Record<string, TerminalView> }) {
-  const [D, setD] = useState<Details | undefined>(() => details);
-  useEffect(() => {
-    if (!D) void loadToolDetails().then((d) => setD(() => d));
-  }, [D]);
-  return D ? <D {...p} /> : <div class="tool-details muted">Loading…</div>;
+  const m = toolDetails.use();
+  return m ? <m.ToolDetails {...p} /> : <div class="tool-details muted">Loading…</div>;
 }
 
 export const KIND_ICON: Record<string, string> = {
@@ -166,7 +154,7 @@ export const ToolCallRow = memo(
             title={status.label}
           />
         </div>
-        {prompts && <CallPermissionPrompts prompts={prompts} />}
+        {prompts && <CallPermissionPrompts prompts={prompts} call={call} />}
         {expanded && expandable && <LazyDetails call={call} terminals={terminals} />}
       </div>
     );
