@@ -91,7 +91,11 @@ interface Props {
 export const ToolCallRow = memo(
   function ToolCallRow({ call, expanded, focused, terminals, onToggle, onFocus, prompts, depth = 0 }: Props) {
     const host = useHost();
-    const status = call.interrupted ? INTERRUPTED : (STATUS[call.status] ?? STATUS.pending);
+    // claude-agent-acp leaves its command "pending" until the result: while its terminal runs
+    // and no prompt waits on it, the row says so.
+    const term = call.agentTerminalId ? terminals[call.agentTerminalId] : undefined;
+    const runs = call.status === 'pending' && !!term && !term.exited && !prompts;
+    const status = call.interrupted ? INTERRUPTED : runs ? STATUS.in_progress : (STATUS[call.status] ?? STATUS.pending);
     const t = niceTitle(call);
     const expandable = hasDetails(call);
     // A call that arrives already finished has no duration worth showing.
