@@ -26,7 +26,8 @@ export function SessionTabs({ sessions, activeId }: { sessions: SessionTab[]; ac
   const show = (sessionId: string) => post({ type: 'switchSession', sessionId });
   useEffect(() => {
     strip.current?.querySelector('.session-tab.active')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
-  }, [activeId, sessions.length]);
+    // (A title can arrive after the tab: its width changes, so the labels are a dependency too.)
+  }, [activeId, labels.join('\n')]);
   return (
     <div class="session-tabs" data-testid="session-tabs">
       <div
