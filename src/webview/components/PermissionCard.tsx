@@ -56,7 +56,9 @@ export function PermissionPrompt({
     const el =
       root.current?.querySelector<HTMLButtonElement>('button[data-kind="allow_once"]') ??
       root.current?.querySelector<HTMLButtonElement>('button[data-option-id]');
-    el?.focus({ preventScroll: false });
+    // Only while the view has focus: a prompt must not pull focus out of the command palette or
+    // an editor (Alt+N still answers it from anywhere in the view).
+    if (document.hasFocus()) el?.focus({ preventScroll: false });
     root.current?.scrollIntoView?.({ block: 'nearest' });
     const onKey = (e: KeyboardEvent) => {
       const i = shortcutIndex(e);

@@ -90,6 +90,8 @@ test("a request without content shows its row's diff (claude-code-acp asks with 
 
 test('Allow (once) is the first and only primary button; Alt+N follows the order shown', async () => {
   const req = request({ title: '`npm run lint`', rawInput: { command: 'npm run lint' } });
+  // The view has focus (the prompt takes it only then, never from the command palette or an editor).
+  document.hasFocus = () => true;
   const { buttons, intents, question, root, unmount } = await mount(req);
   assert.equal(question(), 'Run npm run lint?');
   assert.equal(root.querySelector('[data-testid="permission-command"]'), null, 'a short command is the question');
