@@ -108,6 +108,15 @@ export function upsertToolCall(
     if (id) call.agentTerminalId = id;
     patches.push(...terminal.patches);
   }
+  // claude-agent-acp announces the terminal while the input still streams (rawInput {}); the
+  // command arrives in a later update without terminal meta: name the terminal after it then.
+  const term = call.agentTerminalId ? state.terminals.get(call.agentTerminalId) : undefined;
+  const command = (call.rawInput as { command?: unknown } | undefined)?.command;
+  if (term && !term.command && typeof command === 'string' && command) {
+    const r = setTerminal(state, { terminalId: term.terminalId, exited: term.exited, command });
+    state = r.state;
+    patches.push(...r.patches);
+  }
   if (prev?.interrupted && u.status != null) delete call.interrupted;
   if ((call.status === 'completed' || call.status === 'failed') && call.endedAt === undefined) call.endedAt = at;
   if (call.status !== 'completed' && call.status !== 'failed' && !call.interrupted) delete call.endedAt;

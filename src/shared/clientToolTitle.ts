@@ -26,6 +26,22 @@ export function clientToolTitle(
   };
 }
 
+/**
+ * A call of Tandem's MCP server as the agent reports it before Tandem has seen the call (Claude
+ * names it `mcp__tandem__<tool>`, and asks permission first in its Manual mode). Through a group's
+ * container the input is `{function, arguments}`, which names both; a tool called directly does
+ * not say its group, so it reads "Tandem · OpenFile".
+ */
+export function clientCallOfMcpName(name: string, input: unknown): ClientCallFacts | undefined {
+  const m = /^mcp__tandem__(.+)$/.exec(name);
+  if (!m) return undefined;
+  const a = (input && typeof input === 'object' ? input : {}) as Record<string, unknown>;
+  const args = a.arguments && typeof a.arguments === 'object' ? (a.arguments as Record<string, unknown>) : {};
+  return typeof a.function === 'string'
+    ? { group: m[1], tool: a.function, args }
+    : { group: 'Tandem', tool: m[1], args: a };
+}
+
 /** The same as one line of text. */
 export function clientToolTitleText(c: ClientCallFacts): string {
   const t = clientToolTitle(c);

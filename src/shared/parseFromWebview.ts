@@ -53,11 +53,14 @@ export function parseFromWebview(msg: unknown): FromWebview | string {
     case 'queue':
       return parseQueueOp(m);
     case 'openDiff': {
-      const bad = extra(['toolCallId', 'index']);
+      const bad = extra(['toolCallId', 'index', 'requestId']);
       if (bad) return bad;
       if (typeof m.toolCallId !== 'string' || !m.toolCallId) return 'openDiff.toolCallId must be a non-empty string';
       if (!Number.isInteger(m.index) || (m.index as number) < 0) return 'openDiff.index must be a non-negative integer';
-      return { type: 'openDiff', toolCallId: m.toolCallId, index: m.index as number };
+      if (m.requestId !== undefined && (typeof m.requestId !== 'string' || !m.requestId))
+        return 'openDiff.requestId must be a non-empty string';
+      const requestId = m.requestId ? { requestId: m.requestId } : {};
+      return { type: 'openDiff', toolCallId: m.toolCallId, index: m.index as number, ...requestId };
     }
     case 'setMode': {
       const bad = extra(['modeId']);

@@ -131,8 +131,11 @@ export type WebviewIntent =
   | { type: 'selectAgent' }
   | { type: 'showLog' }
   | { type: 'openLocation'; path: string; line?: number }
-  /** Open the diff content at `index` of a tool call in VS Code's diff editor. */
-  | { type: 'openDiff'; toolCallId: string; index: number }
+  /**
+   * Open the diff content at `index` of a tool call in VS Code's diff editor; with `requestId`, the
+   * content of that pending permission request's tool call (what the prompt asks about).
+   */
+  | { type: 'openDiff'; toolCallId: string; index: number; requestId?: string }
   | { type: 'setMode'; modeId: string }
   | { type: 'setConfigOption'; configId: string; value: string | boolean }
   | { type: 'copyText'; text: string }

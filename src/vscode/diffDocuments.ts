@@ -18,21 +18,23 @@ export class DiffDocuments extends Disposable implements vscode.TextDocumentCont
     this._register(vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, this));
   }
 
-  private lookup(toolCallId: string, index: number) {
+  /** A diff of a tool call, or of a pending permission request's call (`requestId`). */
+  private lookup(toolCallId: string, index: number, requestId?: string | null) {
     const state = this.shownSession();
-    const c = state && getToolCall(state, toolCallId)?.content[index];
+    const asked = requestId ? state?.permissions.find((p) => p.requestId === requestId)?.toolCall : undefined;
+    const c = requestId ? asked?.content?.[index] : state && getToolCall(state, toolCallId)?.content[index];
     return c?.type === 'diff' ? { path: c.path, oldText: c.oldText ?? null, newText: c.newText } : undefined;
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     const q = new URLSearchParams(uri.query);
-    const d = this.lookup(q.get('call') ?? '', Number(q.get('i')));
+    const d = this.lookup(q.get('call') ?? '', Number(q.get('i')), q.get('req'));
     if (!d) return '';
     return q.get('side') === 'old' ? (d.oldText ?? '') : d.newText;
   }
 
-  async open(toolCallId: string, index: number): Promise<boolean> {
-    const d = this.lookup(toolCallId, index);
+  async open(toolCallId: string, index: number, requestId?: string): Promise<boolean> {
+    const d = this.lookup(toolCallId, index, requestId);
     if (!d) return false;
     const name = d.path.split(/[\\/]/).pop() || d.path;
     // The path keeps the file's extension, so the diff editor picks its language.
@@ -40,7 +42,12 @@ export class DiffDocuments extends Disposable implements vscode.TextDocumentCont
       vscode.Uri.from({
         scheme: DIFF_SCHEME,
         path: d.path.startsWith('/') ? d.path : `/${d.path}`,
-        query: new URLSearchParams({ call: toolCallId, i: String(index), side }).toString(),
+        query: new URLSearchParams({
+          call: toolCallId,
+          i: String(index),
+          side,
+          ...(requestId ? { req: requestId } : {}),
+        }).toString(),
       });
     const left = make('old'),
       right = make('new');

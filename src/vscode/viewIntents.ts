@@ -35,7 +35,7 @@ export interface ViewIntentDeps {
   ctl: Controller;
   commands: TandemCommands;
   view: { show(): void; postMessage(msg: ToWebview): void; readonly onIntent: Event<ViewIntent> };
-  diffs: { open(toolCallId: string, index: number): Promise<boolean> };
+  diffs: { open(toolCallId: string, index: number, requestId?: string): Promise<boolean> };
   /** Accepted only for a pending request and an offered option. */
   permissions: { answer(requestId: string, optionId: string): boolean };
   /** Accepted only for a pending form and, for accept, valid content. */
@@ -75,7 +75,7 @@ export class ViewIntents extends Disposable {
         return;
       }
       case 'openDiff':
-        if (!(await this.d.diffs.open(intent.toolCallId, intent.index)))
+        if (!(await this.d.diffs.open(intent.toolCallId, intent.index, intent.requestId)))
           void vscode.window.showWarningMessage('Tandem: that diff is no longer in the session.');
         return;
       case 'setMode':

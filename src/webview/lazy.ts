@@ -1,5 +1,5 @@
-// Code the view needs only sometimes (tool details, the terminal renderer, forms, the prompt
-// queue) lives in chunks of its own, loaded the first time it is shown: the eager bundle stays small.
+// Code the view needs only sometimes (tool details, the permission card, the terminal renderer,
+// forms, the prompt queue) lives in chunks of its own, loaded the first time it is shown: the eager bundle stays small.
 import { h, type ComponentType, type FunctionComponent, type VNode } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 
@@ -32,3 +32,10 @@ export function lazyComponent<P>(
   };
   return Object.assign(Lazy, { load: m.load });
 }
+
+/** The expanded view of a tool call, and the diff view the permission prompt borrows from it. */
+// (`.js`: the unbundled test build loads these with Node's own import(); named exports for the same reason.)
+export const toolDetails = lazy(() => import('./components/ToolDetails.js'));
+
+/** A pending permission prompt's card. */
+export const permissionCard = lazy(() => import('./components/PermissionCard.js'));

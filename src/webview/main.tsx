@@ -3,8 +3,8 @@ import { useEffect, useState } from 'preact/hooks';
 import type { ToWebview } from '../shared/protocol';
 import { App } from './components/App';
 import { clearMarkdownCache } from './components/Markdown';
-import { loadToolDetails } from './components/ToolCallRow';
 import { createHost, HostContext, type VsCodeApi } from './host';
+import { permissionCard, toolDetails } from './lazy';
 import { openLocation } from './links';
 import { Mirror, type ViewModel } from './mirror';
 import { setWorkspaceRoots } from './toolTitle';
@@ -87,12 +87,13 @@ document.addEventListener('click', (e) => {
 });
 
 render(<Root />, document.getElementById('root')!);
-// Preload the expanded tool-call view once the first paint is done (the terminal renderer
+// Preload the expanded tool-call view and the permission prompt once the first paint is done (the terminal renderer
 // stays lazy until a terminal shows).
 const idle = (cb: () => void) =>
   typeof requestIdleCallback === 'function' ? requestIdleCallback(cb, { timeout: 3000 }) : setTimeout(cb, 1500);
 idle(() => {
-  void loadToolDetails();
+  void toolDetails.load();
+  void permissionCard.load();
 });
 // Handshake: until it hears this the host sends nothing (it drops patches: the snapshot it sends
 // on `ready` already holds them); then patches follow the snapshot.

@@ -2,7 +2,7 @@
 // tools "Read /abs/path", "Edit `/abs/path`", "Terminal", the raw shell line, "Read File"…; the
 // tool name is in `_meta.claudeCode.toolName` (sometimes `mcp__acp__Read`) or `name`. We show a
 // verb and the workspace-relative subject, and keep the agent's title as the tooltip.
-import { clientToolTitle, type ClientCallFacts } from '../shared/clientToolTitle';
+import { clientCallOfMcpName, clientToolTitle, type ClientCallFacts } from '../shared/clientToolTitle';
 import type { ToolCallView } from '../shared/sessionModel';
 
 export interface NiceTitle {
@@ -23,6 +23,12 @@ export function relPath(p: string): string {
   return p;
 }
 
+/** " in src" for a search's folder; nothing for a workspace folder itself (the usual case). */
+function inFolder(p: string | undefined): string {
+  const r = p && relPath(p);
+  return !r || roots.includes(r.replace(/[\\/]+$/, '')) ? '' : ` in ${r}`;
+}
+
 export function toolName(call: ToolCallView): string | undefined {
   const cc = (call.meta?.claudeCode as { toolName?: unknown } | undefined)?.toolName;
   const n = typeof cc === 'string' ? cc : call.name;
@@ -37,7 +43,8 @@ export function niceTitle(call: ToolCallView): NiceTitle {
   const path = str(input.file_path) ?? str(input.path) ?? str(input.notebook_path) ?? call.locations[0]?.path;
   const rel = path ? relPath(path) : undefined;
   const name = toolName(call);
-  const client = clientToolMeta(call.meta?.tandem);
+  const mcp = clientCallOfMcpName(name ?? call.title, call.rawInput);
+  const client = clientToolMeta(call.meta?.tandem) ?? (mcp && clientToolTitle(mcp, relPath));
   if (client) return client;
   switch (name) {
     case 'Read': {
@@ -68,8 +75,7 @@ export function niceTitle(call: ToolCallView): NiceTitle {
       return { verb: 'Stop', subject: 'background command' };
     case 'Glob': {
       const pat = str(input.pattern);
-      if (pat)
-        return { verb: 'Find files', subject: pat + (str(input.path) ? ` in ${relPath(str(input.path)!)}` : '') };
+      if (pat) return { verb: 'Find files', subject: pat + inFolder(str(input.path)) };
       break;
     }
     case 'Grep': {
@@ -77,10 +83,7 @@ export function niceTitle(call: ToolCallView): NiceTitle {
       if (pat)
         return {
           verb: 'Search',
-          subject:
-            `"${short(pat, 60)}"` +
-            (str(input.path) ? ` in ${relPath(str(input.path)!)}` : '') +
-            (str(input.glob) ? ` (${input.glob})` : ''),
+          subject: `"${short(pat, 60)}"` + inFolder(str(input.path)) + (str(input.glob) ? ` (${input.glob})` : ''),
         };
       break;
     }

@@ -38,13 +38,7 @@ export function App({ vm }: { vm: ViewModel }) {
           {stateText(agent.state, working)}
         </span>
         <span class="spacer" />
-        <IconButton
-          icon="history"
-          label="Open a past session"
-          title="Open a past session…"
-          onClick={() => post({ type: 'openSession' })}
-        />
-        <IconButton icon="add" label="New session" title="New session" onClick={() => post({ type: 'newSession' })} />
+        {/* New session and Open session live in the view's title bar, where VS Code puts a view's actions. */}
         <IconButton
           icon="debug-restart"
           label="Restart agent"

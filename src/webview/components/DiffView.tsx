@@ -14,12 +14,15 @@ export function DiffView({
   newText,
   toolCallId,
   index,
+  requestId,
 }: {
   path: string;
   oldText: string | null | undefined;
   newText: string;
   toolCallId: string;
   index: number;
+  /** The diff is a pending permission request's (the prompt shows what it asks about). */
+  requestId?: string;
 }) {
   const host = useHost();
   const d = useMemo(() => diffLines(oldText, newText), [oldText, newText]);
@@ -47,7 +50,7 @@ export function DiffView({
           data-testid="open-diff"
           aria-label="Open diff"
           title="Open in the diff editor"
-          onClick={() => host.post({ type: 'openDiff', toolCallId, index })}
+          onClick={() => host.post({ type: 'openDiff', toolCallId, index, ...(requestId ? { requestId } : {}) })}
         >
           <i class="codicon codicon-diff" aria-hidden="true" />
           <span class="open-diff-label"> Open diff</span>

@@ -1,7 +1,10 @@
 // The session's pickers under the composer: the mode (unless a config option covers it) and
-// each config option (a select, or a checkbox for a boolean), sent as setMode / setConfigOption.
+// each config option (a select, or a checkbox for a boolean), sent as setMode / setConfigOption;
+// options other than mode and model open from a settings button.
 import type { SessionConfigOption, SessionMode } from '@agentclientprotocol/sdk';
+import { useState } from 'preact/hooks';
 import { useHost } from '../host';
+import { IconButton } from './IconButton';
 
 export interface PickersProps {
   modes: SessionMode[];
@@ -19,6 +22,15 @@ export function optionLabel(o: { name: string; category?: unknown }, value: stri
   return o.category === 'mode' || o.category === 'model' ? value : `${o.name}: ${value}`;
 }
 
+/** What an option is set to, in words ("Fast mode: Off"): the closed settings button's tooltip. */
+function currentLabel(o: SessionConfigOption): string {
+  type Choice = { value?: string; name: string; options?: Choice[] };
+  const x = o as { currentValue?: unknown; options?: Choice[] };
+  const all = (x.options ?? []).flatMap((g): Choice[] => g.options ?? [g]);
+  const v = all.find((c) => c.value === x.currentValue)?.name ?? String(x.currentValue ?? '');
+  return optionLabel(o, v);
+}
+
 /** ACP: when config options cover the mode (category "mode"), clients use them instead of
  *  `modes`; codex-acp sends both, which showed the same picker twice. */
 export function modePickerShown(p: Pick<PickersProps, 'modes' | 'configOptions'>): boolean {
@@ -27,6 +39,7 @@ export function modePickerShown(p: Pick<PickersProps, 'modes' | 'configOptions'>
 
 export function Pickers(p: PickersProps) {
   const { post } = useHost();
+  const [open, setOpen] = useState(false);
   const configSelect = (o: SessionConfigOption) => {
     const x = o as SessionConfigOption & { type?: string; currentValue?: unknown; options?: unknown[] };
     if (x.type === 'boolean' || typeof x.currentValue === 'boolean') {
@@ -80,6 +93,10 @@ export function Pickers(p: PickersProps) {
     );
   };
 
+  // Mode and model stay in view; the rest (claude-agent-acp: effort, fast mode, ultracode) sit
+  // behind one button, so five pickers take one row, not five.
+  const main = (o: SessionConfigOption) => ['mode', 'model'].includes((o as { category?: string }).category ?? '');
+  const more = p.configOptions.filter((o) => !main(o));
   return (
     <div class="pickers">
       {modePickerShown(p) && (
@@ -99,7 +116,18 @@ export function Pickers(p: PickersProps) {
           ))}
         </select>
       )}
-      {p.configOptions.map(configSelect)}
+      {p.configOptions.filter(main).map(configSelect)}
+      {more.length > 0 && (
+        <IconButton
+          icon="settings"
+          label={`${open ? 'Hide' : 'Show'} ${more.length} more options`}
+          title={more.map(currentLabel).join(' · ')}
+          aria-expanded={open}
+          data-testid="more-pickers"
+          onClick={() => setOpen(!open)}
+        />
+      )}
+      {open && more.map(configSelect)}
     </div>
   );
 }

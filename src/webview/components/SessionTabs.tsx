@@ -1,41 +1,92 @@
+import { useEffect, useRef } from 'preact/hooks';
 import type { SessionTab } from '../../shared/protocol';
 import { useHost } from '../host';
 import { IconButton } from './IconButton';
 
-/** The open sessions as tabs: click to switch, × to close; a spinner marks one that is working. */
+/** Each tab's label: its title (or "Session N"), with " (2)", " (3)"… on titles already used. */
+export function tabLabels(sessions: readonly SessionTab[]): string[] {
+  const seen = new Map<string, number>();
+  return sessions.map((s, i) => {
+    const t = s.title || `Session ${i + 1}`;
+    const n = (seen.get(t) ?? 0) + 1;
+    seen.set(t, n);
+    return n > 1 ? `${t} (${n})` : t;
+  });
+}
+
+/**
+ * The open sessions as tabs: click to switch, × to close; a spinner marks one that is working.
+ * The strip scrolls sideways (also with the wheel) and keeps the active tab in view; the list
+ * button at its end reaches every session however many there are.
+ */
 export function SessionTabs({ sessions, activeId }: { sessions: SessionTab[]; activeId?: string }) {
   const { post } = useHost();
+  const strip = useRef<HTMLDivElement>(null);
+  const labels = tabLabels(sessions);
+  const show = (sessionId: string) => post({ type: 'switchSession', sessionId });
+  useEffect(() => {
+    strip.current?.querySelector('.session-tab.active')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+    // (A title can arrive after the tab: its width changes, so the labels are a dependency too.)
+  }, [activeId, labels.join('\n')]);
   return (
-    <div class="session-tabs" role="tablist" aria-label="Open sessions" data-testid="session-tabs">
-      {sessions.map((s, i) => {
-        const active = s.sessionId === activeId;
-        const label = s.title || `Session ${i + 1}`;
-        return (
-          <div class={`session-tab${active ? ' active' : ''}`} key={s.sessionId}>
-            <button
-              role="tab"
-              aria-selected={active}
-              class="session-tab-label"
-              title={label}
-              data-testid="session-tab"
-              onClick={() => post({ type: 'switchSession', sessionId: s.sessionId })}
-            >
-              {s.status === 'working' && (
-                <i class="codicon codicon-loading codicon-modifier-spin" aria-label="working" />
-              )}
-              {s.status === 'disconnected' && <i class="codicon codicon-debug-disconnect" aria-label="disconnected" />}
-              {label}
-            </button>
-            <IconButton
-              icon="close"
-              class="session-tab-close"
-              label={`Close ${label}`}
-              title="Close session"
-              onClick={() => post({ type: 'closeSession', sessionId: s.sessionId })}
-            />
-          </div>
-        );
-      })}
+    <div class="session-tabs" data-testid="session-tabs">
+      <div
+        ref={strip}
+        class="session-tab-strip"
+        role="tablist"
+        aria-label="Open sessions"
+        onWheel={(e) => {
+          if (e.deltaX || !strip.current) return;
+          strip.current.scrollLeft += e.deltaY;
+        }}
+      >
+        {sessions.map((s, i) => {
+          const active = s.sessionId === activeId;
+          return (
+            <div class={`session-tab${active ? ' active' : ''}`} key={s.sessionId}>
+              <button
+                role="tab"
+                aria-selected={active}
+                class="session-tab-label"
+                title={labels[i]}
+                data-testid="session-tab"
+                onClick={() => show(s.sessionId)}
+              >
+                {s.status === 'working' && (
+                  <i class="codicon codicon-loading codicon-modifier-spin" aria-label="working" />
+                )}
+                {s.status === 'disconnected' && (
+                  <i class="codicon codicon-debug-disconnect" aria-label="disconnected" />
+                )}
+                {labels[i]}
+              </button>
+              <IconButton
+                icon="close"
+                class="session-tab-close"
+                label={`Close ${labels[i]}`}
+                title="Close session"
+                onClick={() => post({ type: 'closeSession', sessionId: s.sessionId })}
+              />
+            </div>
+          );
+        })}
+      </div>
+      {/* The list icon with a native select over it: every session, keyboard and screen-reader ready. */}
+      <span class="session-list icon-button" title="All open sessions">
+        <i class="codicon codicon-list-selection" aria-hidden="true" />
+        <select
+          aria-label="All open sessions"
+          data-testid="session-list"
+          value={activeId}
+          onChange={(e) => show((e.target as HTMLSelectElement).value)}
+        >
+          {sessions.map((s, i) => (
+            <option key={s.sessionId} value={s.sessionId}>
+              {labels[i]}
+            </option>
+          ))}
+        </select>
+      </span>
     </div>
   );
 }

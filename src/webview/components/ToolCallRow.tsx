@@ -3,19 +3,18 @@
 // JSON), raw input/output as JSON, and how its permission was decided.
 import { memo } from '../memo';
 import type { TerminalView, ToolCallView } from '../../shared/sessionModel';
-import { lazyComponent } from '../lazy';
 import { niceTitle, relPath } from '../toolTitle';
 import { useHost } from '../host';
 import { openLocation } from '../links';
 import { treeItem } from '../treeItem';
+import { toolDetails } from '../lazy';
 import { CallPermissionPrompts, type CallPrompts } from './PermissionPrompt';
 
 /** The expanded view of a call lives in its own chunk (diffs, terminals, JSON, …). */
-const LazyDetails = lazyComponent(
-  () => import('./ToolDetails').then((m) => m.default),
-  () => <div class="tool-details muted">Loading…</div>,
-);
-export const loadToolDetails = LazyDetails.load;
+function LazyDetails(p: { call: ToolCallView; terminals: Record<string, TerminalView> }) {
+  const m = toolDetails.use();
+  return m ? <m.ToolDetails {...p} /> : <div class="tool-details muted">Loading…</div>;
+}
 
 export const KIND_ICON: Record<string, string> = {
   read: 'eye',
@@ -92,7 +91,11 @@ interface Props {
 export const ToolCallRow = memo(
   function ToolCallRow({ call, expanded, focused, terminals, onToggle, onFocus, prompts, depth = 0 }: Props) {
     const host = useHost();
-    const status = call.interrupted ? INTERRUPTED : (STATUS[call.status] ?? STATUS.pending);
+    // claude-agent-acp leaves its command "pending" until the result: while its terminal runs
+    // and no prompt waits on it, the row says so.
+    const term = call.agentTerminalId ? terminals[call.agentTerminalId] : undefined;
+    const runs = call.status === 'pending' && !!term && !term.exited && !prompts;
+    const status = call.interrupted ? INTERRUPTED : runs ? STATUS.in_progress : (STATUS[call.status] ?? STATUS.pending);
     const t = niceTitle(call);
     const expandable = hasDetails(call);
     // A call that arrives already finished has no duration worth showing.
@@ -155,7 +158,7 @@ export const ToolCallRow = memo(
             title={status.label}
           />
         </div>
-        {prompts && <CallPermissionPrompts prompts={prompts} />}
+        {prompts && <CallPermissionPrompts prompts={prompts} call={call} />}
         {expanded && expandable && <LazyDetails call={call} terminals={terminals} />}
       </div>
     );

@@ -11,6 +11,9 @@ import { DiffView } from './DiffView';
 import { Json } from './Json';
 import { TerminalBox } from './TerminalBox';
 
+// The permission prompt shows the diff it asks about with this chunk's diff view.
+export { DiffView, ToolDetails };
+
 export default function ToolDetails({
   call,
   terminals,

@@ -23,10 +23,11 @@ import { ContentBlockView } from '../../../src/webview/components/ContentBlocks'
 import { DiffView } from '../../../src/webview/components/DiffView';
 import { ToolCallRow } from '../../../src/webview/components/ToolCallRow';
 import ToolDetails from '../../../src/webview/components/ToolDetails';
-import { PermissionPrompt } from '../../../src/webview/components/PermissionPrompt';
+import { PermissionPrompt } from '../../../src/webview/components/PermissionCard';
 import { Composer } from '../../../src/webview/components/Composer';
 import { modePickerShown, optionLabel } from '../../../src/webview/components/Pickers';
 import { Mirror } from '../../../src/webview/mirror';
+import { selectOption } from './configOption';
 import { buildRows, parentRowIndex } from '../../../src/webview/rows';
 import {
   appendOutput,
@@ -477,14 +478,7 @@ test('composer: a config option of category "mode" replaces the mode picker (cod
     { id: 'read-only', name: 'Read Only' },
     { id: 'auto', name: 'Default' },
   ];
-  const select = (id: string, category: string) => ({
-    id,
-    name: id,
-    category,
-    type: 'select',
-    currentValue: 'a',
-    options: [{ value: 'a', name: 'A' }],
-  });
+  const select = selectOption;
   const props = {
     working: false,
     enabled: true,
@@ -529,8 +523,8 @@ test("composer: pickers other than mode and model say what they set (claude-agen
       ] as never,
     }),
   );
-  assert.match(html, /<option[^>]*value="off"[^>]*>Fast mode: Off<\/option>/);
-  assert.match(html, /<option[^>]*value="default"[^>]*>Effort: Default<\/option>/);
+  // Options other than mode and model sit behind one settings button, whose tooltip says their values.
+  assert.match(html, /title="Effort: Default · Fast mode: Off"/);
   assert.match(html, /<option[^>]*value="sonnet"[^>]*>Sonnet 5.5<\/option>/, 'a model needs no prefix');
   assert.equal(optionLabel({ name: 'Mode', category: 'mode' }, 'Manual'), 'Manual');
   assert.equal(optionLabel({ name: 'Verbosity' }, 'High'), 'Verbosity: High', 'no category: named');

@@ -1,0 +1,131 @@
+// The narrow view's layout in the real VS Code: a scripted agent (test/fixtures/scripts/
+// e2e-layout.json) advertises claude-agent-acp's five config options and titles every session
+// "Fix the build". The composer keeps its pickers on one row; an edit's permission prompt names
+// the file, shows the proposed diff (Open diff opens VS Code's diff editor) and makes Allow the
+// primary button; claude-agent-acp-like rows read workspace-relative with the command as the
+// terminal's title; a long error wraps; many sessions keep the active tab in view.
+import { runCommand, sendPrompt, scriptedAgentSettings } from '../harness/codeServer.mjs';
+
+const SCRIPT = 'test/fixtures/scripts/e2e-layout.json';
+
+async function until(cond, ms, what) {
+  for (const end = Date.now() + ms; !(await cond());) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function box(locator) {
+  const b = await locator.boundingBox();
+  if (!b) throw new Error('not laid out');
+  return b;
+}
+
+export default {
+  userSettings: scriptedAgentSettings(SCRIPT),
+  tests: [
+    {
+      name: "claude-agent-acp's five pickers take one row; the rest open from the settings button",
+      timeoutMs: 60_000,
+      async run({ openTandemView, view, screenshot, log }) {
+        await openTandemView();
+        await view.locator('[data-testid="composer-input"]:not([disabled])').waitFor({ timeout: 30_000 });
+        await view.locator('[data-testid="config-model"]').waitFor({ timeout: 10_000 });
+        const mode = await box(view.locator('[data-testid="config-mode"]'));
+        const more = await box(view.locator('[data-testid="more-pickers"]'));
+        if (Math.abs(mode.y - more.y) > 4) throw new Error(`pickers on two rows: mode at ${mode.y}, more at ${more.y}`);
+        const pickers = await box(view.locator('.pickers'));
+        log(`pickers row: ${Math.round(pickers.height)} px high, ${Math.round(pickers.width)} px wide`);
+        log(`screenshot: ${await screenshot('e2e-layout-pickers')}`);
+        await view.locator('[data-testid="more-pickers"]').click();
+        await view.locator('[data-testid="config-ultracode"]').waitFor({ timeout: 5_000 });
+        const open = await box(view.locator('.pickers'));
+        log(`pickers opened: ${Math.round(open.height)} px high`);
+        log(`screenshot: ${await screenshot('e2e-layout-pickers-open')}`);
+        await view.locator('[data-testid="more-pickers"]').click();
+      },
+    },
+    {
+      name: 'an edit prompt names the file, shows the proposed diff, and Allow is the primary button',
+      timeoutMs: 60_000,
+      async run({ page, view, screenshot, log }) {
+        await sendPrompt(view, 'edit please');
+        const p = view.locator('[data-testid="tool-call"][data-id="e1"] [data-testid="permission-prompt"]');
+        await p.waitFor({ timeout: 20_000 });
+        const q = await p.locator('[data-testid="permission-question"]').innerText();
+        if (q !== 'Edit edit-me.txt?') throw new Error(`question: ${JSON.stringify(q)}`);
+        const diff = p.locator('[data-testid="diff"]');
+        await diff.waitFor({ timeout: 10_000 });
+        const text = await diff.innerText();
+        if (!/hello ACP/.test(text) || !/third line, edited/.test(text)) throw new Error(`diff: ${text}`);
+        const kinds = await p
+          .locator('[data-testid="permission-option"]')
+          .evaluateAll((bs) => bs.map((b) => `${b.dataset.kind}${b.classList.contains('secondary') ? '' : '*'}`));
+        if (kinds.join(' ') !== 'allow_once* allow_always reject_once') throw new Error(`buttons: ${kinds}`);
+        log(`screenshot: ${await screenshot('e2e-layout-permission-diff')}`);
+        await diff.locator('[data-testid="open-diff"]').click();
+        await page.locator('.tabs-container .tab.active', { hasText: 'edit-me.txt' }).waitFor({ timeout: 10_000 });
+        log(`diff editor tab: ${await page.locator('.tabs-container .tab.active').first().innerText()}`);
+        log(`screenshot: ${await screenshot('e2e-layout-permission-open-diff')}`);
+        await p.locator('[data-kind="allow_once"]').click();
+        await view.locator('[data-testid="message-agent"]', { hasText: 'edit answer: allow-once' }).waitFor();
+      },
+    },
+    {
+      name: 'rows read workspace-relative, the terminal is titled with its command, a long error wraps',
+      timeoutMs: 60_000,
+      async run({ view, screenshot, log }) {
+        await sendPrompt(view, 'search and build');
+        const error = view.locator('[data-testid="turn-error"]').last();
+        await error.waitFor({ timeout: 20_000 });
+        const grep = await view
+          .locator('[data-testid="tool-call"][data-id="g1"] [data-testid="tool-title"]')
+          .innerText();
+        if (grep.trim() !== 'Search "needle"') throw new Error(`search title: ${JSON.stringify(grep)}`);
+        const bash = view.locator('[data-testid="tool-call"][data-id="b1"]');
+        await until(
+          async () => {
+            if ((await bash.getAttribute('aria-expanded')) !== 'true') await bash.locator('.twisty').click();
+            return (await bash.locator('.terminal-command').count()) > 0;
+          },
+          10_000,
+          'the Bash row expanded',
+        );
+        const cmd = await bash.locator('.terminal-command').innerText();
+        if (cmd !== 'npm run build') throw new Error(`terminal title: ${JSON.stringify(cmd)}`);
+        const fits = await error.evaluate((e) => e.scrollWidth <= e.clientWidth + 1);
+        if (!fits) throw new Error('the error line is clipped');
+        log(`screenshot: ${await screenshot('e2e-layout-rows-error')}`);
+      },
+    },
+    {
+      name: 'many sessions: tabs told apart, the active one in view, the list reaches all',
+      timeoutMs: 120_000,
+      async run({ page, view, screenshot, log }) {
+        for (let i = 0; i < 7; i++) {
+          const before = await view.locator('[data-testid="session-tab"]').count();
+          await runCommand(page, 'Tandem: New Session');
+          await view.locator('[data-testid="session-tab"]').nth(Math.max(before, 1)).waitFor({ timeout: 20_000 });
+        }
+        const labels = await view.locator('[data-testid="session-tab"]').allInnerTexts();
+        log(`tabs: ${JSON.stringify(labels)}`);
+        if (new Set(labels).size !== labels.length) throw new Error(`tabs share a label: ${labels}`);
+        const strip = await box(view.locator('.session-tab-strip'));
+        const inView = async () => {
+          const t = await box(view.locator('.session-tab.active'));
+          return t.x >= strip.x - 1 && t.x + t.width <= strip.x + strip.width + 1;
+        };
+        await until(inView, 5_000, 'the active tab scrolled into view');
+        log(`screenshot: ${await screenshot('e2e-layout-tabs')}`);
+        const list = view.locator('[data-testid="session-list"]');
+        const first = await list.locator('option').first().getAttribute('value');
+        await list.selectOption(first);
+        await view.locator('.session-tab.active [data-testid="session-tab"]', { hasText: labels[0] }).waitFor({
+          timeout: 10_000,
+        });
+        await until(inView, 5_000, 'the first tab scrolled into view');
+        log(`screenshot: ${await screenshot('e2e-layout-tabs-first')}`);
+      },
+    },
+  ],
+};

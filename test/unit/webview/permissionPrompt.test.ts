@@ -1,0 +1,130 @@
+// The permission prompt: it says what it asks (Run `cmd`, Edit `file`, Call `IDE · OpenFile`),
+// shows the diff an edit proposes (the request's own, or its row's) with Open diff, and makes
+// Allow (once) the first and only primary button, with Alt+N following what is shown.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { JSDOM } from 'jsdom';
+import { until } from '../../support/until';
+import { fakeHost } from './fakeHost';
+import { toolCall } from './toolCall';
+import type { PermissionRequestView, ToolCallView } from '../../../src/shared/sessionModel';
+
+const dom = new JSDOM('<!DOCTYPE html><body><div id="root"></div></body>', { pretendToBeVisual: true });
+const g = globalThis as Record<string, unknown>;
+for (const k of ['window', 'document', 'navigator', 'HTMLElement', 'Element', 'Node', 'Event', 'KeyboardEvent']) {
+  if (!(k in g) || k === 'window' || k === 'document') g[k] = (dom.window as unknown as Record<string, unknown>)[k];
+}
+g.requestAnimationFrame = (cb: () => void) => setTimeout(cb, 0);
+
+const ROOT = '/home/user/project';
+const OPTIONS = [
+  { optionId: 'always', name: 'Always Allow', kind: 'allow_always' as const },
+  { optionId: 'once', name: 'Allow', kind: 'allow_once' as const },
+  { optionId: 'no', name: 'Reject', kind: 'reject_once' as const },
+];
+
+function request(toolCall: Partial<PermissionRequestView['toolCall']>): PermissionRequestView {
+  return { requestId: 'r1', toolCallId: 'c1', toolCall: { toolCallId: 'c1', ...toolCall }, options: OPTIONS, at: 0 };
+}
+
+const row = toolCall;
+
+async function mount(req: PermissionRequestView, call?: ToolCallView) {
+  const { h, render } = require('preact') as typeof import('preact');
+  const { CallPermissionPrompts, PermissionCards, groupPrompts } =
+    require('../../../src/webview/components/PermissionPrompt') as typeof import('../../../src/webview/components/PermissionPrompt');
+  const { HostContext } = require('../../../src/webview/host') as typeof import('../../../src/webview/host');
+  const { setWorkspaceRoots } =
+    require('../../../src/webview/toolTitle') as typeof import('../../../src/webview/toolTitle');
+  const { emptySnapshot } =
+    require('../../../src/shared/sessionModel') as typeof import('../../../src/shared/sessionModel');
+  setWorkspaceRoots([ROOT]);
+  const fake = fakeHost();
+  const root = document.getElementById('root')!;
+  const prompts = groupPrompts([req]).get(req.toolCallId)!;
+  const view = call
+    ? h(CallPermissionPrompts, { prompts, call })
+    : h(PermissionCards, { session: { ...emptySnapshot('s1'), permissions: [req] } });
+  render(h(HostContext.Provider, { value: fake.host }, view), root);
+  await until(() => !!root.querySelector('[data-testid="permission-prompt"]'), 2000, 'the prompt chunk');
+  const question = () => root.querySelector('[data-testid="permission-question"]')?.textContent ?? '';
+  const buttons = () => [...root.querySelectorAll<HTMLButtonElement>('[data-testid="permission-option"]')];
+  return { ...fake, root, question, buttons, unmount: () => render(null, root) };
+}
+
+test('an edit prompt shows the diff it asks about, with Open diff for that request', async () => {
+  const req = request({
+    title: 'Edit edit-me.txt',
+    kind: 'edit',
+    content: [{ type: 'diff', path: `${ROOT}/edit-me.txt`, oldText: 'hello world\n', newText: 'hello ACP\n' }],
+    locations: [{ path: `${ROOT}/edit-me.txt` }],
+  });
+  const { root, question, intents, unmount } = await mount(req, row({ kind: 'edit', title: 'Edit edit-me.txt' }));
+  assert.equal(question(), 'Edit edit-me.txt?');
+  await until(() => !!root.querySelector('[data-testid="diff"]'), 2000, 'the diff view chunk');
+  const text = root.querySelector('[data-testid="permission-diffs"]')!.textContent ?? '';
+  assert.match(text, /hello world/);
+  assert.match(text, /hello ACP/);
+  root.querySelector<HTMLButtonElement>('[data-testid="open-diff"]')!.click();
+  assert.deepEqual(intents, [{ type: 'openDiff', toolCallId: 'c1', index: 0, requestId: 'r1' }]);
+  unmount();
+});
+
+test("a request without content shows its row's diff (claude-code-acp asks with the raw input only)", async () => {
+  const req = request({
+    title: `Write ${ROOT}/new.txt`,
+    rawInput: { file_path: `${ROOT}/new.txt`, content: 'brand new\n' },
+  });
+  const call = row({
+    kind: 'edit',
+    content: [{ type: 'diff', path: `${ROOT}/new.txt`, oldText: null, newText: 'brand new\n' }],
+  });
+  const { root, question, intents, unmount } = await mount(req, call);
+  assert.equal(question(), 'Create new.txt?');
+  await until(() => !!root.querySelector('[data-testid="diff"]'), 2000, 'the diff view chunk');
+  assert.match(root.querySelector('[data-testid="diff"]')!.textContent ?? '', /brand new/);
+  root.querySelector<HTMLButtonElement>('[data-testid="open-diff"]')!.click();
+  assert.deepEqual(intents, [{ type: 'openDiff', toolCallId: 'c1', index: 0 }]);
+  unmount();
+});
+
+test('Allow (once) is the first and only primary button; Alt+N follows the order shown', async () => {
+  const req = request({ title: '`npm run lint`', rawInput: { command: 'npm run lint' } });
+  // The view has focus (the prompt takes it only then, never from the command palette or an editor).
+  document.hasFocus = () => true;
+  const { buttons, intents, question, root, unmount } = await mount(req);
+  assert.equal(question(), 'Run npm run lint?');
+  assert.equal(root.querySelector('[data-testid="permission-command"]'), null, 'a short command is the question');
+  assert.deepEqual(
+    buttons().map((b) => [b.dataset.kind, b.classList.contains('secondary')]),
+    [
+      ['allow_once', false],
+      ['allow_always', true],
+      ['reject_once', true],
+    ],
+  );
+  // The prompt takes focus (allow once) when its effect runs; Alt+N works from then on.
+  await until(() => document.activeElement === buttons()[0], 1000, 'focus on Allow');
+  document.dispatchEvent(new dom.window.KeyboardEvent('keydown', { altKey: true, code: 'Digit1', bubbles: true }));
+  assert.deepEqual(intents, [{ type: 'permissionAnswer', requestId: 'r1', optionId: 'once' }]);
+  unmount();
+});
+
+test('a long command is named short in the question and shown in full below it', async () => {
+  const long = `node -e "${'x'.repeat(80)}"`;
+  const { question, root, unmount } = await mount(request({ kind: 'execute', rawInput: { command: long } }));
+  assert.match(question(), /^Run node -e "x+…\?$/);
+  assert.equal(root.querySelector('[data-testid="permission-command"]')!.textContent, long);
+  unmount();
+});
+
+test('a client-tool call is asked as "Call IDE · OpenFile", also on the pending row of the MCP container', async () => {
+  const req = request({ title: 'mcp__tandem__IDE' });
+  const call = row({
+    title: 'mcp__tandem__IDE',
+    rawInput: { function: 'OpenFile', arguments: { path: `${ROOT}/src/a.ts`, line: 3 } },
+  });
+  const { question, unmount } = await mount(req, call);
+  assert.equal(question(), 'Call IDE · OpenFile src/a.ts:3?');
+  unmount();
+});
