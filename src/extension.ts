@@ -30,12 +30,16 @@ export function activate(context: vscode.ExtensionContext) {
     traffic: traffic.onMessage,
     history,
     onWillConnect: (agentName) => traffic.startConnection(agentName),
+    promptNotice: (sessionId) => hands.takeRestoreNotice(sessionId),
   }));
-  const view = new SessionViewProvider(context.extensionUri, logger, viewSource(ctl), vscodeRequests);
+  const view = new SessionViewProvider(context.extensionUri, logger, viewSource(ctl), {
+    ...vscodeRequests,
+    turnChanges: ({ turn }) => hands.changes.list(turn),
+  });
   // Permission prompts: rules → remembered → inline prompt (notification + badge when the view is hidden).
   const permissions = new TandemPermissions(context, logger, view);
   // fs + terminals through VS Code (writes outside the workspace ask), follow-along, review changes, "Open in terminal".
-  const hands = new AgentHands({
+  const hands: AgentHands = new AgentHands({
     controller: ctl,
     permission: permissions.broker,
     storageDir: context.storageUri?.fsPath,
@@ -53,6 +57,7 @@ export function activate(context: vscode.ExtensionContext) {
     history,
     permissions,
     showLog: () => channel.show(true),
+    removeCheckpoints: async (id) => (await hands.checkpointsReady)?.removeSession(id),
   });
 
   context.subscriptions.push(
@@ -67,11 +72,12 @@ export function activate(context: vscode.ExtensionContext) {
     diffs,
     ctl.registerFeatures(() => [permissions.feature(), ...hands.features(), clientTools.feature, elicitation]),
     new ViewFeed(ctl, view),
+    hands.changes.onDidChange(() => view.postMessage({ type: 'changes' })),
     new StatusIndicators(ctl),
     notifyHiddenForms(elicitation, view),
     ...registerCommands(commands),
   );
-  const intents = new ViewIntents({ ctl, commands, view, diffs, permissions, elicitation, logger });
+  const intents = new ViewIntents({ ctl, commands, view, diffs, permissions, elicitation, changes: hands, logger });
   // ACP Registry: browse, install, update, uninstall registry agents.
   const registry = registerRegistry({
     context,
