@@ -15,6 +15,7 @@ import { Disposable } from '../common/disposable';
 import type { Event } from '../common/event';
 import type { SessionChange } from '../session/store';
 import { FollowAgent } from './followAgent';
+import { HunkReview } from './hunkReview';
 import { RestoreCheckpoints } from './restoreCheckpoint';
 import { SessionChanges } from './sessionChanges';
 import { ReviewChanges } from './reviewChanges';
@@ -39,6 +40,8 @@ export class AgentHands extends Disposable {
   readonly restore: RestoreCheckpoints;
   /** The changes list of the session view (the same model as Review Changes). */
   readonly changes: SessionChanges;
+  /** Keep / undo per hunk in the editor (the same entries, so the session view follows). */
+  readonly hunks: HunkReview;
   private readonly workspaceCheckpoints: WorkspaceCheckpoints;
 
   constructor(private readonly deps: AgentHandsDeps) {
@@ -48,6 +51,7 @@ export class AgentHands extends Disposable {
     this.review = this._register(new ReviewChanges(this.tracker, vscodeEdits, () => ctl.current?.session?.sessionId));
     const sessionId = () => ctl.current?.session?.sessionId;
     this.changes = this._register(new SessionChanges(this.tracker, this.review, sessionId));
+    this.hunks = this._register(new HunkReview(this.tracker, sessionId, (c) => this.review.revert(c)));
     this.mirror = this._register(new TerminalMirror(() => ctl.current?.session));
     this.workspaceCheckpoints = this._register(new WorkspaceCheckpoints(deps.storageDir, this.tracker));
     this.restore = this._register(new RestoreCheckpoints(() => this.checkpoints, vscodeEdits, sessionId));
