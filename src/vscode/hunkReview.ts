@@ -134,8 +134,13 @@ export class HunkReview extends Disposable implements vscode.CodeLensProvider {
       label: 'Tandem: undo agent change',
     });
     await vscode.workspace.applyEdit(edit);
-    await doc.save();
+    await this.save(doc);
     this.settle(r);
+  }
+
+  /** The file on disk follows the editor (the checkpoints see the undo as the user's edit). */
+  private async save(doc: vscode.TextDocument): Promise<void> {
+    if (!(await doc.save())) void vscode.window.showWarningMessage(`Tandem: could not save ${doc.uri.fsPath}.`);
   }
 
   async keepAll(uri: vscode.Uri): Promise<void> {
@@ -158,7 +163,7 @@ export class HunkReview extends Disposable implements vscode.CodeLensProvider {
     const edit = new vscode.WorkspaceEdit();
     edit.replace(uri, new vscode.Range(0, 0, doc.lineCount, 0), r.review.undoAll());
     await vscode.workspace.applyEdit(edit);
-    await doc.save();
+    await this.save(doc);
     this.settle(r);
   }
 

@@ -1,9 +1,10 @@
 // "Restore to here" (tandem.restoreToPrompt, from a user message in the view) and "Undo Restore"
 // (tandem.undoRestore): the files that will change are listed first, in a QuickPick whose first
 // item is the safe choice (files with unsaved edits are skipped); discarding unsaved edits is a
-// choice of its own. Files are written through undoable workspace edits. The restore is itself a
+// choice of its own. The restore is itself a
 // checkpoint: undoing it is a restore to that checkpoint. The agent hears of it with the next
 // prompt (takeRestoreNotice, in sendPrompt).
+import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
 import type { CheckpointStore } from '../checkpoints/checkpointStore';
 import { applyRestore, planRestore, type RestoreWriter } from '../checkpoints/restore';
@@ -120,10 +121,23 @@ export class RestoreCheckpoints extends Disposable {
     } else void vscode.window.showWarningMessage(message);
   }
 
-  /** Undoable edits through the editor: a dirty buffer the user chose to discard is replaced too. */
+  /**
+   * A file without unsaved edits is written on disk (its editor, if open, follows); a buffer with
+   * unsaved edits the user chose to discard is replaced and saved through the editor. (Saving
+   * through the editor fails when a save participant times out on a busy machine; undoing the
+   * restore is a restore of its own, so the editor's undo stack is not needed.)
+   */
   private get writer(): RestoreWriter {
     return {
-      write: (file, bytes) => this.edits.restoreBytes(file, bytes),
+      write: async (file, bytes) => {
+        const uri = vscode.Uri.file(file);
+        if (vscode.workspace.textDocuments.some((d) => d.isDirty && d.uri.fsPath === file)) {
+          await this.edits.restoreBytes(file, bytes);
+          return;
+        }
+        await vscode.workspace.fs.createDirectory(vscode.Uri.file(nodePath.dirname(file)));
+        await vscode.workspace.fs.writeFile(uri, bytes);
+      },
       delete: (file) => this.edits.deleteFile(file),
     };
   }

@@ -23,12 +23,18 @@ export class SessionChanges extends Disposable {
   ) {
     super();
     let timer: ReturnType<typeof setTimeout> | undefined;
+    const changed = () => {
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        this.changed.fire();
+      }, 50);
+    };
+    this._register(tracker.onDidChange(changed));
+    // A saved edit of a changed file (a hunk undone in the editor) changes its +/− counts.
     this._register(
-      tracker.onDidChange(() => {
-        timer ??= setTimeout(() => {
-          timer = undefined;
-          this.changed.fire();
-        }, 50);
+      vscode.workspace.onDidSaveTextDocument((d) => {
+        const sid = currentSessionId();
+        if (sid && tracker.allTurns(sid).some((t) => t.files.some((c) => c.path === d.uri.fsPath))) changed();
       }),
     );
     this._register(toDisposable(() => clearTimeout(timer)));
