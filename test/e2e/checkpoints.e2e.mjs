@@ -71,6 +71,10 @@ export default {
         if (!readFileSync(file, 'utf8').includes('// Plain addition')) throw new Error('the first hunk was undone too');
         const row = view.locator('[data-testid="changed-file"]', { hasText: 'src/math.ts' });
         if ((await row.getAttribute('data-state')) !== 'pending') throw new Error('math.ts should still be pending');
+        // Its counts follow the undo: only the first hunk (one added line) is left.
+        await view
+          .locator('[data-testid="changed-file"]', { hasText: /src\/math\.ts\s*\+1\s*−0/ })
+          .waitFor({ timeout: 10_000 });
         await page.waitForTimeout(500);
         log(`screenshot: ${await screenshot('checkpoints-hunk-after-undo')}`);
       },
