@@ -7,7 +7,7 @@
 import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
 import type { CheckpointStore } from '../checkpoints/checkpointStore';
-import { applyRestore, planRestore, type RestoreWriter } from '../checkpoints/restore';
+import { applyRestore, planRestore, type RestoreResult, type RestoreWriter } from '../checkpoints/restore';
 import { restoreChoices, restoreFileItems, restoreSummary, type RestoreChoice } from '../checkpoints/restoreChoices';
 import type { Checkpoint } from '../checkpoints/timeline';
 import type { EditPort } from '../client/ports';
@@ -37,13 +37,13 @@ export class RestoreCheckpoints extends Disposable {
     );
   }
 
-  /** Restores the files the agent changed since prompt `turn` (0-based) of the session. */
-  async restoreToPrompt(sessionId: string | undefined, turn: number | undefined): Promise<void> {
+  /** Restores the files the agent changed since prompt `turn` (0-based) of the session; undefined: nothing done. */
+  async restoreToPrompt(sessionId: string | undefined, turn: number | undefined): Promise<RestoreResult | undefined> {
     const store = this.store();
     const prompts = (sessionId && store?.checkpoints(sessionId).filter((c) => c.kind === 'prompt')) || [];
     if (!store || !sessionId || !prompts.length) {
       void vscode.window.showInformationMessage('Tandem: this session has no checkpoints to restore.');
-      return;
+      return undefined;
     }
     if (turn === undefined) {
       const pick = await vscode.window.showQuickPick(
@@ -54,25 +54,25 @@ export class RestoreCheckpoints extends Disposable {
         })),
         { title: 'Tandem: Restore to Prompt', placeHolder: 'The files that will change are listed next' },
       );
-      if (pick?.turn === undefined) return;
+      if (pick?.turn === undefined) return undefined;
       turn = pick.turn;
     }
     const cp = store.session(sessionId).timeline.ofTurn(turn);
     if (!cp) {
       void vscode.window.showInformationMessage(`Tandem: prompt ${turn + 1} has no checkpoint.`);
-      return;
+      return undefined;
     }
-    await this.restore(store, sessionId, cp);
+    return this.restore(store, sessionId, cp);
   }
 
-  async undoRestore(sessionId: string | undefined): Promise<void> {
+  async undoRestore(sessionId: string | undefined): Promise<RestoreResult | undefined> {
     const store = this.store();
     const last = sessionId ? this.lastRestoreOf(store, sessionId) : undefined;
     if (!store || !sessionId || !last) {
       void vscode.window.showInformationMessage('Tandem: there is no restore to undo in this session.');
-      return;
+      return undefined;
     }
-    await this.restore(store, sessionId, last);
+    return this.restore(store, sessionId, last);
   }
 
   private lastRestoreOf(store: CheckpointStore | undefined, sessionId: string): Checkpoint | undefined {
@@ -85,7 +85,7 @@ export class RestoreCheckpoints extends Disposable {
     );
   }
 
-  private async restore(store: CheckpointStore, sessionId: string, cp: Checkpoint): Promise<void> {
+  private async restore(store: CheckpointStore, sessionId: string, cp: Checkpoint): Promise<RestoreResult | undefined> {
     const unsaved = new Set(
       vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file').map((d) => d.uri.fsPath),
     );
@@ -97,7 +97,7 @@ export class RestoreCheckpoints extends Disposable {
           ? `Tandem: nothing can be restored to ${plan.title}: ${files.map((f) => f.description).join('; ')}`
           : `Tandem: every file is as it was ${plan.title}.`,
       );
-      return;
+      return undefined;
     }
     const items: Item[] = [
       ...restoreChoices(plan),
@@ -108,8 +108,10 @@ export class RestoreCheckpoints extends Disposable {
       title: `Tandem: restore to ${plan.title}`,
       placeHolder: 'These files will change. Choose how to restore them.',
       matchOnDescription: true,
+      // A decision about files: it stays open when focus moves (the view updating, a notification).
+      ignoreFocusOut: true,
     });
-    if (!pick?.choice || pick.choice === 'cancel') return;
+    if (!pick?.choice || pick.choice === 'cancel') return undefined;
     const result = await applyRestore(store, plan, this.writer, { overwriteUnsaved: pick.choice === 'overwrite' });
     if (result.checkpoint) this.lastRestore.set(sessionId, result.checkpoint);
     const message = `Tandem: ${restoreSummary(plan.title, result)}`;
@@ -119,6 +121,7 @@ export class RestoreCheckpoints extends Disposable {
         if (a) void this.undoRestore(sessionId);
       });
     } else void vscode.window.showWarningMessage(message);
+    return result;
   }
 
   /**

@@ -44,7 +44,7 @@ export interface ViewIntentDeps {
   };
   /** The agent's changes: restore to a prompt, and the view's changes list. */
   changes?: {
-    restore: { restoreToPrompt(sessionId: string | undefined, turn: number): Promise<void> };
+    restore: { restoreToPrompt(sessionId: string | undefined, turn: number): Promise<unknown> };
     changes: { act(turn: number, action: ChangeAction, path?: string): Promise<void> };
   };
   logger: Logger;

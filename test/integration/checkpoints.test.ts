@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { activateTandem, configureScriptedAgent, runAccepting, until } from './helpers';
 import { CheckpointStore } from '../../src/checkpoints/checkpointStore';
-import { applyRestore, planRestore } from '../../src/checkpoints/restore';
+import { applyRestore, planRestore, type RestoreResult } from '../../src/checkpoints/restore';
 import { ChangeTracker } from '../../src/client/changeTracker';
 import type { Controller } from '../../src/vscode/controller';
 import type { AgentHands } from '../../src/vscode/agentHands';
@@ -134,7 +134,8 @@ suite('checkpoints (restore to a prompt, per-hunk review)', () => {
     await until(() => !!hands.tracker.get(sid(), 1, file('b.txt')), 10_000, "the command's change recorded");
     const before = { a: readFileSync(file('a.txt')), b: readFileSync(file('b.txt')), c: readFileSync(file('c.txt')) };
 
-    await runAccepting('tandem.restoreToPrompt', { turn: 0 });
+    const restore = (await runAccepting('tandem.restoreToPrompt', { turn: 0 })) as RestoreResult;
+    assert.deepEqual([restore.skipped, restore.failed], [[], []], 'nothing left alone');
     assert.equal(readFileSync(file('a.txt'), 'utf8'), ORIGINAL, 'a.txt as before prompt 1 (CRLF kept)');
     assert.equal(readFileSync(file('b.txt'), 'utf8'), 'b0\n', "the command's change undone");
     assert.equal(existsSync(file('c.txt')), false, 'the created file deleted');
@@ -153,7 +154,13 @@ suite('checkpoints (restore to a prompt, per-hunk review)', () => {
       /^\[Restored to before prompt 1: checkpoints\/a\.txt, checkpoints\/b\.txt, checkpoints\/c\.txt\]$/,
     );
 
-    await runAccepting('tandem.undoRestore');
+    const dirty = vscode.workspace.textDocuments.filter((d) => d.isDirty).map((d) => d.uri.fsPath);
+    const undo = (await runAccepting('tandem.undoRestore')) as RestoreResult;
+    assert.deepEqual(
+      [undo.skipped, undo.failed],
+      [[], []],
+      `undo left nothing alone (unsaved: ${JSON.stringify(dirty)})`,
+    );
     assert.deepEqual(readFileSync(file('a.txt')), before.a, 'undo: a.txt as before the restore');
     assert.deepEqual(readFileSync(file('b.txt')), before.b);
     assert.deepEqual(readFileSync(file('c.txt')), before.c);
@@ -185,6 +192,7 @@ suite('checkpoints (restore to a prompt, per-hunk review)', () => {
       assert.deepEqual(readFileSync(file('b.txt')), now.b);
       assert.equal(readFileSync(file('c.txt'), 'utf8'), 'created\n');
     } finally {
+      await reopened.whenIdle(); // its log records on disk before it closes
       reopened.dispose();
     }
   });
