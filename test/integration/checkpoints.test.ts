@@ -196,4 +196,15 @@ suite('checkpoints (restore to a prompt, per-hunk review)', () => {
       reopened.dispose();
     }
   });
+
+  test('deleting the session from the history deletes its checkpoints', async () => {
+    const store = hands.checkpoints!;
+    const id = sid();
+    const log = join(store.opts.dir, 'sessions', `${encodeURIComponent(id)}.jsonl`);
+    assert.ok(existsSync(log), 'the session has a log');
+    await vscode.commands.executeCommand('tandem.deleteSession', id);
+    assert.equal(existsSync(log), false, 'its log is gone');
+    assert.deepEqual(store.checkpoints(id), []);
+    assert.equal(hands.tracker.allTurns(id).length, 0, 'Review Changes forgets it');
+  });
 });
