@@ -5,58 +5,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { IDisposable } from '../common/disposable';
 import { Emitter, type Event } from '../common/event';
 import { nullLogger, type Logger } from '../common/logger';
+import type { AgentExit, AgentProcess, SpawnAgentOptions } from './agentProcessTypes';
 import { startHostWatchdog, type HostWatchdog } from './hostWatchdog';
 import { groupAlive, signalProcessGroup } from './processGroups';
 import { StderrRing } from './stderrRing';
 
-export interface AgentExit {
-  /** Exit code, or null when killed by a signal or never started. */
-  code: number | null;
-  /** Signal name (e.g. "SIGTERM") when the process was killed by a signal. */
-  signal: string | null;
-  /** Set when the process could not be started (spawn error): a short technical reason. */
-  error?: string;
-  /** Human text for the user, including the last stderr lines when there are any. */
-  message: string;
-}
-
-export interface AgentProcess extends IDisposable {
-  readonly pid: number | undefined;
-  readonly stdin: NodeJS.WritableStream;
-  readonly stdout: NodeJS.ReadableStream;
-  /**
-   * Fires once, as soon as the agent exits, crashes or fails to start. A listener added after
-   * that is called on the next microtask with the same value (no exit is ever missed).
-   */
-  readonly onDidExit: Event<AgentExit>;
-  readonly exited: AgentExit | undefined;
-  /** The process that kills the agent's group if this process dies first (POSIX). */
-  readonly watchdogPid: number | undefined;
-  /** The last `lines` (default 20) complete stderr lines, plus a pending partial line. */
-  stderrTail(lines?: number): string[];
-  /** SIGTERM the whole process group, SIGKILL after the grace; resolves when the group is gone. */
-  kill(): Promise<void>;
-  /** Kill without waiting. */
-  dispose(): void;
-}
-
-export interface SpawnAgentOptions {
-  command: string;
-  args?: readonly string[];
-  /** Merged over process.env; an `undefined` value removes the variable. */
-  env?: Readonly<Record<string, string | undefined>>;
-  cwd?: string;
-  logger?: Logger;
-  /** Display name used in log lines and messages; default: the command's base name. */
-  name?: string;
-  /** Time between SIGTERM and SIGKILL. Default 2000 ms. */
-  killGraceMs?: number;
-  /** Bound of the stderr ring buffer in bytes. Default 64 KiB. */
-  stderrTailBytes?: number;
-}
+export type { AgentExit, AgentProcess, SpawnAgentOptions } from './agentProcessTypes';
 
 const DEFAULT_GRACE_MS = 2000;
 const DEFAULT_TAIL_BYTES = 64 * 1024;

@@ -13,9 +13,10 @@ import { Disposable, DisposableStore, toDisposable, type IDisposable } from '../
 import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
 import { PromptQueues } from '../session/promptQueue';
-import type { SessionChange, SessionStore } from '../session/store';
+import type { SessionChange } from '../session/store';
 import type { AgentView, ToWebview, SessionTab } from '../shared/protocol';
 import { withSecrets } from './agentSecrets';
+import { pointToWorkingSession, toAgentView } from './agentViewState';
 import { readSettings } from './settings';
 
 const QUEUE_KEY = 'tandem.promptQueue';
@@ -273,7 +274,7 @@ export class Controller extends Disposable {
     this.openingSession = opening.then(() => undefined).catch(() => undefined);
     try {
       await opening;
-      if (previous && previous !== client.session) this.pointToWorkingSession(client, previous);
+      if (previous && previous !== client.session) pointToWorkingSession(client, previous);
     } catch (err) {
       void vscode.window.showErrorMessage(
         `Tandem: could not open a new session: ${err instanceof Error ? err.message : err}`,
@@ -282,17 +283,6 @@ export class Controller extends Disposable {
       this.openingSession = undefined;
       if (this.client === client) this.setAgent(client.agent);
     }
-  }
-
-  /** The view now shows the new session: a turn still running in the old one stays one click away. */
-  private pointToWorkingSession(client: AgentClient, previous: SessionStore): void {
-    if (previous.state.meta.status !== 'working' || client.getSession(previous.sessionId) !== previous) return;
-    const title = previous.state.meta.title ? `"${previous.state.meta.title}"` : 'The previous session';
-    void vscode.window
-      .showInformationMessage(`Tandem: ${title} is still working in its own tab.`, 'Show It')
-      .then((pick) => {
-        if (pick && client.getSession(previous.sessionId)) client.switchTo(previous.sessionId);
-      });
   }
 
   private setAgent(a: AgentView): void {
@@ -304,14 +294,4 @@ export class Controller extends Disposable {
     this.connection?.dispose();
     super.dispose();
   }
-}
-
-/** The view's form of the agent's state: the connection's status (AgentStatus) plus what its prompts may carry. */
-function toAgentView(a: AgentView, client: AgentClient | undefined): AgentView {
-  const caps = client?.initializeResult?.agentCapabilities?.promptCapabilities;
-  if (!caps || a.promptCapabilities) return a;
-  return {
-    ...a,
-    promptCapabilities: { image: !!caps.image, audio: !!caps.audio, embeddedContext: !!caps.embeddedContext },
-  };
 }
