@@ -46,6 +46,9 @@ suite('checkpoints (restore to a prompt, per-hunk review)', () => {
     });
     await configureScriptedAgent(extensionPath, 'Checkpoints', {
       name: 'checkpoints',
+      // Its own session ids: the ChangeTracker and the checkpoint store are extension-wide, and
+      // other suites' scripted agents also open sess-1 (their changes would show in this one's).
+      newSession: { sessionId: 'checkpoints-${n}' },
       prompts: [
         {
           match: 'two hunks',
