@@ -42,21 +42,17 @@ export function activate(context: vscode.ExtensionContext) {
     traffic: traffic.onMessage,
     history,
     onWillConnect: (agentName) => traffic.startConnection(agentName),
-    promptNotice: (sessionId) => hands.takeRestoreNotice(sessionId),
   }));
   // Prompts sent while a turn runs: queued per session, sent when the turn ends, steerable.
   const turns = new TurnEnds(ctl);
   const queued = new QueuedPrompts(ctl, turns, { postMessage: (m) => view.postMessage(m) }, logger);
-  const view = new SessionViewProvider(context.extensionUri, logger, viewSource(ctl, queued), {
-    ...vscodeRequests,
-    turnChanges: ({ turn }) => hands.changes.list(turn),
-  });
+  const view = new SessionViewProvider(context.extensionUri, logger, viewSource(ctl, queued), vscodeRequests);
   // A turn that ends or fails while the view is out of sight: notification, badge, status bar.
   const attention = new TurnAttention(ctl, turns, view);
   // Permission prompts: rules → remembered → inline prompt (notification + badge when the view is hidden).
   const permissions = new TandemPermissions(context, logger, view);
   // fs + terminals through VS Code (writes outside the workspace ask), follow-along, review changes, "Open in terminal".
-  const hands: AgentHands = new AgentHands({
+  const hands = new AgentHands({
     controller: ctl,
     permission: permissions.broker,
     storageDir: context.storageUri?.fsPath,
@@ -79,7 +75,6 @@ export function activate(context: vscode.ExtensionContext) {
     history,
     permissions,
     showLog: () => channel.show(true),
-    removeCheckpoints: async (id) => (await hands.checkpointsReady)?.removeSession(id),
   });
 
   context.subscriptions.push(
@@ -98,22 +93,11 @@ export function activate(context: vscode.ExtensionContext) {
     diffs,
     ctl.registerFeatures(() => [permissions.feature(), ...hands.features(), clientTools.feature, elicitation]),
     new ViewFeed(ctl, view),
-    hands.changes.onDidChange(() => view.postMessage({ type: 'changes' })),
     new StatusIndicators(ctl, attention),
     notifyHiddenForms(elicitation, view),
     ...registerCommands(commands),
   );
-  const intents = new ViewIntents({
-    ctl,
-    commands,
-    view,
-    diffs,
-    permissions,
-    elicitation,
-    queue: queued,
-    changes: hands,
-    logger,
-  });
+  const intents = new ViewIntents({ ctl, commands, view, diffs, permissions, elicitation, queue: queued, logger });
   // ACP Registry: browse, install, update, uninstall registry agents.
   const registry = registerRegistry({
     context,
