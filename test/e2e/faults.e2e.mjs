@@ -129,8 +129,11 @@ export default {
         );
         log('old agent gone');
         await openTandemView(page);
+        // The restored history (its earlier turn, folded above the interrupted one) and the
+        // prompt the reload cut short, marked as such.
+        await view.getByText('the earlier prompt').first().waitFor({ timeout: 30_000 });
         await view
-          .locator('[data-testid="message-agent"]', { hasText: 'HISTORY-RESTORED' })
+          .getByText('Interrupted: the window reloaded before the answer finished.')
           .waitFor({ timeout: 30_000 });
         const now = agentPids();
         if (now.length !== 1 || now[0] === before[0]) throw new Error(`agents after the reload: ${now.join(', ')}`);

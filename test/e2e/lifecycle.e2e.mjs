@@ -6,7 +6,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agentReply, notification, openTandemView, sendPrompt, scriptedAgentSettings } from '../harness/codeServer.mjs';
+import {
+  agentReply,
+  notification,
+  openTandemView,
+  runCommand,
+  sendPrompt,
+  scriptedAgentSettings,
+} from '../harness/codeServer.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'tandem-e2e-lifecycle-'));
 const SCRIPT = join(dir, 'lifecycle-agent.json');
@@ -69,7 +76,8 @@ export default {
         await openTandemView(page);
         await sendPrompt(view, 'slow old');
         await agentReply(view, 'OLD-TURN-RUNNING');
-        await view.locator('header [aria-label="New session"]').click();
+        // New Session lives in the view's title bar (VS Code's own toolbar), as in the palette.
+        await runCommand(page, 'Tandem: New Session');
         await view
           .locator('[data-testid="starting"]', { hasText: 'Opening a new session…' })
           .waitFor({ timeout: 5_000 });
