@@ -154,6 +154,9 @@ test('saved edits between turns are not undone by themselves, and a restore to a
   h.prompt();
   await h.write(f, 'v1 agent\n');
   await h.endTurn();
+  // The user's edits come after the turn ended by the file system's clock too (on a loaded
+  // machine they could share its coarse tick with the turn's end and count as the agent's).
+  await clockPast(join(h.store.opts.dir, 'clock'));
   writeFileSync(f, 'v1 agent + user\n'); // the user, between the turns
   writeFileSync(mine, 'm1 user\n');
   await h.store.noteChanged([f, mine]); // the editor's save event
