@@ -445,6 +445,7 @@ test('agent-side terminal output in _meta (claude-agent-acp) becomes a terminal 
       terminalId: 'T1',
       command: 'npm test',
       output: 'ok 1\nok 2\n',
+      outputEnd: 10,
       truncated: false,
       exited: true,
       exitCode: 0,
