@@ -1,11 +1,10 @@
 // "Does the new version work?": start it, send ACP `initialize`, and stop it. An update switches
 // the settings to the new version only after this succeeded, so a broken release never replaces
 // a working one.
-import { AcpConnection } from '../acp/connection';
 import { errorDetail } from '../acp/errors';
-import { spawnAgent } from '../acp/agentProcess';
 import { AGENT_METHODS } from '../acp/methods';
 import type { AgentConfig } from '../client/agentConfig';
+import { openTransport } from '../client/transport';
 import { nullLogger, type Logger } from '../common/logger';
 
 export type ProbeResult = { ok: true; agentVersion?: string } | { ok: false; message: string };
@@ -15,15 +14,7 @@ export async function probeInitialize(
   o: { cwd: string; timeoutMs?: number; logger?: Logger; clientVersion?: string },
 ): Promise<ProbeResult> {
   const logger = o.logger ?? nullLogger;
-  const proc = spawnAgent({
-    command: agent.command,
-    args: agent.args,
-    env: agent.env,
-    cwd: agent.cwd ?? o.cwd,
-    logger,
-    name: agent.name,
-  });
-  const conn = new AcpConnection({ input: proc.stdout, output: proc.stdin, logger });
+  const { proc, conn } = openTransport({ agent, cwd: o.cwd, logger });
   let timer: NodeJS.Timeout | undefined;
   try {
     conn.listen();

@@ -153,11 +153,14 @@ export function sessionViewSpec(theme, only) {
           const first = view.locator('[data-testid="tool-call"][data-id="r1"]');
           await first.focus();
           await first.press('ArrowDown');
-          const focused = await view.locator(':focus').getAttribute('data-id');
+          // The frame's active element, not `:focus`: a workbench part opening late (the diff the edit call
+          // opened) can take the window's focus, and `:focus` then matches nothing although the row has moved.
+          const focused = await view.locator('body').evaluate(() => document.activeElement?.getAttribute('data-id'));
           if (focused !== 'e1') throw new Error(`ArrowDown should move to the next call, focus is on ${focused}`);
-          await view.locator(':focus').press('Enter');
+          const second = view.locator('[data-testid="tool-call"][data-id="e1"]');
+          await second.press('Enter');
           await view.locator('[data-testid="tool-call"][data-id="e1"][aria-expanded="false"]').waitFor();
-          await view.locator(':focus').press('Enter');
+          await second.press('Enter');
           await view.locator('[data-testid="tool-call"][data-id="e1"][aria-expanded="true"]').waitFor();
 
           log(`screenshot: ${await screenshot(`session-view-${theme.shot}`)}`);

@@ -39,7 +39,8 @@ export default {
         if (!/Agent \(Explore\)/.test(title)) throw new Error(`Agent call title: ${JSON.stringify(title)}`);
         await row(view, 'g1').focus();
         await row(view, 'g1').press('ArrowLeft');
-        const focused = await view.locator(':focus').getAttribute('data-id');
+        // The frame's active element: `:focus` matches nothing while a workbench part holds the window's focus.
+        const focused = await view.locator('body').evaluate(() => document.activeElement?.getAttribute('data-id'));
         if (focused !== 'a')
           throw new Error(`ArrowLeft on a subagent's call should go to its Agent call, focus is on ${focused}`);
         log(`screenshot: ${await screenshot('e2e-subagents')}`);
