@@ -33,7 +33,10 @@ export function activate(context: vscode.ExtensionContext) {
     context.storageUri
       ? fileSlot(vscode.Uri.joinPath(context.storageUri, 'in-flight-prompt.json').fsPath)
       : mementoSlot(context.workspaceState),
-    (text, atts): Promise<void> => sendPrompt(ctl, view, text, atts),
+    (text, atts): Promise<void> => {
+      view.show();
+      return sendPrompt(ctl, text, atts);
+    },
   );
   const history = new SessionHistory(context.workspaceState, interrupted);
   const ctl = (controller = new Controller({

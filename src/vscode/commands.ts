@@ -68,7 +68,8 @@ export function createCommands(d: CommandDeps) {
               prompt: 'What should the agent do with it? (optional)',
             });
       if (question === undefined) return;
-      await sendPrompt(ctl, view, question || 'Look at this selection.', [sel.attachment]);
+      view.show();
+      await sendPrompt(ctl, question || 'Look at this selection.', [sel.attachment]);
     },
     // (uri, question) may come from a menu, a keybinding's args or another extension.
     'tandem.askAboutFile': async (uri?: vscode.Uri, preset?: string) => {
@@ -85,7 +86,8 @@ export function createCommands(d: CommandDeps) {
               prompt: 'Your question',
             });
       if (!question) return;
-      await sendPrompt(ctl, view, question, [{ kind: 'file', path: target.fsPath }]);
+      view.show();
+      await sendPrompt(ctl, question, [{ kind: 'file', path: target.fsPath }]);
     },
     'tandem.replayRecording': async (file?: vscode.Uri) => {
       const uri = file instanceof vscode.Uri ? file : await pickRecording(d.context.globalStorageUri);

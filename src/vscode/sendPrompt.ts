@@ -6,15 +6,12 @@ import { buildPrompt } from './promptContent';
 
 /**
  * Sends `text` and `attachments` to the shown session, starting the agent if needed, and resolves
- * when the turn ends. While a turn runs the prompt is queued for that session instead.
+ * when the turn ends. While a turn runs the prompt is queued for that session instead. It does not
+ * show the view: the palette's commands do that first; the composer is in the view already, and
+ * focusing the view again there would move focus (and race a prompt card or a command palette
+ * the user opens right after sending).
  */
-export async function sendPrompt(
-  ctl: Controller,
-  view: { show(): void },
-  text: string,
-  attachments: readonly Attachment[],
-): Promise<void> {
-  view.show();
+export async function sendPrompt(ctl: Controller, text: string, attachments: readonly Attachment[]): Promise<void> {
   await ctl.ensureStarted();
   // A new session is opening: the prompt is for it, never for the session still on screen.
   await ctl.openingSession;

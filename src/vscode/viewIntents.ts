@@ -60,14 +60,14 @@ export class ViewIntents extends Disposable {
   }
 
   async handle(intent: ViewIntent): Promise<void> {
-    const { ctl, view } = this.d;
+    const { ctl } = this.d;
     if (isCommandIntent(intent)) {
       await this.d.commands[COMMAND_INTENTS[intent.type]]();
       return;
     }
     switch (intent.type) {
       case 'prompt':
-        await sendPrompt(ctl, view, intent.text, intent.attachments ?? []);
+        await sendPrompt(ctl, intent.text, intent.attachments ?? []);
         return;
       case 'queue': {
         const { type: _, ...op } = intent;
