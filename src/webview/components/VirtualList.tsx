@@ -122,8 +122,10 @@ export function VirtualList<R extends { key: string }>({
               // normal flow inside the window, and the next render uses the measured height anyway.
               if (old !== undefined && Math.abs(old - h) < 1) continue;
               changed = true;
-              // A row above the viewport changed height: shift the scroll position by as much.
-              if (!stick.current && i !== undefined && old !== undefined && offsetsRef.current[i] < st)
+              // A row wholly above the viewport changed height: shift the scroll position by as much.
+              // Not the row the viewport's top cuts: rows grow at their end (a turn's changes list, a
+              // command's output), so what the reader sees of it stays where it is.
+              if (!stick.current && i !== undefined && old !== undefined && offsetsRef.current[i + 1] <= st)
                 anchorDelta.current += h - old;
             }
             // A class's height changed: every unmeasured row of it moves.

@@ -169,3 +169,36 @@ test('a list shown again opens at the row the reader was at (waiting for it to a
   assert.equal(reported.at(-1), undefined);
   render(null, root);
 });
+
+test('a row above the viewport growing keeps what is on screen in place; the row cut by the viewport top growing at its end moves nothing', async () => {
+  const { h, render } = require('preact') as typeof import('preact');
+  const { VirtualList } =
+    require('../../../src/webview/components/VirtualList') as typeof import('../../../src/webview/components/VirtualList');
+  const root = document.getElementById('root')!;
+  const rows: R[] = Array.from({ length: 200 }, (_, i) => ({ key: `r${i}`, kind: 'msg' as const }));
+  render(h(VirtualList<R>, { rows, estimate: () => 24, renderRow: (r: R) => h('div', null, r.key) }), root);
+  await tick();
+  const scroller = root.firstElementChild as HTMLElement;
+  Object.defineProperty(scroller, 'scrollHeight', { value: 200 * 24 + 8 });
+  Object.defineProperty(scroller, 'clientHeight', { value: 600 });
+  // The reader is 10 px into r40 (not following the tail).
+  scroller.scrollTop = 40 * 24 + 10;
+  scroller.dispatchEvent(new window.Event('scroll'));
+  await tick();
+  const ro = observers.find((o) => [...o.targets].some((t) => (t as HTMLElement).dataset.key === 'r40'))!;
+  const grow = (key: string, height: number) =>
+    ro.cb(
+      [...ro.targets]
+        .filter((t) => (t as HTMLElement).dataset.key === key)
+        .map((t) => ({ target: t, borderBoxSize: [{ blockSize: height }] })),
+    );
+  // r40 gets a changes list under its prompt: the reader still sees r40's first lines.
+  grow('r40', 109);
+  await tick();
+  assert.equal(scroller.scrollTop, 40 * 24 + 10);
+  // r30, wholly above, grows by 26: the scroll position follows, so the same text stays on screen.
+  grow('r30', 50);
+  await tick();
+  assert.equal(scroller.scrollTop, 40 * 24 + 10 + 26);
+  render(null, root);
+});
