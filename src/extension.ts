@@ -45,17 +45,21 @@ export function activate(context: vscode.ExtensionContext) {
     traffic: traffic.onMessage,
     history,
     onWillConnect: (agentName) => traffic.startConnection(agentName),
+    promptNotice: (sessionId) => hands.takeRestoreNotice(sessionId),
   }));
   // Prompts sent while a turn runs: queued per session, sent when the turn ends, steerable.
   const turns = new TurnEnds(ctl);
   const queued = new QueuedPrompts(ctl, turns, { postMessage: (m) => view.postMessage(m) }, logger);
-  const view = new SessionViewProvider(context.extensionUri, logger, viewSource(ctl, queued), vscodeRequests);
+  const view = new SessionViewProvider(context.extensionUri, logger, viewSource(ctl, queued), {
+    ...vscodeRequests,
+    turnChanges: ({ turn }) => hands.changes.list(turn),
+  });
   // A turn that ends or fails while the view is out of sight: notification, badge, status bar.
   const attention = new TurnAttention(ctl, turns, view);
   // Permission prompts: rules → remembered → inline prompt (notification + badge when the view is hidden).
   const permissions = new TandemPermissions(context, logger, view);
   // fs + terminals through VS Code (writes outside the workspace ask), follow-along, review changes, "Open in terminal".
-  const hands = new AgentHands({
+  const hands: AgentHands = new AgentHands({
     controller: ctl,
     permission: permissions.broker,
     storageDir: context.storageUri?.fsPath,
@@ -78,6 +82,7 @@ export function activate(context: vscode.ExtensionContext) {
     history,
     permissions,
     showLog: () => channel.show(true),
+    removeCheckpoints: async (id) => (await hands.checkpointsReady)?.removeSession(id),
   });
 
   context.subscriptions.push(
@@ -96,11 +101,22 @@ export function activate(context: vscode.ExtensionContext) {
     diffs,
     ctl.registerFeatures(() => [permissions.feature(), ...hands.features(), clientTools.feature, elicitation]),
     new ViewFeed(ctl, view),
+    hands.changes.onDidChange(() => view.postMessage({ type: 'changes' })),
     new StatusIndicators(ctl, attention),
     notifyHiddenForms(elicitation, view),
     ...registerCommands(commands),
   );
-  const intents = new ViewIntents({ ctl, commands, view, diffs, permissions, elicitation, queue: queued, logger });
+  const intents = new ViewIntents({
+    ctl,
+    commands,
+    view,
+    diffs,
+    permissions,
+    elicitation,
+    queue: queued,
+    changes: hands,
+    logger,
+  });
   // ACP Registry: browse, install, update, uninstall registry agents.
   const registry = registerRegistry({
     context,

@@ -3,7 +3,13 @@
 // values are refused with a reason; the host logs it and acts on nothing.
 import { MAX_LOAD_TURNS } from './turnOutline';
 import { parseAttachment, parseElicitationContent, unexpectedField } from './parseContent';
-import { MAX_SEARCH_QUERY, type Attachment, type FromWebview, type WebviewRequest } from './protocol';
+import {
+  MAX_SEARCH_QUERY,
+  type Attachment,
+  type ChangeAction,
+  type FromWebview,
+  type WebviewRequest,
+} from './protocol';
 
 export const MAX_ATTACHMENTS = 50;
 /** Longest prompt accepted from the webview (a pasted file is fine; a runaway loop is not). */
@@ -12,6 +18,8 @@ export const MAX_PROMPT_CHARS = 1_000_000;
 type Fields = Record<string, unknown>;
 
 const isId = (v: unknown, max: number): v is string => typeof v === 'string' && v.length > 0 && v.length <= max;
+const isTurn = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+const CHANGE_ACTIONS: readonly ChangeAction[] = ['diff', 'keep', 'undo', 'review'];
 
 /** Checks a message from the webview. Returns the message, or a string saying what is wrong. */
 export function parseFromWebview(msg: unknown): FromWebview | string {
@@ -126,6 +134,23 @@ export function parseFromWebview(msg: unknown): FromWebview | string {
         ? { type: 'openLocation', path: m.path }
         : { type: 'openLocation', path: m.path, line: m.line as number };
     }
+    case 'restoreTo': {
+      const bad = extra(['turn']);
+      if (bad) return bad;
+      return isTurn(m.turn) ? { type: 'restoreTo', turn: m.turn } : 'restoreTo.turn must be a turn index';
+    }
+    case 'changeAction': {
+      const bad = extra(['turn', 'action', 'path']);
+      if (bad) return bad;
+      if (!isTurn(m.turn)) return 'changeAction.turn must be a turn index';
+      if (!CHANGE_ACTIONS.includes(m.action as ChangeAction))
+        return `changeAction.action must be one of ${CHANGE_ACTIONS.join(', ')}`;
+      if (m.path !== undefined && !isId(m.path, 4096)) return 'changeAction.path must be a non-empty string';
+      const action = m.action as ChangeAction;
+      return m.path === undefined
+        ? { type: 'changeAction', turn: m.turn, action }
+        : { type: 'changeAction', turn: m.turn, action, path: m.path as string };
+    }
     default:
       return `unknown message type ${JSON.stringify(m.type)}`;
   }
@@ -193,6 +218,12 @@ function parseRequest(m: Fields): WebviewRequest | string {
         return `loadTurns.turns must be an array of at most ${MAX_LOAD_TURNS} turn indexes`;
       if (!turns.every((t) => Number.isInteger(t) && t >= 0)) return 'loadTurns.turns must hold non-negative integers';
       return { type: 'request', seq: m.seq, method: 'loadTurns', params: { sessionId, turns: turns as number[] } };
+    }
+    case 'turnChanges': {
+      const e = extra(['turn']);
+      if (e) return e;
+      if (!isTurn(params.turn)) return 'turnChanges.turn must be a turn index';
+      return { type: 'request', seq: m.seq, method: 'turnChanges', params: { turn: params.turn } };
     }
     default:
       return `unknown request method ${JSON.stringify(m.method)}`;

@@ -87,7 +87,23 @@ export interface WebviewRequests {
    * patches (the one patch stream keeps its order) before the reply, which lists the turns sent.
    */
   loadTurns: { params: { sessionId: string; turns: number[] }; result: { loaded: number[] } };
+  /** The files the agent changed in a turn of the shown session (what the turn's changes list shows). */
+  turnChanges: { params: { turn: number }; result: ChangedFile[] };
 }
+
+/** A file the agent changed in a turn: lines added / removed (absent for binary files), and its review state. */
+export interface ChangedFile {
+  path: string;
+  /** Relative to the workspace. */
+  label: string;
+  kind: 'created' | 'deleted' | 'modified';
+  added?: number;
+  removed?: number;
+  state: 'pending' | 'kept' | 'reverted';
+}
+
+/** What the user can do with a turn's changes from the view (`path` absent: the whole turn). */
+export type ChangeAction = 'diff' | 'keep' | 'undo' | 'review';
 export type RequestMethod = keyof WebviewRequests;
 export type RequestParams<M extends RequestMethod> = WebviewRequests[M]['params'];
 export type RequestResult<M extends RequestMethod> = WebviewRequests[M]['result'];
@@ -116,6 +132,8 @@ export type ToWebview =
   | { type: 'patch'; sessionId: string; patches: Patch[] }
   | { type: 'agent'; agent: AgentView }
   | { type: 'queue'; queue: QueueView }
+  /** The agent's changes or their review state changed: a changes list asks for its turn again. */
+  | { type: 'changes' }
   | WebviewReply;
 
 /** Webview → host: what the user did. The host acts on it and answers nothing. */
@@ -159,7 +177,11 @@ export type WebviewIntent =
   /** Pick a past session to reopen (a QuickPick on the host). */
   | { type: 'openSession' }
   /** Sign in with one of the agent's auth methods (a QuickPick on the host). */
-  | { type: 'signIn' };
+  | { type: 'signIn' }
+  /** "Restore to here" on the prompt of turn `turn` of the shown session (the host lists the files first). */
+  | { type: 'restoreTo'; turn: number }
+  /** Diff, keep, undo or review a file the agent changed in a turn of the shown session, or all of them. */
+  | { type: 'changeAction'; turn: number; action: ChangeAction; path?: string };
 
 /** Webview → host. */
 export type FromWebview = WebviewIntent | WebviewRequest;

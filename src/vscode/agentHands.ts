@@ -3,6 +3,7 @@
 // workspace's storage (the Review Changes entries survive a reload). Extension-lifetime;
 // `features()` is called for every new connection.
 import type { CheckpointStore } from '../checkpoints/checkpointStore';
+import { takeRestoreNotice } from '../checkpoints/restore';
 import { CheckpointsFeature } from '../checkpoints/feature';
 import type { AgentClient } from '../client/agentClient';
 import { ChangeTracker } from '../client/changeTracker';
@@ -14,6 +15,9 @@ import { Disposable } from '../common/disposable';
 import type { Event } from '../common/event';
 import type { SessionChange } from '../session/store';
 import { FollowAgent } from './followAgent';
+import { HunkReview } from './hunkReview';
+import { RestoreCheckpoints } from './restoreCheckpoint';
+import { SessionChanges } from './sessionChanges';
 import { ReviewChanges } from './reviewChanges';
 import { TerminalMirror } from './terminalMirror';
 import { WorkspaceCheckpoints } from './workspaceCheckpoints';
@@ -33,6 +37,11 @@ export class AgentHands extends Disposable {
   readonly follow: FollowAgent;
   readonly review: ReviewChanges;
   readonly mirror: TerminalMirror;
+  readonly restore: RestoreCheckpoints;
+  /** The changes list of the session view (the same model as Review Changes). */
+  readonly changes: SessionChanges;
+  /** Keep / undo per hunk in the editor (the same entries, so the session view follows). */
+  readonly hunks: HunkReview;
   private readonly workspaceCheckpoints: WorkspaceCheckpoints;
 
   constructor(private readonly deps: AgentHandsDeps) {
@@ -40,8 +49,12 @@ export class AgentHands extends Disposable {
     const ctl = deps.controller;
     this.follow = this._register(new FollowAgent(ctl.onDidChangeSession));
     this.review = this._register(new ReviewChanges(this.tracker, vscodeEdits, () => ctl.current?.session?.sessionId));
+    const sessionId = () => ctl.current?.session?.sessionId;
+    this.changes = this._register(new SessionChanges(this.tracker, this.review, sessionId));
+    this.hunks = this._register(new HunkReview(this.tracker, sessionId, (c) => this.review.revert(c)));
     this.mirror = this._register(new TerminalMirror(() => ctl.current?.session));
     this.workspaceCheckpoints = this._register(new WorkspaceCheckpoints(deps.storageDir, this.tracker));
+    this.restore = this._register(new RestoreCheckpoints(() => this.checkpoints, vscodeEdits, sessionId));
   }
 
   /** Resolves when the checkpoints are open (undefined: none, e.g. no folder or no storage). */
@@ -52,6 +65,12 @@ export class AgentHands extends Disposable {
   /** The workspace's checkpoints, once open. */
   get checkpoints(): CheckpointStore | undefined {
     return this.workspaceCheckpoints.store;
+  }
+
+  /** The line the agent gets with the session's next prompt: which files a restore changed (once). */
+  takeRestoreNotice(sessionId: string): string | undefined {
+    const store = this.checkpoints;
+    return store && takeRestoreNotice(store, sessionId);
   }
 
   /** The client features for one new agent connection. */

@@ -9,7 +9,7 @@ import type { Controller } from './controller';
 import { exportSession } from './exportSession';
 import { currentSelection } from './promptContent';
 import { sendPrompt } from './sendPrompt';
-import { openPastSession, type SessionHistory } from './sessionHistory';
+import { deletePastSession, openPastSession, type SessionHistory } from './sessionHistory';
 import { readSettings } from './settings';
 import { signIn } from './signIn';
 
@@ -21,6 +21,8 @@ export interface CommandDeps {
   history: SessionHistory;
   permissions: { manage(): unknown };
   showLog(): void;
+  /** Deletes a session's checkpoints (when it leaves the history). */
+  removeCheckpoints?(sessionId: string): Promise<void>;
 }
 
 export function createCommands(d: CommandDeps) {
@@ -48,6 +50,13 @@ export function createCommands(d: CommandDeps) {
     'tandem.signIn': (methodId?: unknown) =>
       signIn(ctl, d.context.secrets, typeof methodId === 'string' ? methodId : undefined),
     'tandem.openSession': () => openPastSession(ctl, d.history),
+    // (sessionId) from another extension or a test: deletes without asking.
+    'tandem.deleteSession': (sessionId?: unknown) =>
+      deletePastSession(
+        d.history,
+        (id) => d.removeCheckpoints?.(id) ?? Promise.resolve(),
+        typeof sessionId === 'string' ? sessionId : undefined,
+      ),
     'tandem.exportSession': async (target?: vscode.Uri) => {
       const uri = await exportSession(ctl, target);
       if (uri && !target) await vscode.window.showTextDocument(uri, { preview: true });

@@ -32,6 +32,8 @@ export interface ControllerDeps {
   };
   /** A new connection is about to start (traffic recording). */
   onWillConnect?: (agentName: string) => Promise<void>;
+  /** A line the agent must read with the session's next prompt (taken once), e.g. files a restore changed. */
+  promptNotice?: (sessionId: string) => string | undefined;
 }
 
 export class Controller extends Disposable {
@@ -86,6 +88,11 @@ export class Controller extends Disposable {
   /** The running agent's configuration (with its secrets), for signing in to it. */
   get config(): AgentConfig | undefined {
     return this.agentConfig;
+  }
+
+  /** The line to send before the session's next prompt, if any (taken: it is sent once). */
+  takePromptNotice(sessionId: string): string | undefined {
+    return this.deps.promptNotice?.(sessionId);
   }
 
   /** Adds client features (fs, terminals, permissions, …) to every connection started from now on. */

@@ -191,7 +191,8 @@ export class ReviewChanges extends Disposable {
     for (const c of this.tracker.changes(sessionId, turn)) if (c.state !== 'reverted') await this.revert(c);
   }
 
-  private async revertWithMessage(changes: FileChange[]): Promise<void> {
+  /** Reverts the files, then says how it went (and that Undo brings the agent's version back). */
+  async revertWithMessage(changes: FileChange[]): Promise<void> {
     const failed: string[] = [];
     for (const c of changes) {
       try {

@@ -23,5 +23,8 @@ export async function sendPrompt(ctl: Controller, text: string, attachments: rea
     return;
   }
   const caps = client.initializeResult?.agentCapabilities?.promptCapabilities ?? undefined;
-  await client.prompt(await buildPrompt(text, attachments, caps));
+  const content = await buildPrompt(text, attachments, caps);
+  // A restore changed files since the agent last looked: one line first, so it does not work from a stale picture.
+  const notice = ctl.takePromptNotice(client.session.sessionId);
+  await client.prompt(notice ? [{ type: 'text', text: `[${notice}]` }, ...content] : content);
 }

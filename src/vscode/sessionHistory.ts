@@ -127,3 +127,42 @@ export async function openPastSession(ctl: Controller, history: SessionHistory):
     },
   );
 }
+
+/**
+ * "Tandem: Delete Session from History…": a past session leaves the local index, and its
+ * checkpoints (the copies of the files it changed) leave the workspace storage. The agent's own
+ * record of it, if any, is the agent's.
+ */
+export async function deletePastSession(
+  history: SessionHistory,
+  removeCheckpoints: (sessionId: string) => Promise<void>,
+  sessionId?: string,
+): Promise<void> {
+  let id = sessionId;
+  if (!id) {
+    const entries = history.entries();
+    if (!entries.length) {
+      void vscode.window.showInformationMessage('Tandem: no past sessions in this workspace.');
+      return;
+    }
+    const pick = await vscode.window.showQuickPick(
+      entries.map((e) => ({
+        label: e.title || 'Untitled session',
+        description: new Date(e.updatedAt).toLocaleString(),
+        detail: `${e.agentName} · ${e.turns} turn${e.turns === 1 ? '' : 's'}`,
+        sessionId: e.sessionId,
+      })),
+      { title: 'Tandem: Delete Session from History', placeHolder: 'Its checkpoints are deleted too' },
+    );
+    if (!pick) return;
+    const sure = await vscode.window.showWarningMessage(
+      `Delete "${pick.label}" from the history? Its checkpoints are deleted too: the files it changed can no longer be restored.`,
+      { modal: true },
+      'Delete',
+    );
+    if (sure !== 'Delete') return;
+    id = pick.sessionId;
+  }
+  history.forget(id);
+  await removeCheckpoints(id);
+}

@@ -43,10 +43,11 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
     private readonly extensionUri: vscode.Uri,
     private readonly logger: Logger,
     private readonly source: ViewSource,
-    requests: RequestHandlers<'searchFiles' | 'attachSelection'>,
+    requests: RequestHandlers<'searchFiles' | 'attachSelection'> & Partial<RequestHandlers<'turnChanges'>>,
   ) {
     super();
-    this.requests = { ...requests, loadTurns: (p) => this.loadTurns(p) };
+    // Without a changes model (no workspace storage) a turn lists no changes.
+    this.requests = { turnChanges: () => [], ...requests, loadTurns: (p) => this.loadTurns(p) };
   }
 
   get isVisible(): boolean {

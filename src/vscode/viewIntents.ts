@@ -6,7 +6,7 @@ import { Disposable } from '../common/disposable';
 import type { Event } from '../common/event';
 import type { Logger } from '../common/logger';
 import type { ElicitationContent } from '../shared/elicitation';
-import type { QueueOp, ToWebview, WebviewIntent } from '../shared/protocol';
+import type { ChangeAction, QueueOp, ToWebview, WebviewIntent } from '../shared/protocol';
 import type { TandemCommands } from './commands';
 import type { Controller } from './controller';
 import { sendPrompt } from './sendPrompt';
@@ -44,6 +44,11 @@ export interface ViewIntentDeps {
   };
   /** The shown session's queued prompts. */
   queue: { handle(op: QueueOp): Promise<void> };
+  /** The agent's changes: restore to a prompt, and the view's changes list. */
+  changes?: {
+    restore: { restoreToPrompt(sessionId: string | undefined, turn: number): Promise<unknown> };
+    changes: { act(turn: number, action: ChangeAction, path?: string): Promise<void> };
+  };
   logger: Logger;
 }
 
@@ -118,6 +123,12 @@ export class ViewIntents extends Disposable {
         return;
       case 'closeSession':
         await ctl.current?.closeSession(intent.sessionId);
+        return;
+      case 'restoreTo':
+        await this.d.changes?.restore.restoreToPrompt(ctl.current?.session?.sessionId, intent.turn);
+        return;
+      case 'changeAction':
+        await this.d.changes?.changes.act(intent.turn, intent.action, intent.path);
         return;
       default: {
         const unhandled: never = intent;

@@ -34,9 +34,9 @@ export async function configureScriptedAgent(extensionPath: string, name: string
  * Runs a command that shows a QuickPick or InputBox and accepts its first item. (Moving the
  * selection first races with the picker appearing: tests pick the first item only.)
  */
-export async function runAccepting(command: string): Promise<unknown> {
+export async function runAccepting(command: string, ...args: unknown[]): Promise<unknown> {
   let done = false;
-  const p = Promise.resolve(vscode.commands.executeCommand(command)).finally(() => {
+  const p = Promise.resolve(vscode.commands.executeCommand(command, ...args)).finally(() => {
     done = true;
   });
   const t0 = Date.now();

@@ -1,6 +1,8 @@
 // The rows of the transcript tree other than tool calls: a turn's header (its prompt, counts and
 // duration; the prompt shown in full when the turn is open), messages (user, agent, thoughts,
 // compactions), a turn's end (stop reason, error), notices, and a turn still loading.
+import type { FunctionComponent } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import { memo } from '../memo';
 import type { ItemView, NoticeView, ToolCallView, TurnView } from '../../shared/sessionModel';
 import { turnCounts } from '../rows';
@@ -69,6 +71,7 @@ export const TurnHeader = memo(
             ))}
           </div>
         )}
+        {!collapsed && user && <LazyTurnChanges turn={turn.index} tools={c.tools > 0} />}
       </div>
     );
   },
@@ -79,6 +82,22 @@ export const TurnHeader = memo(
     a.running === b.running &&
     a.toolsVersion === b.toolsVersion,
 );
+
+type Changes = FunctionComponent<{ turn: number; tools: boolean }>;
+let changes: Changes | undefined;
+/** "Restore to here" and the turn's changed files: their own chunk (the eager bundle is full). */
+function LazyTurnChanges(p: { turn: number; tools: boolean }) {
+  const [C, setC] = useState(() => changes);
+  useEffect(() => {
+    // A chunk that does not load leaves the prompt as it was (the palette has the same commands).
+    if (!C)
+      import('./TurnChanges').then(
+        (m) => setC(() => (changes = m.default)),
+        () => undefined,
+      );
+  }, [C]);
+  return C ? <C {...p} /> : null;
+}
 
 export const MessageRow = memo(
   function MessageRow({

@@ -1,0 +1,110 @@
+// Under a prompt: "Restore to here", and the files the agent changed in the turn: +/− lines, created / deleted, the
+// review state; a click opens the native diff, "Review" all of them in the multi-file diff editor,
+// keep / undo per file or for the turn. A lazy chunk: the eager bundle has no room. The host owns
+// the state (the same model as Review Changes and the editor's per-hunk actions); this asks for
+// it again whenever the host says the changes moved.
+import { useEffect, useState } from 'preact/hooks';
+import type { ChangeAction, ChangedFile } from '../../shared/protocol';
+import { useHost } from '../host';
+import { IconButton } from './IconButton';
+
+export default function TurnChanges({ turn, tools }: { turn: number; tools: boolean }) {
+  const host = useHost();
+  const [files, setFiles] = useState<ChangedFile[]>([]);
+  useEffect(() => {
+    if (!tools) return; // a turn without tool calls changed nothing
+    let live = true;
+    const load = () =>
+      host.request('turnChanges', { turn }).then(
+        (f) => live && setFiles(f),
+        () => undefined, // the list stays as it was; the next change asks again
+      );
+    void load();
+    const onMessage = (e: MessageEvent) => {
+      if ((e.data as { type?: unknown } | null)?.type === 'changes') void load();
+    };
+    window.addEventListener('message', onMessage);
+    return () => {
+      live = false;
+      window.removeEventListener('message', onMessage);
+    };
+  }, [host, turn, tools]);
+  const restore = (
+    <button
+      type="button"
+      class="link-button restore-here"
+      title="Put back every file the agent changed since this prompt (the files are listed first)"
+      data-testid="restore-here"
+      onClick={() => host.post({ type: 'restoreTo', turn })}
+    >
+      <i class="codicon codicon-discard" aria-hidden="true" /> Restore to here
+    </button>
+  );
+  if (!files.length) return <div class="turn-changes-head restore-only">{restore}</div>;
+  const act = (action: ChangeAction, path?: string) => host.post({ type: 'changeAction', turn, action, path });
+  const pending = files.some((f) => f.state === 'pending');
+  return (
+    <div class="turn-changes" data-testid="turn-changes">
+      <div class="turn-changes-head">
+        <i class="codicon codicon-diff-multiple" aria-hidden="true" />
+        <span>
+          {files.length} file{files.length === 1 ? '' : 's'} changed
+        </span>
+        <span class="spacer" />
+        {restore}
+        <IconButton
+          icon="diff-multiple"
+          label="Review"
+          title="Open all in a multi-file diff"
+          data-testid="review-turn"
+          onClick={() => act('review')}
+        />
+        <IconButton
+          icon="check-all"
+          label="Keep all"
+          title="Keep every change of this turn"
+          disabled={!pending}
+          onClick={() => act('keep')}
+        />
+        <IconButton
+          icon="discard"
+          label="Undo all"
+          title="Undo every change of this turn"
+          data-testid="undo-turn"
+          onClick={() => act('undo')}
+        />
+      </div>
+      {files.map((f) => (
+        <div key={f.path} class={`changed-file ${f.state}`} data-testid="changed-file" data-state={f.state}>
+          <a
+            href="#"
+            class="changed-name"
+            title={`${f.label}: diff before the turn ↔ now`}
+            onClick={(e) => (e.preventDefault(), act('diff', f.path))}
+          >
+            {f.label}
+          </a>
+          {f.kind !== 'modified' && <span class="muted"> {f.kind}</span>}
+          {f.added !== undefined && <span class="diff-add"> +{f.added}</span>}
+          {f.removed !== undefined && <span class="diff-del"> −{f.removed}</span>}
+          {f.state !== 'pending' && <span class="muted"> · {f.state === 'kept' ? 'kept' : 'undone'}</span>}
+          <span class="spacer" />
+          <IconButton
+            icon="check"
+            label={`Keep ${f.label}`}
+            title="Keep"
+            disabled={f.state !== 'pending'}
+            onClick={() => act('keep', f.path)}
+          />
+          <IconButton
+            icon="discard"
+            label={`Undo ${f.label}`}
+            title="Undo"
+            disabled={f.state === 'reverted'}
+            onClick={() => act('undo', f.path)}
+          />
+        </div>
+      ))}
+    </div>
+  );
+}
