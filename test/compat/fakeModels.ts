@@ -5,7 +5,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Step = { text: string } | { tool: string; input: Record<string, unknown> };
+/** A reply: text or a tool call; `delayMs` holds it back that long (a turn that is still running). */
+export type Step = ({ text: string } | { tool: string; input: Record<string, unknown> }) & { delayMs?: number };
 
 export interface FakeServer {
   url: string;
@@ -149,7 +150,11 @@ export async function fakeAnthropic(script: Step[], lanes: Lane[] = []): Promise
       const lane = lanes.find((l) => l.when.test(JSON.stringify(json.messages?.[0] ?? '')));
       (lane?.requests ?? requests).push(json);
       const n = (json.messages ?? []).filter((m) => m.role === 'assistant').length;
-      sse(res, anthropicEvents((lane?.script ?? script)[n] ?? { text: 'Done.' }));
+      const step = (lane?.script ?? script)[n] ?? { text: 'Done.' };
+      if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
+      // The agent went away meanwhile (a window reload stopped it): nobody to answer.
+      if (res.destroyed || req.socket.destroyed) return;
+      sse(res, anthropicEvents(step));
       return;
     }
     unknown.push(`${req.method} ${req.url}`);
