@@ -5,7 +5,16 @@ import { outputEnd, type TerminalView } from '../../shared/sessionModel';
 
 const renderer = lazy(() => import('../terminal/TerminalScreen').then((m) => m.default));
 
-export function TerminalBox({ terminalId, term }: { terminalId: string; term: TerminalView | undefined }) {
+export function TerminalBox({
+  terminalId,
+  term,
+  settled,
+}: {
+  terminalId: string;
+  term: TerminalView | undefined;
+  /** Nothing more will be reported about it (an agent-side terminal whose call is over). */
+  settled?: boolean;
+}) {
   const R = renderer.use();
   const exited = term?.exited;
   const code = term?.exitCode;
@@ -16,7 +25,12 @@ export function TerminalBox({ terminalId, term }: { terminalId: string; term: Te
         <span class="terminal-command">{term?.command ?? 'Terminal'}</span>
         <span class="spacer" />
         {!term && <span class="muted">waiting for output…</span>}
-        {term && !exited && (
+        {term && !exited && settled && (
+          <span class="muted" data-testid="terminal-exit" title="The agent did not report how the command ended">
+            ended
+          </span>
+        )}
+        {term && !exited && !settled && (
           <span class="muted">
             <i class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" /> running
           </span>

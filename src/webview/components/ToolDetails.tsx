@@ -49,7 +49,11 @@ export default function ToolDetails({
         return <ContentView key={i} c={c} i={i} call={call} terminals={terminals} />;
       })}
       {call.agentTerminalId && !shownTerms.has(call.agentTerminalId) && (
-        <TerminalBox terminalId={call.agentTerminalId} term={terminals[call.agentTerminalId]} />
+        <TerminalBox
+          terminalId={call.agentTerminalId}
+          term={terminals[call.agentTerminalId]}
+          settled={agentTermSettled(call, call.agentTerminalId)}
+        />
       )}
       {p && (
         <div class="tool-permission muted" data-testid="tool-permission">
@@ -123,8 +127,25 @@ function ContentView({
     case 'diff':
       return <DiffView path={x.path} oldText={x.oldText} newText={x.newText} toolCallId={call.toolCallId} index={i} />;
     case 'terminal':
-      return <TerminalBox terminalId={x.terminalId} term={terminals[x.terminalId]} />;
+      return (
+        <TerminalBox
+          terminalId={x.terminalId}
+          term={terminals[x.terminalId]}
+          settled={agentTermSettled(call, x.terminalId)}
+        />
+      );
     default:
       return <Json value={c} label="Unknown content" />;
   }
+}
+
+/**
+ * An agent-side terminal (the agent runs the command and reports it in `_meta`) whose call is over:
+ * the agent reports nothing more about it, so it must not read "running" for ever (a failed turn
+ * never sends its `terminal_exit`). Tandem's own terminals report their process's real end.
+ */
+function agentTermSettled(call: ToolCallView, terminalId: string): boolean {
+  return (
+    call.agentTerminalId === terminalId && (call.interrupted || call.status === 'completed' || call.status === 'failed')
+  );
 }

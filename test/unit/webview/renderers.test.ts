@@ -392,6 +392,25 @@ test('tool call details: a call the agent ran without asking says its own settin
   assert.match(html, /Ran without asking: allowed by the agent's own settings \(\.claude\/settings\.local\.json\)/);
 });
 
+test("tool call details: an agent's own terminal stops reading running once its call failed or was interrupted; Tandem's own keeps its process's state", () => {
+  const running = { terminalId: 'a1', command: 'npm run build', output: 'building\n', truncated: false, exited: false };
+  const details = (over: Partial<ToolCallView>, terminalId = 'a1') =>
+    renderToString(
+      h(ToolDetails, {
+        call: call({ kind: 'execute', ...over }),
+        terminals: { [terminalId]: { ...running, terminalId } },
+      }),
+    );
+  // claude-agent-acp's terminal (`_meta.terminal_info`) while its call runs, and after the turn failed.
+  assert.match(details({ status: 'in_progress', agentTerminalId: 'a1' }), /running/);
+  const over = details({ status: 'in_progress', interrupted: true, agentTerminalId: 'a1' });
+  assert.doesNotMatch(over, /running/);
+  assert.match(over, /data-testid="terminal-exit"[^>]*>ended</);
+  assert.doesNotMatch(details({ status: 'failed', agentTerminalId: 'a1' }), /running/);
+  // A terminal Tandem runs: its process says when it ends, whatever the call's status.
+  assert.match(details({ status: 'failed', content: [{ type: 'terminal', terminalId: 't9' }] }, 't9'), /running/);
+});
+
 test('permission prompt: says what an always option remembers', () => {
   const req = {
     requestId: 'perm-1',
