@@ -490,6 +490,9 @@ export async function openTandemView(page, { title = 'Tandem', containerId = 'ta
 export async function sendPrompt(view, text, { timeout = 30_000 } = {}) {
   const input = view.locator('[data-testid="composer-input"]:not([disabled])');
   await input.waitFor({ timeout });
+  // While the agent starts or a session opens, the composer takes text but Send waits for the
+  // session (Enter then sends nothing): a test sends once it is there.
+  await view.locator('[data-testid="starting"]').waitFor({ state: 'detached', timeout });
   await input.click();
   await input.fill(text);
   await input.press('Enter');
