@@ -51,18 +51,22 @@ async function restoreFirstPrompt(page, view, log) {
   const first = view.locator('[data-testid="turn"][data-turn="0"]');
   if ((await first.getAttribute('data-collapsed')) === 'true') await first.locator('.turn-line').click();
   await first.locator('[data-testid="restore-here"]').click({ timeout: 20_000 });
-  const rows = page.locator('.quick-input-list .monaco-list-row');
-  await rows.first().waitFor({ timeout: 15_000 });
-  log(`restore choices: ${JSON.stringify(await rows.allInnerTexts())}`);
-  await rows.first().click();
+  await pickRestore(page, log);
 }
 
-/** Undo Restore from the palette: the same QuickPick, the safe choice. */
-async function undoRestore(page) {
-  await runCommand(page, 'Tandem: Undo Restore');
-  const rows = page.locator('.quick-input-list .monaco-list-row');
-  await rows.first().waitFor({ timeout: 15_000 });
-  await rows.first().click();
+/** The restore QuickPick's safe choice ("Restore N files to …"), not a palette row still on screen. */
+async function pickRestore(page, log) {
+  const safe = page.locator('.quick-input-list .monaco-list-row', { hasText: /Restore \d+ files? to/ }).first();
+  await safe.waitFor({ timeout: 15_000 });
+  log(`restore choices: ${JSON.stringify(await page.locator('.quick-input-list .monaco-list-row').allInnerTexts())}`);
+  await safe.click();
+}
+
+/** Undo Restore from the restore's notification: the same QuickPick, the safe choice. */
+async function undoRestore(page, log, restored) {
+  const item = await notification(page, restored);
+  await item.locator('.monaco-button', { hasText: 'Undo Restore' }).click();
+  await pickRestore(page, log);
 }
 
 async function until(pred, what, ms = 20_000) {
@@ -163,10 +167,9 @@ export default {
           () => bytes('a.txt') === ORIGINAL.a && bytes('b.txt') === ORIGINAL.b && bytes('c.txt') === undefined,
           `restored: ${JSON.stringify({ a: bytes('a.txt'), b: bytes('b.txt'), c: bytes('c.txt') })}`,
         );
-        await notification(page, 'Restored');
         log(`screenshot: ${await screenshot('e2e-checkpoints-agent-restored')}`);
 
-        await undoRestore(page);
+        await undoRestore(page, log, 'Restored 3 files to before prompt 1');
         await until(
           () => bytes('a.txt') === after.a && bytes('b.txt') === after.b && bytes('c.txt') === after.c,
           `undone: ${JSON.stringify({ a: bytes('a.txt'), b: bytes('b.txt'), c: bytes('c.txt') })}`,
@@ -192,7 +195,7 @@ export default {
         await restoreFirstPrompt(page, view, log);
         await until(() => bytes('d.txt') === ORIGINAL.d, `restored: ${JSON.stringify(bytes('d.txt'))}`);
         log(`screenshot: ${await screenshot('e2e-checkpoints-client-restored')}`);
-        await undoRestore(page);
+        await undoRestore(page, log, 'Restored 1 file to before prompt 1');
         await until(() => bytes('d.txt') === after, `undone: ${JSON.stringify(bytes('d.txt'))}`);
       },
     },

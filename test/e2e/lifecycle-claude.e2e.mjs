@@ -98,7 +98,9 @@ export default {
       name: 'claude-code-acp: a turn running when the window reloads comes back marked interrupted, and Resend sends it',
       timeoutMs: 180_000,
       async run({ page, view, screenshot, log }) {
-        await sendPrompt(view, 'reload me', { timeout: 30_000 });
+        // A session of its own: the fake model tells conversations apart by their first prompt.
+        await runCommand(page, 'Tandem: New Session');
+        await sendPrompt(view, 'reload me', { timeout: 60_000 });
         for (let t0 = Date.now(); !lanes.reload.requests.length;) {
           if (Date.now() - t0 > 60_000) throw new Error('claude-code-acp never asked the model about "reload me"');
           await new Promise((r) => setTimeout(r, 100));
