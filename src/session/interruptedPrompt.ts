@@ -16,6 +16,8 @@ export interface InFlightPrompt {
 }
 
 export const INTERRUPTED_ERROR = 'Interrupted: the window reloaded before the answer finished.';
+/** The same, when the agent could not reopen the prompt's session and it shows in a new one. */
+export const INTERRUPTED_ELSEWHERE_ERROR = `${INTERRUPTED_ERROR} The agent could not reopen its session, so it is shown in this new one.`;
 
 /** Bound on the kept text: a pasted log must not bloat the workspace state. */
 const MAX_TEXT = 100_000;
@@ -51,8 +53,9 @@ export function parseInFlight(v: unknown): InFlightPrompt | undefined {
 /**
  * Shows `p` in its reopened session as a turn that ended interrupted: the replayed turn of that
  * prompt when the agent's history has it as its last turn, else a turn added with the prompt.
+ * `reopened` false: `store` is a new session (the agent could not reopen the prompt's one).
  */
-export function markInterrupted(store: SessionStore, p: InFlightPrompt, now: number): void {
+export function markInterrupted(store: SessionStore, p: InFlightPrompt, now: number, reopened = true): void {
   const last = store.state.turns.last();
   const user = last?.items.toArray().find((i) => i.kind === 'user');
   const replayedText = user && 'blocks' in user ? textOf(user.blocks) : undefined;
@@ -63,7 +66,7 @@ export function markInterrupted(store: SessionStore, p: InFlightPrompt, now: num
     ];
     store.dispatch({ type: 'promptStarted', at: p.startedAt || now, prompt });
   }
-  store.dispatch({ type: 'promptFailed', at: now, error: INTERRUPTED_ERROR });
+  store.dispatch({ type: 'promptFailed', at: now, error: reopened ? INTERRUPTED_ERROR : INTERRUPTED_ELSEWHERE_ERROR });
 }
 
 function textOf(blocks: readonly ContentBlock[]): string {

@@ -56,6 +56,12 @@ export class InterruptedPrompts {
     private readonly resend: (text: string, attachments: Attachment[]) => Promise<void>,
   ) {}
 
+  /** The session of the prompt a reload interrupted, for this agent (the one to reopen). */
+  keptSession(agentName: string): string | undefined {
+    const kept = parseInFlight(this.state.get());
+    return kept?.agentName === agentName ? kept.sessionId : undefined;
+  }
+
   /** Keeps the running prompt of `client`'s sessions, and shows the one a reload interrupted once it is ready. */
   track(client: AgentClient, agentName: string): IDisposable {
     const scope = new DisposableStore();
@@ -88,8 +94,10 @@ export class InterruptedPrompts {
 
   private restore(client: AgentClient, kept: InFlightPrompt): void {
     this.state.set(undefined);
-    const store = client.getSession(kept.sessionId);
-    if (store) markInterrupted(store, kept, Date.now());
+    // The agent could not reopen that session (claude-code-acp keeps no history of a session whose
+    // first prompt never got an answer): the prompt is shown in the session that opened instead.
+    const store = client.getSession(kept.sessionId) ?? client.session;
+    if (store) markInterrupted(store, kept, Date.now(), store.sessionId === kept.sessionId);
     const short = kept.text.length > 60 ? `${kept.text.slice(0, 57)}…` : kept.text;
     void vscode.window
       .showWarningMessage(`Tandem: the window reloaded before the answer to "${short}" finished.`, 'Resend')

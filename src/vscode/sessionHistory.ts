@@ -19,7 +19,10 @@ export class SessionHistory {
   constructor(
     private readonly state: vscode.Memento,
     /** The prompt a reload interrupts, kept and shown again (interruptedPrompts.ts). */
-    private readonly interrupted?: { track(client: AgentClient, agentName: string): IDisposable },
+    private readonly interrupted?: {
+      track(client: AgentClient, agentName: string): IDisposable;
+      keptSession(agentName: string): string | undefined;
+    },
   ) {}
 
   entries(): SessionIndexEntry[] {
@@ -34,8 +37,14 @@ export class SessionHistory {
     void this.state.update(INDEX_KEY, removeSession(this.entries(), sessionId));
   }
 
-  /** The session that was active when the window closed, for this agent. */
+  /**
+   * The session that was active when the window closed, for this agent. A prompt's session that a
+   * reload interrupted comes first: it is kept in a file at once, while a workspace-state update
+   * made a moment before a reload can be lost with the web workbench's page.
+   */
   lastSession(agentName: string): string | undefined {
+    const kept = this.interrupted?.keptSession(agentName);
+    if (kept) return kept;
     const last = this.state.get<{ agentName?: string; sessionId?: string }>(LAST_KEY);
     return last?.agentName === agentName ? last.sessionId : undefined;
   }
