@@ -117,6 +117,7 @@ export default {
           .locator('[data-testid="message-user"]', { hasText: 'reload me' })
           .first()
           .waitFor({ timeout: 5_000 });
+        log(`after the reload: ${await view.locator('[data-testid="turn-error"]').last().innerText()}`);
         log(`screenshot: ${await screenshot('e2e-claude-reload-interrupted')}`);
         const item = await notification(page, 'the window reloaded before the answer to "reload me" finished');
         await item.locator('.monaco-button', { hasText: 'Resend' }).click();
