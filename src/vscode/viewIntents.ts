@@ -123,6 +123,8 @@ export class ViewIntents extends Disposable {
         return;
       case 'closeSession':
         await ctl.current?.closeSession(intent.sessionId);
+        // Its prompts waited for a session that is gone: they must not linger in workspace state.
+        ctl.queues.drop(intent.sessionId);
         return;
       case 'restoreTo':
         await this.d.changes?.restore.restoreToPrompt(ctl.current?.session?.sessionId, intent.turn);

@@ -137,6 +137,20 @@ test('after a cancel the queue waits, shows held, and goes out on Send', async (
   );
 });
 
+test('closing a session drops its queued prompts (they are not sent, and not kept for a session that is gone)', async () => {
+  await duringATurn(
+    { prompts: [{ match: 'hang', steps: [{ stream: 'working…' }, { hang: true }] }] },
+    'hang please',
+    async ({ ctl, intents }) => {
+      const sessionId = ctl.current!.session!.sessionId;
+      await intents.handle({ type: 'prompt', text: 'queued one' });
+      assert.equal(ctl.queues.get(sessionId).items.length, 1);
+      await intents.handle({ type: 'closeSession', sessionId });
+      assert.equal(ctl.queues.get(sessionId).items.length, 0);
+    },
+  );
+});
+
 test('"Send now" without steering cancels the running turn and sends that prompt', async () => {
   await duringATurn(
     {
