@@ -62,6 +62,11 @@ export class SessionRequests {
     const res = await this.openSession((mcpServers) =>
       sendFork(conn, { sessionId: sourceId, cwd: this.d.cwd, mcpServers, ...this.additionalDirectories() }),
     );
+    // An agent that answers with an open session's id would have the fork replace that session here.
+    if (this.d.set.get(res.sessionId))
+      throw new Error(
+        `${this.d.agentName} answered session/fork with session ${res.sessionId}, which is open already.`,
+      );
     const copy = agentReplayed(this.d.set.held(res.sessionId)) ? undefined : forkedState(source.state, res.sessionId);
     return this.d.set.adopt(res.sessionId, res, this.d.set.create(res.sessionId, copy));
   }

@@ -172,6 +172,24 @@ test('no fork without the capability or during a turn, and nothing is sent then'
   }
 });
 
+test('a fork answered with an open session’s id is refused, and that session stays as it was', async () => {
+  const { c } = client(forking({ result: { sessionId: '${params.sessionId}' } }));
+  try {
+    await c.start();
+    await c.prompt('first');
+    const source = c.session!;
+    await assert.rejects(
+      c.newSession(source.sessionId),
+      /answered session\/fork with session sess-1, which is open already/,
+    );
+    assert.equal(c.getSession('sess-1'), source);
+    assert.equal(c.session, source);
+    assert.deepEqual(prompts(c, 'sess-1'), ['first']);
+  } finally {
+    await c.shutdown();
+  }
+});
+
 test('a fork the agent refuses leaves the sessions as they were', async () => {
   const { c } = client(forking({ error: { code: -32002, message: 'Resource not found: sess-1' } }));
   try {
