@@ -219,8 +219,8 @@ export class AgentClient extends Disposable {
     return !!caps?.loadSession || !!caps?.sessionCapabilities?.resume;
   }
 
-  newSession(): Promise<SessionStore> {
-    return this.requests.newSession();
+  newSession(forkOf?: string): Promise<SessionStore> {
+    return this.requests.newSession(forkOf);
   }
   /** Reopens a past session: session/load (history replayed into the view) or session/resume. */
   loadSession(sessionId: string): Promise<SessionStore> {

@@ -1,12 +1,14 @@
-// ACP's session methods on one agent connection: session/new, load, resume, list, close, delete,
-// set_mode and set_config_option, each reflected in the connection's SessionSet.
+// ACP's session methods on one agent connection: session/new, load, resume, fork (unstable), list,
+// close, delete, set_mode and set_config_option, each reflected in the connection's SessionSet.
 import type { AgentCapabilities, LoadSessionResponse, McpServer, SessionInfo } from '@agentclientprotocol/sdk';
 import type { AcpConnection } from '../acp/connection';
 import { errorDetail } from '../acp/errors';
 import { AGENT_METHODS } from '../acp/methods';
 import type { Logger } from '../common/logger';
+import { forkedState } from '../session/fork';
 import type { SessionStore } from '../session/store';
 import type { ClientFeature, FeatureContext } from './feature';
+import { agentReplayed, forkSupported, sendFork } from './fork';
 import type { SessionSet } from './sessionSet';
 
 export interface SessionRequestsDeps {
@@ -37,7 +39,9 @@ export class SessionRequests {
     return conn;
   }
 
-  async newSession(): Promise<SessionStore> {
+  /** A new session; with `forkOf`, one that continues that open session's conversation (session/fork). */
+  async newSession(forkOf?: string): Promise<SessionStore> {
+    if (forkOf !== undefined) return this.fork(forkOf);
     const res = await this.openSession((mcpServers) =>
       this.connection().sendRequest(AGENT_METHODS.session_new, {
         cwd: this.d.cwd,
@@ -46,6 +50,25 @@ export class SessionRequests {
       }),
     );
     return this.d.set.adopt(res.sessionId, res);
+  }
+
+  private async fork(sourceId: string): Promise<SessionStore> {
+    const source = this.d.set.get(sourceId);
+    if (!source) throw new Error(`Session ${sourceId} is not open.`);
+    if (!forkSupported(this.d.capabilities())) throw new Error(`${this.d.agentName} cannot fork sessions.`);
+    if (source.state.meta.status === 'working')
+      throw new Error(`${this.d.agentName} is still working in this session: fork it when the turn has ended.`);
+    const conn = this.connection();
+    const res = await this.openSession((mcpServers) =>
+      sendFork(conn, { sessionId: sourceId, cwd: this.d.cwd, mcpServers, ...this.additionalDirectories() }),
+    );
+    // An agent that answers with an open session's id would have the fork replace that session here.
+    if (this.d.set.get(res.sessionId))
+      throw new Error(
+        `${this.d.agentName} answered session/fork with session ${res.sessionId}, which is open already.`,
+      );
+    const copy = agentReplayed(this.d.set.held(res.sessionId)) ? undefined : forkedState(source.state, res.sessionId);
+    return this.d.set.adopt(res.sessionId, res, this.d.set.create(res.sessionId, copy));
   }
 
   /** Reopens a past session: session/load (history replayed into the view) or session/resume. */

@@ -4,6 +4,7 @@ import type { NewSessionResponse, SessionNotification } from '@agentclientprotoc
 import { Disposable } from '../common/disposable';
 import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
+import type { SessionState } from '../session/reducer';
 import { SessionStore, type SessionChange } from '../session/store';
 
 /** Updates for a session id we don't know yet are held this long in count (session/new race). */
@@ -59,9 +60,9 @@ export class SessionSet extends Disposable {
     });
   }
 
-  /** A store for a session being opened (session/load replays into it before the answer). */
-  create(sessionId: string): SessionStore {
-    const store = new SessionStore(sessionId, this.now);
+  /** A store for a session being opened (session/load replays into it before the answer); `initial`: a fork's copy. */
+  create(sessionId: string, initial?: SessionState): SessionStore {
+    const store = new SessionStore(sessionId, this.now, initial);
     this.stores.set(sessionId, store);
     let lastStatus = store.state.meta.status;
     let lastTitle = store.state.meta.title;
@@ -83,6 +84,11 @@ export class SessionSet extends Disposable {
     store.dispose();
   }
 
+  /** The updates held for a session not open yet (what the agent sent before answering). */
+  held(sessionId: string): SessionNotification[] {
+    return this.early.filter((n) => n.sessionId === sessionId);
+  }
+
   /** The agent answered session/new|load|resume: the session starts and becomes the active one. */
   adopt(sessionId: string, res: Partial<NewSessionResponse>, existing?: SessionStore): SessionStore {
     const store = existing ?? this.create(sessionId);
@@ -94,7 +100,7 @@ export class SessionSet extends Disposable {
       configOptions: res.configOptions ?? undefined,
     });
     // Updates that raced ahead of the answer.
-    const early = this.early.filter((n) => n.sessionId === sessionId);
+    const early = this.held(sessionId);
     if (early.length) {
       this.early.splice(0, this.early.length, ...this.early.filter((n) => n.sessionId !== sessionId));
       for (const n of early) store.dispatch({ type: 'update', update: n.update, at: this.now() });

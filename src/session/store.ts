@@ -16,11 +16,13 @@ export class SessionStore implements TurnSource {
   private readonly changed = new Emitter<SessionChange>();
   readonly onDidChange = this.changed.event;
 
+  /** `initial`: the state it starts from (a fork's copy of its source), else an empty session. */
   constructor(
     readonly sessionId: string,
     private readonly now: () => number = Date.now,
+    initial?: SessionState,
   ) {
-    this.current = createSessionState(sessionId);
+    this.current = initial ?? createSessionState(sessionId);
   }
 
   get state(): SessionState {

@@ -30,6 +30,7 @@ export function parseFromWebview(msg: unknown): FromWebview | string {
     case 'ready':
     case 'cancel':
     case 'newSession':
+    case 'forkSession':
     case 'restartAgent':
     case 'selectAgent':
     case 'showLog':

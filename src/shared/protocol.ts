@@ -41,6 +41,8 @@ export interface AgentView {
   info?: { name: string; title?: string; version?: string };
   /** From the agent's initialize answer: which prompt content it accepts. */
   promptCapabilities?: PromptCaps;
+  /** From the agent's initialize answer: it offers session/fork (unstable), so a session can be forked. */
+  canFork?: boolean;
   /** state 'auth': the sign-in methods the agent offers. */
   authMethods?: { id: string; name: string; description?: string; terminal: boolean }[];
 }
@@ -145,6 +147,8 @@ export type WebviewIntent =
   | ({ type: 'queue' } & QueueOp)
   | { type: 'cancel' }
   | { type: 'newSession' }
+  /** Fork the shown session: a new session tab that continues its conversation (where the agent can). */
+  | { type: 'forkSession' }
   | { type: 'restartAgent' }
   | { type: 'selectAgent' }
   | { type: 'showLog' }

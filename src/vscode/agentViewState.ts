@@ -2,15 +2,18 @@
 // the agent's state, and where a turn still running in a session the view left is.
 import * as vscode from 'vscode';
 import type { AgentClient } from '../client/agentClient';
+import { forkSupported } from '../client/fork';
 import type { SessionStore } from '../session/store';
 import type { AgentView } from '../shared/protocol';
 
-/** The view's form of the agent's state: the connection's status (AgentStatus) plus what its prompts may carry. */
+/** The view's form of the agent's state: the connection's status (AgentStatus) plus what its prompts may carry and whether it forks. */
 export function toAgentView(a: AgentView, client: AgentClient | undefined): AgentView {
-  const caps = client?.initializeResult?.agentCapabilities?.promptCapabilities;
-  if (!caps || a.promptCapabilities) return a;
+  const agentCaps = client?.initializeResult?.agentCapabilities;
+  const caps = agentCaps?.promptCapabilities;
+  const view = forkSupported(agentCaps) ? { ...a, canFork: true } : a;
+  if (!caps || a.promptCapabilities) return view;
   return {
-    ...a,
+    ...view,
     promptCapabilities: { image: !!caps.image, audio: !!caps.audio, embeddedContext: !!caps.embeddedContext },
   };
 }

@@ -7,6 +7,7 @@ import { forgetSecrets } from './agentSecrets';
 import { pickAgent } from './agentPicker';
 import type { Controller } from './controller';
 import { exportSession } from './exportSession';
+import { forkSession } from './forkSession';
 import { currentSelection } from './promptContent';
 import { sendPrompt } from './sendPrompt';
 import { deletePastSession, openPastSession, type SessionHistory } from './sessionHistory';
@@ -32,6 +33,7 @@ export function createCommands(d: CommandDeps) {
       view.show();
       await ctl.newSession();
     },
+    'tandem.forkSession': () => forkSession(ctl, view),
     'tandem.cancelTurn': () => ctl.current?.cancel(),
     'tandem.restartAgent': async () => {
       view.show();

@@ -257,8 +257,8 @@ export class Controller extends Disposable {
     this.replaced.fire();
   }
 
-  /** A new session on the running agent; starts the agent when none is ready. */
-  async newSession(): Promise<void> {
+  /** A new session on the running agent; starts the agent when none is ready. `forkOf`: fork that open session. */
+  async newSession(forkOf?: string): Promise<void> {
     // Asked again while one opens: that one is the new session (never restart the agent for it).
     if (this.openingSession) return this.openingSession;
     if (!this.client || this.agentView.state !== 'ready') {
@@ -269,15 +269,16 @@ export class Controller extends Disposable {
     const previous = client.session;
     // An agent can take seconds to open a session (claude-code-acp: 3–5 s): the view says so and
     // its composer does not send meanwhile; a prompt sent from elsewhere waits for the new session.
-    this.setAgent({ ...client.agent, state: 'starting', message: 'Opening a new session…' });
-    const opening = client.newSession();
+    const message = forkOf ? 'Forking the session…' : 'Opening a new session…';
+    this.setAgent({ ...client.agent, state: 'starting', message });
+    const opening = client.newSession(forkOf);
     this.openingSession = opening.then(() => undefined).catch(() => undefined);
     try {
       await opening;
       if (previous && previous !== client.session) pointToWorkingSession(client, previous);
     } catch (err) {
       void vscode.window.showErrorMessage(
-        `Tandem: could not open a new session: ${err instanceof Error ? err.message : err}`,
+        `Tandem: could not ${forkOf ? 'fork the session' : 'open a new session'}: ${err instanceof Error ? err.message : err}`,
       );
     } finally {
       this.openingSession = undefined;

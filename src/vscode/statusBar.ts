@@ -20,7 +20,7 @@ export class StatusIndicators extends Disposable {
       // Prompts and forms both wait for the user.
       const waiting = (session?.permissions.length ?? 0) + (session?.elicitations.length ?? 0);
       bar.update(ctl.agent, session?.meta.status === 'working', waiting > 0, attention?.unseen);
-      keys.update(ctl.agent, session?.meta, waiting);
+      keys.update(ctl.agent, session?.meta, waiting, session?.turns.length);
     };
     refresh();
     for (const event of [ctl.onDidChangeAgent, ctl.onDidChangeSession, ctl.onDidChangeSessions, ctl.onDidReplace])

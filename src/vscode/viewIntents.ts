@@ -18,6 +18,7 @@ export type ViewIntent = Exclude<WebviewIntent, { type: 'ready' }>;
 const COMMAND_INTENTS = {
   cancel: 'tandem.cancelTurn',
   newSession: 'tandem.newSession',
+  forkSession: 'tandem.forkSession',
   restartAgent: 'tandem.restartAgent',
   selectAgent: 'tandem.selectAgent',
   showLog: 'tandem.showLog',

@@ -1,3 +1,4 @@
+import { forkable } from '../../shared/fork';
 import type { ViewModel } from '../mirror';
 import { useHost } from '../host';
 import { lazyComponent } from '../lazy';
@@ -112,7 +113,13 @@ export function App({ vm }: { vm: ViewModel }) {
         />
       )}
       {session ? (
-        <Transcript key={session.meta.sessionId} session={session} toolsVersion={vm.toolsVersion} working={working} />
+        <Transcript
+          key={session.meta.sessionId}
+          session={session}
+          toolsVersion={vm.toolsVersion}
+          working={working}
+          fork={forkable(agent, session.meta.status, session.turns.length)}
+        />
       ) : (
         <div class="transcript-wrap" />
       )}

@@ -17,9 +17,11 @@ interface Props {
   session: SessionSnapshot;
   toolsVersion: number;
   working: boolean;
+  /** The session can be forked now: its last turn offers "Fork from here". */
+  fork?: boolean;
 }
 
-export function Transcript({ session, toolsVersion, working }: Props) {
+export function Transcript({ session, toolsVersion, working, fork }: Props) {
   const sessionId = session.meta.sessionId;
   const host = useHost();
   // A view shown again (VS Code disposed its page while hidden) opens as the user left it.
@@ -201,6 +203,7 @@ export function Transcript({ session, toolsVersion, working }: Props) {
             collapsed={r.collapsed}
             focused={focused}
             running={working && r.turn.index === last}
+            fork={fork && r.turn.index === last}
             calls={session.toolCalls}
             toolsVersion={r.collapsed || r.turn.index === last ? toolsVersion : 0}
             onToggle={toggleTurn}

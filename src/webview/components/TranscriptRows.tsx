@@ -16,6 +16,7 @@ export const TurnHeader = memo(
     collapsed,
     focused,
     running,
+    fork,
     calls,
     onToggle,
     onFocus,
@@ -24,6 +25,8 @@ export const TurnHeader = memo(
     collapsed: boolean;
     focused: boolean;
     running: boolean;
+    /** The last turn of a session that can be forked now. */
+    fork?: boolean;
     calls: Record<string, ToolCallView>;
     toolsVersion: number;
     onToggle: (t: number, collapsed: boolean) => void;
@@ -71,7 +74,7 @@ export const TurnHeader = memo(
             ))}
           </div>
         )}
-        {!collapsed && user && <LazyTurnChanges turn={turn.index} tools={c.tools > 0} />}
+        {!collapsed && user && <LazyTurnChanges turn={turn.index} tools={c.tools > 0} fork={fork} />}
       </div>
     );
   },
@@ -80,19 +83,22 @@ export const TurnHeader = memo(
     a.collapsed === b.collapsed &&
     a.focused === b.focused &&
     a.running === b.running &&
+    a.fork === b.fork &&
     a.toolsVersion === b.toolsVersion,
 );
 
-type Changes = FunctionComponent<{ turn: number; tools: boolean }>;
+type ChangesProps = { turn: number; tools: boolean; fork?: boolean };
+type Changes = FunctionComponent<ChangesProps>;
 let changes: Changes | undefined;
-/** "Restore to here" and the turn's changed files: their own chunk (the eager bundle is full). */
-function LazyTurnChanges(p: { turn: number; tools: boolean }) {
+/** "Restore to here", "Fork from here" and the turn's changed files: their own chunk (the eager bundle is full). */
+function LazyTurnChanges(p: ChangesProps) {
   const [C, setC] = useState(() => changes);
   useEffect(() => {
     // A chunk that does not load leaves the prompt as it was (the palette has the same commands).
+    // (`.js` and a named export: the unbundled test build loads it with Node's own import(), as lazy.ts says.)
     if (!C)
-      import('./TurnChanges').then(
-        (m) => setC(() => (changes = m.default)),
+      import('./TurnChanges.js').then(
+        (m) => setC(() => (changes = m.TurnChanges)),
         () => undefined,
       );
   }, [C]);

@@ -1,14 +1,16 @@
-// Under a prompt: "Restore to here", and the files the agent changed in the turn: +/− lines, created / deleted, the
-// review state; a click opens the native diff, "Review" all of them in the multi-file diff editor,
-// keep / undo per file or for the turn. A lazy chunk: the eager bundle has no room. The host owns
-// the state (the same model as Review Changes and the editor's per-hunk actions); this asks for
-// it again whenever the host says the changes moved.
+// Under a prompt: "Restore to here" (and "Fork from here" on a forkable session's last turn), and
+// the files the agent changed in the turn: +/− lines, created / deleted, the review state; a
+// click opens the native diff, "Review" all of them in the multi-file diff editor, keep / undo per
+// file or for the turn. A lazy chunk: the eager bundle has no room. The host owns the state (the
+// same model as Review Changes and the editor's per-hunk actions); this asks for it again whenever
+// the host says the changes moved.
 import { useEffect, useState } from 'preact/hooks';
 import type { ChangeAction, ChangedFile } from '../../shared/protocol';
 import { useHost } from '../host';
+import { ForkLink } from './ForkLink';
 import { IconButton } from './IconButton';
 
-export default function TurnChanges({ turn, tools }: { turn: number; tools: boolean }) {
+export function TurnChanges({ turn, tools, fork }: { turn: number; tools: boolean; fork?: boolean }) {
   const host = useHost();
   const [files, setFiles] = useState<ChangedFile[]>([]);
   useEffect(() => {
@@ -30,15 +32,18 @@ export default function TurnChanges({ turn, tools }: { turn: number; tools: bool
     };
   }, [host, turn, tools]);
   const restore = (
-    <button
-      type="button"
-      class="link-button restore-here"
-      title="Put back every file the agent changed since this prompt (the files are listed first)"
-      data-testid="restore-here"
-      onClick={() => host.post({ type: 'restoreTo', turn })}
-    >
-      <i class="codicon codicon-discard" aria-hidden="true" /> Restore to here
-    </button>
+    <>
+      <button
+        type="button"
+        class="link-button restore-here"
+        title="Put back every file the agent changed since this prompt (the files are listed first)"
+        data-testid="restore-here"
+        onClick={() => host.post({ type: 'restoreTo', turn })}
+      >
+        <i class="codicon codicon-discard" aria-hidden="true" /> Restore to here
+      </button>
+      {fork && <ForkLink />}
+    </>
   );
   if (!files.length) return <div class="turn-changes-head restore-only">{restore}</div>;
   const act = (action: ChangeAction, path?: string) => host.post({ type: 'changeAction', turn, action, path });

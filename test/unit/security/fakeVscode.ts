@@ -15,6 +15,8 @@ export const state = {
   /** Messages shown with window.show*Message, and other recorded calls. */
   shown: [] as string[],
   commands: [] as string[],
+  /** Context keys set with `setContext`, by name. */
+  context: {} as Record<string, unknown>,
   /** Answers for window.showInputBox, in order (undefined when empty: dismissed), and what was asked. */
   inputs: [] as string[],
   inputBoxes: [] as Array<{ title?: string; password?: boolean }>,
@@ -124,6 +126,10 @@ const api: Record<string, unknown> = {
     constructor(readonly id: string) {}
   },
   QuickPickItemKind: { Separator: -1, Default: 0 },
+  StatusBarAlignment: { Left: 1, Right: 2 },
+  ThemeColor: class {
+    constructor(readonly id: string) {}
+  },
   LogLevel: { Off: 0, Trace: 1, Debug: 2, Info: 3, Warning: 4, Error: 5 },
   ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
   workspace: new Proxy(
@@ -171,6 +177,14 @@ const api: Record<string, unknown> = {
         state.quickPicks.push(o.title ?? '');
         return undefined;
       },
+      createStatusBarItem: () => ({
+        show() {
+          /* */
+        },
+        dispose() {
+          /* */
+        },
+      }),
       createTerminal: (o: { name?: string; pty?: unknown }) => {
         state.terminals.push(o);
         return {
@@ -207,8 +221,9 @@ const api: Record<string, unknown> = {
   ),
   commands: new Proxy(
     {
-      executeCommand: async (c: string) => {
+      executeCommand: async (c: string, ...args: unknown[]) => {
         state.commands.push(c);
+        if (c === 'setContext') state.context[String(args[0])] = args[1];
         return undefined;
       },
     },

@@ -11,6 +11,7 @@ test('parseFromWebview accepts the known intents', () => {
     line: 3,
   });
   assert.deepEqual(parseFromWebview({ type: 'cancel' }), { type: 'cancel' });
+  assert.deepEqual(parseFromWebview({ type: 'forkSession' }), { type: 'forkSession' });
 });
 
 test('parseFromWebview rejects forged or malformed messages with a reason', () => {
@@ -25,6 +26,7 @@ test('parseFromWebview rejects forged or malformed messages with a reason', () =
     { type: 'prompt', text: 'x'.repeat(MAX_PROMPT_CHARS + 1) },
     { type: 'prompt', text: 'hi', sessionId: 'other' },
     { type: 'cancel', extra: 1 },
+    { type: 'forkSession', sessionId: 'other' },
     { type: 'openLocation', path: '' },
     { type: 'openLocation', path: '/a', line: 0 },
     { type: 'openLocation', path: '/a', line: 1.5 },

@@ -39,7 +39,15 @@ async function mount() {
     require('../../../src/webview/components/Transcript') as typeof import('../../../src/webview/components/Transcript');
   const { Mirror } = require('../../../src/webview/mirror') as typeof import('../../../src/webview/mirror');
   const { HostContext } = require('../../../src/webview/host') as typeof import('../../../src/webview/host');
-  const { host, asked, replies } = fakeHost();
+  const fake = fakeHost();
+  const { asked, replies } = fake;
+  // The open turns' changes lists (their own chunk) ask for the turn's files: none here. This
+  // test counts the view's loadTurns requests.
+  const host: typeof fake.host = {
+    ...fake.host,
+    request: ((method, params) =>
+      method === 'turnChanges' ? Promise.resolve([]) : fake.host.request(method, params)) as typeof fake.host.request,
+  };
   const s = threeFinishedTurns();
   const outliner = new TurnOutliner();
   const mirror = new Mirror();

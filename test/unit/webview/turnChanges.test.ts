@@ -16,9 +16,8 @@ for (const k of ['window', 'document', 'navigator', 'HTMLElement', 'Element', 'N
 
 function mount(tools: boolean) {
   const { h, render } = require('preact') as typeof import('preact');
-  const TurnChanges = (
-    require('../../../src/webview/components/TurnChanges') as typeof import('../../../src/webview/components/TurnChanges')
-  ).default;
+  const { TurnChanges } =
+    require('../../../src/webview/components/TurnChanges') as typeof import('../../../src/webview/components/TurnChanges');
   const { HostContext } = require('../../../src/webview/host') as typeof import('../../../src/webview/host');
   const fake = fakeHost();
   const root = document.getElementById('root')!;
