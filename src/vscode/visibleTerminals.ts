@@ -31,12 +31,16 @@ export interface VisibleTerminalsOptions {
   /** The process runner for the fallback (default: real processes). */
   fallback?: ProcessPort;
   shellIntegrationTimeoutMs?: number;
+  /** Says (once) that commands run in the background (default: a warning notification). */
+  notify?: (message: string) => void;
 }
 
 interface Run {
   cmd: TerminalCommand;
   term: vscode.Terminal;
   drained: Promise<void>;
+  /** The shell reported its start. */
+  started: boolean;
 }
 
 export class VisibleTerminals extends Disposable implements ProcessPort {
@@ -48,6 +52,7 @@ export class VisibleTerminals extends Disposable implements ProcessPort {
   private readonly enabled: () => boolean;
   private readonly fallback: ProcessPort;
   private readonly timeoutMs: number;
+  private readonly notify: (message: string) => void;
 
   constructor(
     private readonly logger: Logger,
@@ -58,6 +63,7 @@ export class VisibleTerminals extends Disposable implements ProcessPort {
       opts.enabled ?? (() => vscode.workspace.getConfiguration().get<boolean>(VISIBLE_TERMINAL_SETTING, false));
     this.fallback = opts.fallback ?? nodeProcessPort;
     this.timeoutMs = opts.shellIntegrationTimeoutMs ?? SHELL_INTEGRATION_TIMEOUT_MS;
+    this.notify = opts.notify ?? warnWithSettingsLink;
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
         // Turned off and on again: try shell integration again.
@@ -65,11 +71,7 @@ export class VisibleTerminals extends Disposable implements ProcessPort {
       }),
     );
     this._register(vscode.window.onDidCloseTerminal((t) => this.closed(t)));
-    this._register(
-      vscode.window.onDidStartTerminalShellExecution((e) => {
-        if (!this.runs.has(e.execution)) this.pool.setUserBusy(e.terminal, true);
-      }),
-    );
+    this._register(vscode.window.onDidStartTerminalShellExecution((e) => this.startedIn(e.terminal, e.execution)));
     this._register(vscode.window.onDidEndTerminalShellExecution((e) => void this.ended(e)));
   }
 
@@ -111,16 +113,52 @@ export class VisibleTerminals extends Disposable implements ProcessPort {
       return;
     }
     const t = term;
-    if (!cmd.started({ interrupt: () => t.sendText('\x03', false), close: () => t.dispose() })) {
+    if (cmd.ended) {
+      // Stopped while the terminal opened: never run it.
       this.pool.release(t);
       return;
     }
-    const line = commandLineIn(opts, shell.cwd?.scheme === 'file' ? shell.cwd.fsPath : undefined);
-    const execution = shell.executeCommand(line);
+    let execution: vscode.TerminalShellExecution;
+    try {
+      execution = shell.executeCommand(
+        commandLineIn(opts, shell.cwd?.scheme === 'file' ? shell.cwd.fsPath : undefined),
+      );
+    } catch (err) {
+      this.pool.release(t);
+      throw err;
+    }
+    cmd.started({ interrupt: () => t.sendText('\x03', false), close: () => t.dispose() });
+    this.track(execution, cmd, t, false);
+  }
+
+  /** Output from now on goes to the command (read() sees only what comes after its first call). */
+  private track(
+    execution: vscode.TerminalShellExecution,
+    cmd: TerminalCommand,
+    term: vscode.Terminal,
+    started: boolean,
+  ) {
     const drained = (async () => {
       for await (const data of execution.read()) cmd.output(Buffer.from(data, 'utf8'));
     })().catch((err: unknown) => this.logger.warn(`[terminal] reading the output failed: ${String(err)}`));
-    this.runs.set(execution, { cmd, term: t, drained });
+    this.runs.set(execution, { cmd, term, drained, started });
+  }
+
+  private startedIn(term: vscode.Terminal, execution: vscode.TerminalShellExecution): void {
+    const run = this.runs.get(execution);
+    if (run) {
+      run.started = true;
+      return;
+    }
+    // VS Code pairs executeCommand with the shell's report by its command line; reported otherwise,
+    // ours starts as a new execution: the one in a terminal where ours has not started yet.
+    const pending = [...this.runs].find(([, r]) => r.term === term && !r.started);
+    if (pending) {
+      this.runs.delete(pending[0]);
+      this.track(execution, pending[1].cmd, term, true);
+      return;
+    }
+    this.pool.setUserBusy(term, true);
   }
 
   private async ended(e: vscode.TerminalShellExecutionEndEvent): Promise<void> {
@@ -151,19 +189,21 @@ export class VisibleTerminals extends Disposable implements ProcessPort {
     );
     if (this.told) return;
     this.told = true;
-    void vscode.window
-      .showWarningMessage(
-        "Tandem: shell integration did not start in the agent's terminal, so agent commands run in the background (their output is in the tool call). Check terminal.integrated.shellIntegration.enabled.",
-        'Open Settings',
-      )
-      .then((pick) => {
-        if (pick)
-          void vscode.commands.executeCommand(
-            'workbench.action.openSettings',
-            'terminal.integrated.shellIntegration.enabled',
-          );
-      });
+    this.notify(FALLBACK_MESSAGE);
   }
+}
+
+export const FALLBACK_MESSAGE =
+  "Tandem: shell integration did not start in the agent's terminal, so agent commands run in the background (their output is in the tool call). Check terminal.integrated.shellIntegration.enabled.";
+
+function warnWithSettingsLink(message: string): void {
+  void vscode.window.showWarningMessage(message, 'Open Settings').then((pick) => {
+    if (pick)
+      void vscode.commands.executeCommand(
+        'workbench.action.openSettings',
+        'terminal.integrated.shellIntegration.enabled',
+      );
+  });
 }
 
 /** The terminal's shell integration once active; undefined when it does not activate in time. */
