@@ -13,16 +13,17 @@ export function terminalKey(opts: Pick<SpawnOptions, 'sessionId' | 'env'>): stri
 
 /**
  * The line typed into the (bash) shell: the agent's shell line as is, or the program and its
- * arguments quoted. When the shell stands in another folder (the user or an earlier command
- * changed it), the line changes to the requested one first, as the process runner would start there.
+ * arguments quoted. In a terminal that ran commands before, the line changes to the requested
+ * folder first (the process runner starts every command there; an earlier command or the user may
+ * have moved the shell, and shell integration reports the new folder only after the command's end).
  */
 export function commandLineIn(
   opts: Pick<SpawnOptions, 'command' | 'args' | 'cwd'>,
-  shellCwd: string | undefined,
+  reused: boolean,
   platform: NodeJS.Platform = process.platform,
 ): string {
   const line = opts.args ? [opts.command, ...opts.args].map(shellQuote).join(' ') : opts.command;
-  if (platform === 'win32' || !shellCwd || shellCwd === opts.cwd) return line;
+  if (platform === 'win32' || !reused) return line;
   return `cd -- ${shellQuote(opts.cwd)} && ${line}`;
 }
 

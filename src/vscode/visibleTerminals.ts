@@ -89,6 +89,7 @@ export class VisibleTerminals extends Disposable implements ProcessPort {
   private async start(cmd: TerminalCommand, opts: SpawnOptions): Promise<void> {
     const key = terminalKey(opts);
     let term = this.pool.acquire(key);
+    const reused = !!term;
     if (!term) {
       const n = this.pool.count(key);
       term = vscode.window.createTerminal({
@@ -120,9 +121,7 @@ export class VisibleTerminals extends Disposable implements ProcessPort {
     }
     let execution: vscode.TerminalShellExecution;
     try {
-      execution = shell.executeCommand(
-        commandLineIn(opts, shell.cwd?.scheme === 'file' ? shell.cwd.fsPath : undefined),
-      );
+      execution = shell.executeCommand(commandLineIn(opts, reused));
     } catch (err) {
       this.pool.release(t);
       throw err;
