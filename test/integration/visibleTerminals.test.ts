@@ -2,7 +2,7 @@
 // The visible-terminal mode in a real VS Code: terminal/create's commands run in a real terminal
 // through shell integration (bash), driven by the real TerminalManager as the agent would drive it.
 // Checks: exit code and plain output for the agent, one terminal per session reused, a concurrent
-// command in a terminal of its own, kill (Ctrl+C) leaving the terminal open, the requested folder
+// command in a terminal of its own, kill (Ctrl+C) leaving the terminal open, the user closing it, the requested folder
 // after the shell moved, and the fallback to the process runner (said once) without shell integration.
 import * as assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
@@ -118,6 +118,24 @@ suite('visible terminals (tandem.terminal.visible)', () => {
     const next = await m.create({ sessionId: S1, command: 'echo after' });
     assert.equal((await m.waitForExit({ sessionId: S1, terminalId: next.terminalId })).exitCode, 0);
     assert.equal(ours().length, 1, 'reused after the kill');
+  });
+
+  test('the user closing the terminal ends its command (SIGHUP); the next command opens a new one', async function () {
+    this.timeout(60_000);
+    const { m } = setup();
+    const { terminalId } = await m.create({ sessionId: S1, command: 'echo waiting; sleep 30' });
+    await until(
+      async () => (await m.output({ sessionId: S1, terminalId })).output.includes('waiting'),
+      20_000,
+      'the command started',
+    );
+    ours()[0].dispose();
+    assert.deepEqual(await m.waitForExit({ sessionId: S1, terminalId }), { exitCode: null, signal: 'SIGHUP' });
+    await until(() => ours().length === 0, 10_000, 'the terminal closed');
+    const next = await m.create({ sessionId: S1, command: 'echo fresh' });
+    assert.equal((await m.waitForExit({ sessionId: S1, terminalId: next.terminalId })).exitCode, 0);
+    assert.equal((await m.output({ sessionId: S1, terminalId: next.terminalId })).output, 'fresh\n');
+    assert.equal(ours().length, 1, 'a new terminal for the session');
   });
 
   test('a command runs in the folder it asks for even after the shell moved', async function () {
