@@ -63,6 +63,7 @@ export function activate(context: vscode.ExtensionContext) {
     controller: ctl,
     permission: permissions.broker,
     storageDir: context.storageUri?.fsPath,
+    logger,
   });
   // Client tools (IDE group, API groups, command tools) served to the agent over MCP on loopback.
   const clientTools = createClientTools(context, logger, permissions.broker);

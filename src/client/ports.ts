@@ -72,6 +72,8 @@ export interface SpawnedProcess {
   signalGroup(signal: 'SIGTERM' | 'SIGKILL'): boolean;
   /** True while any (non-zombie) process of the group is alive. */
   groupAlive(): boolean;
+  /** Output is a terminal's data (escape sequences, CRLF): the agent reads it as plain text. */
+  readonly emitsTerminalData?: boolean;
 }
 
 export interface SpawnOptions {
@@ -81,6 +83,9 @@ export interface SpawnOptions {
   cwd: string;
   /** Merged over the host's environment. */
   env?: Readonly<Record<string, string>>;
+  /** The session that runs it, and its agent's name (a visible terminal is kept per session). */
+  sessionId?: string;
+  agentName?: string;
 }
 
 /** Process spawn: every process in a new process group. */

@@ -28,6 +28,7 @@ import type { ClientFeature, FeatureContext } from './feature';
 import { LIVE_FLUSH_MS, LiveOutput } from './liveOutput';
 import { nodeProcessPort } from './nodeProcesses';
 import { OutputBuffer } from './outputBuffer';
+import { TerminalTextFilter } from './terminalText';
 import type { ProcessPort, SpawnedProcess } from './ports';
 
 /** Output limit when the agent sets none. */
@@ -53,6 +54,7 @@ export class TerminalsFeature implements ClientFeature {
     const manager = new TerminalManager({
       ...this.opts,
       cwd: ctx.cwd,
+      agentName: ctx.agentName,
       logger: ctx.logger,
       session: (id) => ctx.session(id),
     });
@@ -72,6 +74,7 @@ export class TerminalsFeature implements ClientFeature {
 
 export interface TerminalManagerOptions extends TerminalsOptions {
   cwd: string;
+  agentName?: string;
   logger: Logger;
   session(sessionId: string): SessionStore | undefined;
 }
@@ -123,7 +126,14 @@ export class TerminalManager implements IDisposable {
     const id = `term-${++this.seq}`;
     let proc: SpawnedProcess;
     try {
-      proc = this.processes.spawn({ command: p.command, args, cwd, env });
+      proc = this.processes.spawn({
+        command: p.command,
+        args,
+        cwd,
+        env,
+        sessionId: p.sessionId,
+        agentName: this.opts.agentName,
+      });
     } catch (err) {
       throw new AcpError(
         `Could not run ${p.command}: ${err instanceof Error ? err.message : String(err)}`,
@@ -158,9 +168,11 @@ export class TerminalManager implements IDisposable {
       terminal: { terminalId: id, command: display, cwd, exited: false },
     });
     // Hot path (P3 bench): no decoding per chunk; the view gets the decoded tail once per flush.
+    // A real terminal's data: the view renders its escape sequences, the agent reads plain text.
+    const plain = proc.emitsTerminalData ? new TerminalTextFilter() : undefined;
     t.subs.push(
       proc.onData((chunk) => {
-        t.buffer.push(chunk);
+        t.buffer.push(plain ? plain.push(chunk) : chunk);
         t.live.push(chunk);
       }),
     );

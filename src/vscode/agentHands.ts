@@ -1,6 +1,7 @@
 // The agent's hands in VS Code: fs + terminal features for each agent connection (with the VS
 // Code ports), follow-along, review changes, "Open in terminal", and the checkpoints kept in the
-// workspace's storage (the Review Changes entries survive a reload). Extension-lifetime;
+// workspace's storage (the Review Changes entries survive a reload), and the terminals agent
+// commands run in when tandem.terminal.visible is on. Extension-lifetime;
 // `features()` is called for every new connection.
 import type { CheckpointStore } from '../checkpoints/checkpointStore';
 import { takeRestoreNotice } from '../checkpoints/restore';
@@ -13,6 +14,7 @@ import type { PermissionPort } from '../client/permissionPort';
 import { TerminalsFeature } from '../client/terminals';
 import { Disposable } from '../common/disposable';
 import type { Event } from '../common/event';
+import type { Logger } from '../common/logger';
 import type { SessionChange } from '../session/store';
 import { FollowAgent } from './followAgent';
 import { HunkReview } from './hunkReview';
@@ -20,6 +22,7 @@ import { RestoreCheckpoints } from './restoreCheckpoint';
 import { SessionChanges } from './sessionChanges';
 import { ReviewChanges } from './reviewChanges';
 import { TerminalMirror } from './terminalMirror';
+import { VisibleTerminals } from './visibleTerminals';
 import { WorkspaceCheckpoints } from './workspaceCheckpoints';
 import { vscodeDocuments, vscodeEdits, vscodeFs, vscodeWorkspace } from './workspacePorts';
 
@@ -30,6 +33,7 @@ export interface AgentHandsDeps {
   permission: PermissionPort;
   /** The extension's storage folder for this workspace (context.storageUri); no checkpoints without one. */
   storageDir?: string;
+  logger: Logger;
 }
 
 export class AgentHands extends Disposable {
@@ -37,6 +41,8 @@ export class AgentHands extends Disposable {
   readonly follow: FollowAgent;
   readonly review: ReviewChanges;
   readonly mirror: TerminalMirror;
+  /** Runs agent commands in VS Code terminals (setting tandem.terminal.visible), else as processes. */
+  readonly terminals: VisibleTerminals;
   readonly restore: RestoreCheckpoints;
   /** The changes list of the session view (the same model as Review Changes). */
   readonly changes: SessionChanges;
@@ -53,6 +59,7 @@ export class AgentHands extends Disposable {
     this.changes = this._register(new SessionChanges(this.tracker, this.review, sessionId));
     this.hunks = this._register(new HunkReview(this.tracker, sessionId, (c) => this.review.revert(c)));
     this.mirror = this._register(new TerminalMirror(() => ctl.current?.session));
+    this.terminals = this._register(new VisibleTerminals(deps.logger));
     this.workspaceCheckpoints = this._register(new WorkspaceCheckpoints(deps.storageDir, this.tracker));
     this.restore = this._register(new RestoreCheckpoints(() => this.checkpoints, vscodeEdits, sessionId));
   }
@@ -85,7 +92,7 @@ export class AgentHands extends Disposable {
         tracker: this.tracker,
         agentInfoName: () => this.deps.controller.current?.initializeResult?.agentInfo?.name,
       }),
-      new TerminalsFeature(),
+      new TerminalsFeature({ processes: this.terminals }),
       new CheckpointsFeature(() => this.checkpoints),
     ];
   }
