@@ -300,8 +300,10 @@ async function main(): Promise<void> {
     sdk_msgs_per_s: sdkRate,
     ratio_vs_sdk: +(oursRate / sdkRate).toFixed(2),
     ratio_vs_floor: +(oursRate / floorRate).toFixed(3),
-    budget: { vs_sdk_min: 10, vs_floor_min: 0.5 },
-    budget_met: oursRate >= 10 * sdkRate && oursRate >= 0.5 * floorRate,
+    // The "≥ 10× the official SDK" budget was withdrawn (raw JSON.parse alone is 6–12× the SDK):
+    // the full path with the store must keep 80 % of the parse + validate floor of the same run.
+    budget: { vs_floor_min: 0.8 },
+    budget_met: oursRate >= 0.8 * floorRate,
     // breakdown of our path (same bytes): reader + validator alone; full connection without the store
     ours_reader_validate_msgs_per_s: rate(median(t.reader)),
     ours_without_store_msgs_per_s: rate(median(t.oursNoStore)),
