@@ -82,7 +82,9 @@ export default {
   async userSettings({ repo, workspace }) {
     await installAgents(['claude-code-acp-0.16.2', 'claude-agent-acp-0.100.0']);
     const { fakeAnthropic } = require(join(repo, 'out/test/compat/fakeModels.js'));
-    const { CLAUDE_CODE_ACP, CLAUDE_AGENT_ACP } = require(join(repo, 'out/test/compat/agentPaths.js'));
+    const { CLAUDE_CODE_ACP, CLAUDE_AGENT_ACP, claudeCodeEnv, claudeAgentEnv } = require(
+      join(repo, 'out/test/compat/agentPaths.js'),
+    );
     dir = join(workspace, 'ckpt');
     mkdirSync(dir, { recursive: true });
     writeFileSync(file('a.txt'), ORIGINAL.a);
@@ -118,14 +120,6 @@ export default {
     };
     model = await fakeAnthropic([{ text: 'Nothing to do.' }], Object.values(lanes));
     home = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-e2e-ckpt-home-')));
-    const env = {
-      ANTHROPIC_BASE_URL: model.url,
-      ANTHROPIC_API_KEY: 'dummy',
-      HOME: home,
-      IS_SANDBOX: '1',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_AUTOUPDATER: '1',
-    };
     return {
       'tandem.agents': [
         // claude-agent-acp needs Node ≥ 22: the Node 24 the harness installed.
@@ -133,9 +127,9 @@ export default {
           name: 'Claude Agent',
           command: installPaths().node24,
           args: [CLAUDE_AGENT_ACP],
-          env: { ...env, ENABLE_TOOL_SEARCH: 'false' },
+          env: claudeAgentEnv(model, home),
         },
-        { name: 'Claude Code', command: process.execPath, args: [CLAUDE_CODE_ACP], env },
+        { name: 'Claude Code', command: process.execPath, args: [CLAUDE_CODE_ACP], env: claudeCodeEnv(model, home) },
       ],
       'tandem.defaultAgent': 'Claude Agent',
     };

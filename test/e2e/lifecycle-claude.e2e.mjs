@@ -26,7 +26,7 @@ export default {
   async userSettings({ repo }) {
     await installAgents(['claude-code-acp-0.16.2']);
     const { fakeAnthropic } = require(join(repo, 'out/test/compat/fakeModels.js'));
-    const { CLAUDE_CODE_ACP } = require(join(repo, 'out/test/compat/agentPaths.js'));
+    const { CLAUDE_CODE_ACP, claudeCodeEnv } = require(join(repo, 'out/test/compat/agentPaths.js'));
     // The main script answers "slow old" only after HOLD_MS; the lanes answer the other prompts.
     model = await fakeAnthropic([{ text: 'OLD-TURN-DONE', delayMs: HOLD_MS }], Object.values(lanes));
     home = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-e2e-claude-home-')));
@@ -36,14 +36,7 @@ export default {
           name: 'Claude Code',
           command: process.execPath,
           args: [CLAUDE_CODE_ACP],
-          env: {
-            ANTHROPIC_BASE_URL: model.url,
-            ANTHROPIC_API_KEY: 'dummy',
-            HOME: home,
-            IS_SANDBOX: '1',
-            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-            DISABLE_AUTOUPDATER: '1',
-          },
+          env: claudeCodeEnv(model, home),
         },
       ],
       'tandem.defaultAgent': 'Claude Code',

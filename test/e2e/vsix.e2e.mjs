@@ -20,7 +20,7 @@ export default {
   async userSettings({ repo, workspace }) {
     await installAgents(['claude-code-acp-0.16.2']);
     const { fakeAnthropic } = require(join(repo, 'out/test/compat/fakeModels.js'));
-    const { CLAUDE_CODE_ACP } = require(join(repo, 'out/test/compat/agentPaths.js'));
+    const { CLAUDE_CODE_ACP, claudeCodeEnv } = require(join(repo, 'out/test/compat/agentPaths.js'));
     writeFileSync(join(workspace, 'installed.txt'), 'read through the installed VSIX\n');
     model = await fakeAnthropic([
       { tool: 'mcp__acp__Read', input: { file_path: join(workspace, 'installed.txt') } },
@@ -33,14 +33,7 @@ export default {
           name: 'Claude Code',
           command: process.execPath,
           args: [CLAUDE_CODE_ACP],
-          env: {
-            ANTHROPIC_BASE_URL: model.url,
-            ANTHROPIC_API_KEY: 'dummy',
-            HOME: home,
-            IS_SANDBOX: '1',
-            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-            DISABLE_AUTOUPDATER: '1',
-          },
+          env: claudeCodeEnv(model, home),
         },
       ],
       'tandem.defaultAgent': 'Demo',
