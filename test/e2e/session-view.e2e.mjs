@@ -155,8 +155,21 @@ export function sessionViewSpec(theme, only) {
           await first.press('ArrowDown');
           // The frame's active element, not `:focus`: a workbench part opening late (the diff the edit call
           // opened) can take the window's focus, and `:focus` then matches nothing although the row has moved.
-          const focused = await view.locator('body').evaluate(() => document.activeElement?.getAttribute('data-id'));
-          if (focused !== 'e1') throw new Error(`ArrowDown should move to the next call, focus is on ${focused}`);
+          // Polled: the row moves the focus in the render after the key, which a loaded machine may delay.
+          const activeId = () => view.locator('body').evaluate(() => document.activeElement?.getAttribute('data-id'));
+          for (let t = Date.now(); (await activeId()) !== 'e1' && Date.now() - t < 3000;) await page.waitForTimeout(50);
+          if ((await activeId()) !== 'e1') {
+            const where = await view.locator('body').evaluate(() => {
+              const a = document.activeElement;
+              return `${a?.tagName}.${a?.className} testid=${a?.getAttribute('data-testid')} hasFocus=${document.hasFocus()}`;
+            });
+            const workbench = await page.evaluate(
+              () => `${document.activeElement?.tagName}.${document.activeElement?.className}`,
+            );
+            throw new Error(
+              `ArrowDown should move to the next call, focus is on ${where}; workbench focus: ${workbench}`,
+            );
+          }
           const second = view.locator('[data-testid="tool-call"][data-id="e1"]');
           await second.press('Enter');
           await view.locator('[data-testid="tool-call"][data-id="e1"][aria-expanded="false"]').waitFor();
