@@ -1,5 +1,6 @@
 // Markdown that streams cheaply: finished blocks are rendered (parsed + sanitized) once and
 // cached by message; only the open tail block is rendered again when a chunk arrives.
+import type { VNode } from 'preact';
 import { memo } from '../memo';
 import { renderMarkdown } from '../markdown';
 import { advanceBlocks, emptyBlockState, type BlockState } from '../streamBlocks';
@@ -40,17 +41,38 @@ export function markdownBlocks(cacheKey: string, text: string): { html: string[]
   return { html, tail: text.slice(st.blockStart) };
 }
 
+/**
+ * Finished blocks go in groups of this many; a full group is laid out and painted only near the
+ * viewport (`content-visibility: auto`). A long streamed message otherwise repainted all its text
+ * in every frame that scrolled to the new tail (bench/webview.mjs, streaming).
+ */
+const GROUP_BLOCKS = 16;
+
 export function Markdown({ text, cacheKey }: { text: string; cacheKey: string }) {
   const { html, tail } = markdownBlocks(cacheKey, text);
+  const groups: VNode[] = [];
+  for (let g = 0; g * GROUP_BLOCKS < html.length; g++) {
+    const from = g * GROUP_BLOCKS;
+    const to = Math.min(html.length, from + GROUP_BLOCKS);
+    groups.push(<BlockGroup key={g} html={html} from={from} to={to} full={to - from === GROUP_BLOCKS} />);
+  }
   return (
     <div class="md">
-      {html.map((h, i) => (
-        <Block key={i} html={h} />
-      ))}
+      {groups}
       {tail.trim() && <Tail text={tail} />}
     </div>
   );
 }
+
+const BlockGroup = memo(
+  function BlockGroup({ html, from, to, full }: { html: string[]; from: number; to: number; full: boolean }) {
+    const blocks: VNode[] = [];
+    for (let i = from; i < to; i++) blocks.push(<Block key={i} html={html[i]} />);
+    return <div class={full ? 'md-group md-group-full' : 'md-group'}>{blocks}</div>;
+  },
+  // A finished block's HTML never changes: a group changes only when it gains blocks.
+  (a, b) => a.from === b.from && a.to === b.to && a.html[a.from] === b.html[b.from],
+);
 
 const Block = memo(
   function Block({ html }: { html: string }) {

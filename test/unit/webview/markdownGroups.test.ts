@@ -1,0 +1,44 @@
+// A long agent message: finished blocks in groups of 16, the full groups skipped by layout and
+// paint while off screen (content-visibility), each group drawn once.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { JSDOM } from 'jsdom';
+import { setPurifyWindow } from '../../../src/webview/markdown';
+
+const dom = new JSDOM('<!DOCTYPE html><body><div id="root"></div></body>');
+setPurifyWindow(dom.window);
+const g = globalThis as Record<string, unknown>;
+for (const k of ['window', 'document', 'navigator', 'HTMLElement', 'Element', 'Node', 'Event'])
+  if (!(k in g) || k === 'window' || k === 'document') g[k] = (dom.window as unknown as Record<string, unknown>)[k];
+
+test('a message of 40 finished paragraphs renders two full groups, a partial one and the open tail, in order', () => {
+  const { h, render } = require('preact') as typeof import('preact');
+  const { Markdown } =
+    require('../../../src/webview/components/Markdown') as typeof import('../../../src/webview/components/Markdown');
+  const root = document.getElementById('root')!;
+  let text = '';
+  for (let i = 1; i <= 40; i++) text += `Paragraph ${i}.\n\n`;
+  text += 'Still streaming';
+  render(h(Markdown, { text, cacheKey: 'groups-1' }), root);
+  const groups = [...root.querySelectorAll('.md > .md-group')];
+  assert.deepEqual(
+    groups.map((el) => [el.classList.contains('md-group-full'), el.querySelectorAll('.md-block').length]),
+    [
+      [true, 16],
+      [true, 16],
+      [false, 8],
+    ],
+  );
+  const paragraphs = [...root.querySelectorAll('.md-block')].map((el) => el.textContent?.trim());
+  assert.deepEqual(paragraphs.slice(0, 3), ['Paragraph 1.', 'Paragraph 2.', 'Paragraph 3.']);
+  assert.equal(paragraphs.at(-2), 'Paragraph 40.');
+  assert.equal(paragraphs.at(-1), 'Still streaming');
+  // More text: the full groups keep their elements (not drawn again), the partial group grows.
+  const first = groups[0];
+  text = text.replace('Still streaming', 'Still streaming, then done.\n\nNext');
+  render(h(Markdown, { text, cacheKey: 'groups-1' }), root);
+  const after = [...root.querySelectorAll('.md > .md-group')];
+  assert.equal(after[0], first);
+  assert.equal(after[2].querySelectorAll('.md-block').length, 9);
+  render(null, root);
+});
