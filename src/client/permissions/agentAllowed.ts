@@ -55,6 +55,9 @@ export function tandemWouldAllow(
   return deps.remembered.find(facts, agentName, deps.roots)?.decision === 'allow';
 }
 
+/** How long one look at the agent's settings files answers for. */
+export const ALLOW_LIST_LOOKUP_TTL_MS = 1000;
+
 /**
  * Watches the connection's sessions: a call that ran without asking is marked (by: 'agent', with
  * the settings file when known) and the port is told once per session.
@@ -68,6 +71,14 @@ export function watchAgentAllowed(
   if (ctx.agentName === DEMO_AGENT_NAME) return { dispose() {} };
   const told = new Set<string>();
   const seen = new Set<string>();
+  // One lookup serves a burst of calls: a flood of 2,000 unasked calls read the settings files
+  // 4,000 times, most of the extension host's time in it. A change to the file shows within a second.
+  let lookup: { at: number; file: Promise<string | undefined> } | undefined;
+  const allowListFile = () => {
+    const now = Date.now();
+    if (!lookup || now - lookup.at > ALLOW_LIST_LOOKUP_TTL_MS) lookup = { at: now, file: port.allowListFile(ctx.cwd) };
+    return lookup.file;
+  };
   return (
     ctx.onDidChangeSession?.(({ sessionId, patches }) => {
       const store = ctx.session(sessionId);
@@ -82,7 +93,7 @@ export function watchAgentAllowed(
         if (!ranWithoutAsking(p.call, session, ctx.cwd, (f) => wouldAllow(f, ctx.agentName))) continue;
         seen.add(`${sessionId}\u0000${p.call.toolCallId}`);
         const call = p.call;
-        void port.allowListFile(ctx.cwd).then(
+        void allowListFile().then(
           (file) => {
             store.dispatch({ type: 'agentAllowed', at: store.timestamp(), toolCallId: call.toolCallId, source: file });
             if (told.has(sessionId)) return;

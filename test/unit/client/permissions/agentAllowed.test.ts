@@ -34,8 +34,12 @@ function setup(
   const remembered = new RememberedDecisions(memoryMemento());
   const deps = { rules: { user: parseRules(userRules, 'user').rules, workspace: [] }, remembered, roots: [ROOT] };
   const told: Array<{ call: ToolCallView; file: string | undefined }> = [];
+  const lookups = { count: 0 };
   const port: AgentAllowListPort = {
-    allowListFile: async () => file,
+    allowListFile: async () => {
+      lookups.count++;
+      return file;
+    },
     notify: (_agent, _session, call, f) => told.push({ call, file: f }),
   };
   watchAgentAllowed(ctx, (facts, agent) => tandemWouldAllow(facts, agent, deps), port);
@@ -43,7 +47,7 @@ function setup(
   const call = (id: string, kind: string, status: string, rawInput: unknown = {}) =>
     update({ sessionUpdate: 'tool_call', toolCallId: id, title: id, kind, status, rawInput });
   store.dispatch({ type: 'promptStarted', at: 1, prompt: [{ type: 'text', text: 'go' }] });
-  return { store, told, call, update, remembered };
+  return { store, told, call, update, remembered, lookups };
 }
 
 const flush = () => new Promise((r) => setTimeout(r, 10));
@@ -128,4 +132,19 @@ test("the built-in Demo's sample command is not reported", async () => {
   await flush();
   assert.equal(t.store.state.toolCalls.get('d1')!.permission, undefined);
   assert.equal(t.told.length, 0);
+});
+
+test('a burst of unasked calls looks at the agent settings files once, and every call is still marked', async () => {
+  const t = setup();
+  for (let i = 0; i < 200; i++) t.call(`c${i}`, 'execute', 'completed', { command: `echo ${i}` });
+  await until(
+    () =>
+      Array.from({ length: 200 }, (_, i) => t.store.state.toolCalls.get(`c${i}`)).every(
+        (c) => c?.permission?.by === 'agent',
+      ),
+    2000,
+    'every call marked',
+  );
+  assert.equal(t.lookups.count, 1);
+  assert.equal(t.store.state.toolCalls.get('c199')!.permission!.rule, '.claude/settings.local.json');
 });
