@@ -761,6 +761,79 @@ async function streaming(path = '') {
 }
 
 /**
+ * The flood of bench/flood in the page alone: 2,000 tool calls (each completed 4 calls later)
+ * interleaved with 20,000 message chunks, as the host delivered them in the real VS Code
+ * (test/e2e/flood.e2e.mjs): about 24 messages of ~1,000 updates each, one every 90 ms.
+ */
+async function floodBatches(path = '') {
+  const N = quick ? 500 : 2000;
+  const M = N * 10;
+  const PER_MESSAGE = 1000;
+  let state = createSessionState('bench');
+  const outliner = new TurnOutliner();
+  const messages = [];
+  let batch = [];
+  let updates = 0;
+  const step = (a) => {
+    const r = reduce(state, { ...a, at: 1_700_000_000_000 + updates });
+    state = r.state;
+    for (const p of outliner.patches('bench', r.patches, sourceOf(state))) batch.push(p);
+    if (++updates % PER_MESSAGE === 0) flush();
+  };
+  const flush = () => {
+    if (batch.length)
+      messages.push({
+        t: messages.length * 90,
+        msg: { type: 'patch', sessionId: 'bench', patches: coalescePatches(batch) },
+      });
+    batch = [];
+  };
+  step({ type: 'promptStarted', prompt: [{ type: 'text', text: 'flood' }] });
+  const snapshot = outliner.snapshot(toSnapshot(state));
+  batch = [];
+  let chunkNo = 0;
+  const complete = (i) =>
+    step({
+      type: 'update',
+      update: {
+        sessionUpdate: 'tool_call_update',
+        toolCallId: `flood-${i}`,
+        status: 'completed',
+        content: [{ type: 'content', content: { type: 'text', text: `result ${i}` } }],
+        rawOutput: { i },
+      },
+    });
+  for (let i = 0; i < N; i++) {
+    step({
+      type: 'update',
+      update: {
+        sessionUpdate: 'tool_call',
+        toolCallId: `flood-${i}`,
+        title: `Flood tool call ${i}`,
+        kind: 'execute',
+        status: 'in_progress',
+        rawInput: { i },
+      },
+    });
+    for (let k = Math.floor((i * M) / N); k < Math.floor(((i + 1) * M) / N); k++)
+      step({
+        type: 'update',
+        update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `chunk ${chunkNo++} ` } },
+      });
+    if (i >= 4) complete(i - 4);
+  }
+  for (let i = N - 4; i < N; i++) complete(i);
+  step({ type: 'promptEnded', stopReason: 'end_turn' });
+  flush();
+  return replayMessages(
+    { snapshot, messages, updates },
+    1000 / 90,
+    `flood: ${N} calls + ${M} chunks in ${messages.length} messages${path ? ' (empty renderer)' : ''}`,
+    path,
+  );
+}
+
+/**
  * A command printing 20 MB into a live terminal of the running turn, as Tandem's own terminal
  * sends it (src/client/liveOutput.ts: one flush per 50 ms, at most 256 KiB each) at the rate the
  * long-output e2e measured with real agents (20 MB in about 7.5 s): build-tool lines, some colored.
@@ -853,6 +926,8 @@ try {
     );
   if (want('streaming')) result.streaming = await streaming();
   if (want('floorStreaming')) result.floorStreaming = await streaming('floor');
+  if (want('flood')) result.flood = await floodBatches();
+  if (want('floorFlood')) result.floorFlood = await floodBatches('floor');
   if (want('terminal')) result.terminal = await terminalFlood();
   if (want('floorTerminal')) result.floorTerminal = await terminalFlood('floor');
   // The frame-floor budgets (issue 23), each against its floor measured in this run.
@@ -880,6 +955,12 @@ try {
       result.streaming?.frameWorkMs.p95,
       8,
       result.floorStreaming?.frameWorkMs.p95,
+    ),
+    budget(
+      'flood (2,000 calls + 20,000 chunks): no timer gap over 100 ms',
+      result.flood?.maxTimerGapMs,
+      100,
+      result.floorFlood?.maxTimerGapMs,
     ),
     budget(
       '20 MB terminal output: no timer gap over 100 ms',
