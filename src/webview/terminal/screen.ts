@@ -13,6 +13,10 @@ export interface Line {
   id: number;
 }
 
+/** Cursor moves and erases: output with them cannot be skipped by counting its lines. */
+const CURSOR_MOVE = /\x1b\[[0-9;?]*[ABEFHfJ]/;
+const SGR = /\x1b\[([0-9;:]*)m/g;
+
 export class Screen {
   lines: Line[] = [];
   /** Lines dropped from the top so far. */
@@ -43,7 +47,7 @@ export class Screen {
     let s = this.pending + data;
     this.pending = '';
     this.version++;
-    let i = 0;
+    let i = this.fastForward(s);
     const n = s.length;
     while (i < n) {
       const c = s.charCodeAt(i);
@@ -95,6 +99,31 @@ export class Screen {
     }
     s = '';
     this.trim();
+  }
+
+  /**
+   * When `s` brings more lines than the screen keeps, what it shows comes from its last maxLines
+   * lines: the ones before are only scanned for the colors they leave set, not drawn (a 256 KiB
+   * flush of a pouring command is 3,000 lines, two thirds of them parsed for nothing). Only from
+   * the last line and with no cursor moves, where the result is the same.
+   * Returns where to go on parsing.
+   */
+  private fastForward(s: string): number {
+    if (this.row !== this.lines.length - 1 || CURSOR_MOVE.test(s)) return 0;
+    let at = s.length;
+    for (let k = 0; k <= this.maxLines; k++) {
+      at = at > 0 ? s.lastIndexOf('\n', at - 1) : -1;
+      if (at < 0) return 0;
+    }
+    const skipped = s.slice(0, at + 1);
+    for (const m of skipped.matchAll(SGR)) this.csi(m[1], 'm');
+    let newlines = 0;
+    for (let j = skipped.indexOf('\n'); j >= 0; j = skipped.indexOf('\n', j + 1)) newlines++;
+    this.dropped += this.lines.length + newlines - 1;
+    this.lines = [this.newLine()];
+    this.row = 0;
+    this.col = 0;
+    return at + 1;
   }
 
   private line(): Line {
