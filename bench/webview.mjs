@@ -834,13 +834,16 @@ async function floodBatches(path = '') {
 }
 
 /**
- * A command printing 20 MB into a live terminal of the running turn, as Tandem's own terminal
- * sends it (src/client/liveOutput.ts: one flush per 50 ms, at most 256 KiB each) at the rate the
- * long-output e2e measured with real agents (20 MB in about 7.5 s): build-tool lines, some colored.
+ * A command printing 20 MB into a live terminal of the running turn at the rate the long-output
+ * e2e measured with real agents (20 MB in about 7.5 s; build-tool lines, some colored), sent the
+ * way Tandem's terminal sends it (src/client/liveOutput.ts): a flush after 50 ms, then, while
+ * the output pours, one per HEAVY_FLUSH_MS holding at most the view's 256 KiB from a whole line.
  */
 async function terminalFlood(path = '') {
-  const FLUSHES = quick ? 40 : 150;
-  const PER_FLUSH = 20e6 / 150;
+  const { LIVE_FLUSH_MS, HEAVY_FLUSH_MS, HEAVY_FLUSH_BYTES } = require(join(REPO, 'out/src/client/liveOutput.js'));
+  const { TERMINAL_VIEW_MAX_CHARS } = require(join(REPO, 'out/src/shared/sessionModel.js'));
+  const TOTAL = quick ? 5e6 : 20e6;
+  const BYTES_PER_MS = 20e6 / 7500;
   let state = createSessionState('bench');
   const outliner = new TurnOutliner();
   const step = (a) => {
@@ -862,27 +865,42 @@ async function terminalFlood(path = '') {
   const snapshot = outliner.snapshot(toSnapshot(state));
   const messages = [];
   let n = 0;
-  for (let f = 0; f < FLUSHES; f++) {
-    let data = '';
-    while (data.length < PER_FLUSH) {
+  let written = 0;
+  let sent = 0;
+  for (let t = 0, wait = LIVE_FLUSH_MS; written < TOTAL;) {
+    t += wait;
+    const lines = [];
+    let bytes = 0;
+    while (written < Math.min(TOTAL, t * BYTES_PER_MS)) {
       n++;
-      data +=
+      const line =
         n % 10 === 0
           ? `\x1b[32m✓\x1b[0m test ${n} passes (${n % 97} ms)\n`
           : `[build] compiling src/module${n % 50}/file${n}.ts → out/module${n % 50}/file${n}.js\n`;
+      lines.push(line);
+      bytes += line.length;
+      written += line.length;
     }
-    messages.push({
-      t: f * 50,
-      msg: { type: 'patch', sessionId: 'bench', patches: step({ type: 'terminalOutput', terminalId: 't1', data }) },
-    });
+    // What the view keeps of this flush: whole lines from the end, at most its 256 KiB.
+    let keep = lines.length;
+    for (let b = 0; keep > 0 && b + lines[keep - 1].length <= TERMINAL_VIEW_MAX_CHARS; keep--)
+      b += lines[keep - 1].length;
+    const data = lines.slice(keep).join('');
+    const patches =
+      keep > 0 ? step({ type: 'terminal', terminal: { terminalId: 't1', exited: false, truncated: true } }) : [];
+    patches.push(...step({ type: 'terminalOutput', terminalId: 't1', data }));
+    messages.push({ t, msg: { type: 'patch', sessionId: 'bench', patches } });
+    sent += data.length;
+    wait = bytes >= HEAVY_FLUSH_BYTES ? HEAVY_FLUSH_MS : LIVE_FLUSH_MS;
   }
   const end = [
     ...step({ type: 'terminal', terminal: { terminalId: 't1', command: 'node print.js', exited: true, exitCode: 0 } }),
     ...step({ type: 'update', update: { sessionUpdate: 'tool_call_update', toolCallId: 'x1', status: 'completed' } }),
   ];
-  messages.push({ t: FLUSHES * 50, msg: { type: 'patch', sessionId: 'bench', patches: end } });
+  messages.push({ t: messages.at(-1).t + LIVE_FLUSH_MS, msg: { type: 'patch', sessionId: 'bench', patches: end } });
   const shown = async (page) => ({
-    outputMB: +((PER_FLUSH * FLUSHES) / 1e6).toFixed(1),
+    outputMB: +(written / 1e6).toFixed(1),
+    sentToViewMB: +(sent / 1e6).toFixed(1),
     lastLineShown: await page.evaluate(() => {
       const lines = [...document.querySelectorAll('[data-testid="terminal-screen"] .term-line')];
       return lines.findLast((l) => l.textContent.trim())?.textContent ?? null;
@@ -891,9 +909,9 @@ async function terminalFlood(path = '') {
     lastLineWritten: `${n}`,
   });
   return replayMessages(
-    { snapshot, messages, updates: FLUSHES + 2 },
-    20,
-    `terminal: 20 MB in ${FLUSHES} flushes${path ? ' (empty renderer)' : ''}`,
+    { snapshot, messages, updates: messages.length + 1 },
+    1000 / HEAVY_FLUSH_MS,
+    `terminal: ${TOTAL / 1e6} MB in ${messages.length} flushes${path ? ' (empty renderer)' : ''}`,
     path,
     shown,
   );
