@@ -26,8 +26,13 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
  * fresh state when the text no longer extends what was scanned. The open tail is
  * `text.slice(state.blockStart)`.
  */
+/** Whether `text` extends what `st` scanned (else it was replaced, and scanning starts again). */
+export function extendsScanned(st: BlockState, text: string): boolean {
+  return text.length >= st.pos && text.slice(Math.max(0, st.pos - 32), st.pos) === st.check;
+}
+
 export function advanceBlocks(st: BlockState, text: string): BlockState {
-  if (text.length < st.pos || text.slice(Math.max(0, st.pos - 32), st.pos) !== st.check) st = emptyBlockState();
+  if (!extendsScanned(st, text)) st = emptyBlockState();
   else st = { ...st, blocks: st.blocks };
   let { pos, blockStart, fence } = st;
   let blocks = st.blocks;

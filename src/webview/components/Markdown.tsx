@@ -3,7 +3,7 @@
 import type { VNode } from 'preact';
 import { memo } from '../memo';
 import { renderMarkdown } from '../markdown';
-import { advanceBlocks, emptyBlockState, type BlockState } from '../streamBlocks';
+import { advanceBlocks, emptyBlockState, extendsScanned, type BlockState } from '../streamBlocks';
 
 interface Entry {
   st: BlockState;
@@ -28,7 +28,7 @@ export function markdownBlocks(cacheKey: string, text: string): { html: string[]
   const st = advanceBlocks(e.st, text);
   let html = e.html;
   if (st.blocks !== e.st.blocks || st.blocks.length !== html.length) {
-    if (st.blocks.length < html.length || (st.blocks.length && st.blocks[0] !== e.st.blocks[0])) html = [];
+    if (!extendsScanned(e.st, text)) html = [];
     html = html.slice();
     for (let i = html.length; i < st.blocks.length; i++) {
       html.push(renderMarkdown(st.blocks[i]));
@@ -70,9 +70,15 @@ const BlockGroup = memo(
     for (let i = from; i < to; i++) blocks.push(<Block key={i} html={html[i]} />);
     return <div class={full ? 'md-group md-group-full' : 'md-group'}>{blocks}</div>;
   },
-  // A finished block's HTML never changes: a group changes only when it gains blocks.
-  (a, b) => a.from === b.from && a.to === b.to && a.html[a.from] === b.html[b.from],
+  // Redrawn only when a block of its range changed (it gained one, or the text was replaced).
+  (a, b) => a.from === b.from && a.to === b.to && sameRange(a.html, b.html, a.from, a.to),
 );
+
+function sameRange(a: string[], b: string[], from: number, to: number): boolean {
+  if (a === b) return true;
+  for (let i = from; i < to; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 const Block = memo(
   function Block({ html }: { html: string }) {

@@ -42,3 +42,18 @@ test('a message of 40 finished paragraphs renders two full groups, a partial one
   assert.equal(after[2].querySelectorAll('.md-block').length, 9);
   render(null, root);
 });
+
+test('a message whose text is replaced (not appended to) redraws the groups whose blocks changed', () => {
+  const { h, render } = require('preact') as typeof import('preact');
+  const { Markdown } =
+    require('../../../src/webview/components/Markdown') as typeof import('../../../src/webview/components/Markdown');
+  const root = document.getElementById('root')!;
+  const para = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word} ${i + 1}.\n\n`).join('');
+  render(h(Markdown, { text: `Same start.\n\n${para(20, 'Old')}tail`, cacheKey: 'groups-2' }), root);
+  render(h(Markdown, { text: `Same start.\n\n${para(20, 'New')}tail`, cacheKey: 'groups-2' }), root);
+  const blocks = [...root.querySelectorAll('.md-block')].map((el) => el.textContent?.trim());
+  assert.equal(blocks[0], 'Same start.');
+  assert.equal(blocks[1], 'New 1.');
+  assert.ok(!blocks.some((b) => b?.startsWith('Old')), JSON.stringify(blocks));
+  render(null, root);
+});
