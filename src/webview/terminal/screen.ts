@@ -102,11 +102,9 @@ export class Screen {
   }
 
   /**
-   * When `s` brings more lines than the screen keeps, what it shows comes from its last maxLines
-   * lines: the ones before are only scanned for the colors they leave set, not drawn (a 256 KiB
-   * flush of a pouring command is 3,000 lines, two thirds of them parsed for nothing). Only from
-   * the last line and with no cursor moves, where the result is the same.
-   * Returns where to go on parsing.
+   * `s` brings more lines than the screen keeps (a 256 KiB flush is 3,000 lines): returns where the
+   * last maxLines start, having applied only the colors of the lines before. Only from the last line
+   * and with no cursor moves, where the result is the same as drawing every line.
    */
   private fastForward(s: string): number {
     if (this.row !== this.lines.length - 1 || CURSOR_MOVE.test(s)) return 0;
@@ -147,8 +145,7 @@ export class Screen {
   private lineFeed(): void {
     this.row++;
     if (this.row >= this.lines.length) this.lines.push(this.newLine());
-    // Dropped in batches: one splice per line moved all kept lines for every new one (1.5 s of
-    // the page's time for 20 MB of output); `write` trims to maxLines before it returns.
+    // Dropped in batches (one splice per line cost 1.5 s for 20 MB); `write` trims before it returns.
     if (this.lines.length >= this.maxLines * 2) this.trim();
   }
 
