@@ -503,6 +503,25 @@ export function agentReply(view, text, { timeout = 20_000 } = {}) {
   return view.locator('[data-testid="message-agent"]', { hasText: text }).last().waitFor({ timeout });
 }
 
+/**
+ * Waits until the view's focused element is the tree row `data-id` (keyboard navigation moves the
+ * focus in the render after the key, which a loaded machine delays). Reads the frame's active
+ * element, not `:focus`, which matches nothing while a workbench part holds the window's focus.
+ * Fails saying where the focus is instead.
+ */
+export async function focusedRow(view, id, { timeout = 3000 } = {}) {
+  const active = () =>
+    view.locator('body').evaluate((body) => {
+      const doc = body.ownerDocument;
+      const a = doc.activeElement;
+      return { id: a?.getAttribute('data-id'), where: `${a?.tagName}.${a?.className} hasFocus=${doc.hasFocus()}` };
+    });
+  let now = await active();
+  for (const start = Date.now(); now.id !== id && Date.now() - start < timeout; now = await active())
+    await new Promise((r) => setTimeout(r, 50));
+  if (now.id !== id) throw new Error(`the focus should be on ${id}, is on ${now.id ?? now.where}`);
+}
+
 /** Waits until the turn is over: the composer is enabled and the agent is idle. */
 export async function agentIdle(view, { timeout = 20_000 } = {}) {
   await view.locator('[data-testid="composer-input"]:not([disabled])').waitFor({ timeout });
