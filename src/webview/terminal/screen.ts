@@ -107,7 +107,7 @@ export class Screen {
    * and with no cursor moves, where the result is the same as drawing every line.
    */
   private fastForward(s: string): number {
-    if (this.row !== this.lines.length - 1 || CURSOR_MOVE.test(s)) return 0;
+    if (s.length <= this.maxLines || this.row !== this.lines.length - 1 || CURSOR_MOVE.test(s)) return 0;
     let at = s.length;
     for (let k = 0; k <= this.maxLines; k++) {
       at = at > 0 ? s.lastIndexOf('\n', at - 1) : -1;

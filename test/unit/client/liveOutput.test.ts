@@ -13,15 +13,23 @@ function sink() {
     sink: { output: (d: string) => out.push(d), truncated: () => truncated++ },
   };
 }
+/** Runs `fn` with node:test's fake setTimeout (`mock.timers.tick` moves it). */
+function withMockTimers(fn: () => void): void {
+  mock.timers.enable({ apis: ['setTimeout'] });
+  try {
+    fn();
+  } finally {
+    mock.timers.reset();
+  }
+}
 const lines = (from: number, to: number) => {
   let s = '';
   for (let i = from; i < to; i++) s += `line ${String(i).padStart(6, '0')} of the build output\n`;
   return Buffer.from(s);
 };
 
-test('small output reaches the view every flushMs', () => {
-  mock.timers.enable({ apis: ['setTimeout'] });
-  try {
+test('small output reaches the view every flushMs', () =>
+  withMockTimers(() => {
     const s = sink();
     const live = new LiveOutput(50, s.sink);
     live.push(Buffer.from('one\n'));
@@ -32,14 +40,10 @@ test('small output reaches the view every flushMs', () => {
     live.push(Buffer.from('two\n'));
     mock.timers.tick(50);
     assert.deepEqual(s.out, ['one\n', 'two\n']);
-  } finally {
-    mock.timers.reset();
-  }
-});
+  }));
 
-test('after a heavy flush the next waits HEAVY_FLUSH_MS, and light output brings back the short wait', () => {
-  mock.timers.enable({ apis: ['setTimeout'] });
-  try {
+test('after a heavy flush the next waits HEAVY_FLUSH_MS, and light output brings back the short wait', () =>
+  withMockTimers(() => {
     const s = sink();
     const live = new LiveOutput(50, s.sink);
     live.push(lines(0, 3000)); // 96 KB
@@ -57,14 +61,10 @@ test('after a heavy flush the next waits HEAVY_FLUSH_MS, and light output brings
     live.push(lines(0, 3000));
     live.flush(true);
     assert.equal(s.out.length, 4);
-  } finally {
-    mock.timers.reset();
-  }
-});
+  }));
 
-test('output dropped at the front: the view is told, and what is kept starts with a whole line on a line of its own', () => {
-  mock.timers.enable({ apis: ['setTimeout'] });
-  try {
+test('output dropped at the front: the view is told, and what is kept starts with a whole line on a line of its own', () =>
+  withMockTimers(() => {
     const s = sink();
     const live = new LiveOutput(50, s.sink);
     live.push(Buffer.from('a partial line with no end'));
@@ -77,7 +77,4 @@ test('output dropped at the front: the view is told, and what is kept starts wit
     assert.ok(sent.startsWith('\nline '), JSON.stringify(sent.slice(0, 40)));
     assert.match(sent.split('\n')[1], /^line \d{6} of the build output$/);
     assert.ok(sent.endsWith('line 009999 of the build output\n'));
-  } finally {
-    mock.timers.reset();
-  }
-});
+  }));
