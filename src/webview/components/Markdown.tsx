@@ -1,6 +1,7 @@
 // Markdown that streams cheaply: finished blocks are rendered (parsed + sanitized) once and
 // cached by message; only the open tail block is rendered again when a chunk arrives.
 import type { VNode } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import { memo } from '../memo';
 import { renderMarkdown } from '../markdown';
 import { advanceBlocks, emptyBlockState, extendsScanned, type BlockState } from '../streamBlocks';
@@ -44,7 +45,10 @@ export function markdownBlocks(cacheKey: string, text: string): { html: string[]
 /**
  * Finished blocks go in groups of this many; a full group is laid out and painted only near the
  * viewport (`content-visibility: auto`). A long streamed message otherwise repainted all its text
- * in every frame that scrolled to the new tail (bench/webview.mjs, streaming).
+ * in every frame that scrolled to the new tail (bench/webview.mjs, streaming). The group is laid
+ * out whole once first, so the browser remembers its real height (`contain-intrinsic-size: auto`):
+ * a group skipped from the start would stand in at a guessed height and make the text jump when
+ * scrolled to (a message drawn anew after a reload or with the view shown again).
  */
 const GROUP_BLOCKS = 16;
 
@@ -66,9 +70,11 @@ export function Markdown({ text, cacheKey }: { text: string; cacheKey: string })
 
 const BlockGroup = memo(
   function BlockGroup({ html, from, to, full }: { html: string[]; from: number; to: number; full: boolean }) {
+    const [laidOut, setLaidOut] = useState(false);
+    useEffect(() => setLaidOut(full), [full]);
     const blocks: VNode[] = [];
     for (let i = from; i < to; i++) blocks.push(<Block key={i} html={html[i]} />);
-    return <div class={full ? 'md-group md-group-full' : 'md-group'}>{blocks}</div>;
+    return <div class={full && laidOut ? 'md-group md-group-full' : 'md-group'}>{blocks}</div>;
   },
   // Redrawn only when a block of its range changed (it gained one, or the text was replaced).
   (a, b) => a.from === b.from && a.to === b.to && sameRange(a.html, b.html, a.from, a.to),

@@ -1,5 +1,5 @@
 // A long agent message: finished blocks in groups of 16, the full groups skipped by layout and
-// paint while off screen (content-visibility), each group drawn once.
+// paint while off screen (content-visibility) once they have been laid out, each group drawn once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
@@ -8,10 +8,12 @@ import { setPurifyWindow } from '../../../src/webview/markdown';
 const dom = new JSDOM('<!DOCTYPE html><body><div id="root"></div></body>');
 setPurifyWindow(dom.window);
 const g = globalThis as Record<string, unknown>;
+/** Preact runs effects after the next frame (here, without frames, after its 100 ms fallback). */
+const afterPaint = () => new Promise((r) => setTimeout(r, 150));
 for (const k of ['window', 'document', 'navigator', 'HTMLElement', 'Element', 'Node', 'Event'])
   if (!(k in g) || k === 'window' || k === 'document') g[k] = (dom.window as unknown as Record<string, unknown>)[k];
 
-test('a message of 40 finished paragraphs renders two full groups, a partial one and the open tail, in order', () => {
+test('a message of 40 finished paragraphs renders two full groups, a partial one and the open tail, in order', async () => {
   const { h, render } = require('preact') as typeof import('preact');
   const { Markdown } =
     require('../../../src/webview/components/Markdown') as typeof import('../../../src/webview/components/Markdown');
@@ -19,7 +21,11 @@ test('a message of 40 finished paragraphs renders two full groups, a partial one
   let text = '';
   for (let i = 1; i <= 40; i++) text += `Paragraph ${i}.\n\n`;
   text += 'Still streaming';
+  // Drawn anew (a reload, the view shown again): every group is laid out whole first, so the
+  // browser knows its real height before it may skip it.
   render(h(Markdown, { text, cacheKey: 'groups-1' }), root);
+  assert.equal(root.querySelectorAll('.md-group-full').length, 0, 'no group skipped before it was laid out');
+  await afterPaint();
   const groups = [...root.querySelectorAll('.md > .md-group')];
   assert.deepEqual(
     groups.map((el) => [el.classList.contains('md-group-full'), el.querySelectorAll('.md-block').length]),
