@@ -83,10 +83,14 @@ const testTranspile = {
   logLevel: 'warning',
 };
 
-// Codicons ship beside the webview bundle (the CSP allows fonts from the extension only).
+// Codicons ship beside the webview bundle (the CSP allows fonts from the extension only); the
+// bash grammar's WASM beside the extension bundle.
 function copyAssets() {
   mkdirSync('dist', { recursive: true });
   for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/${f}`);
+  // The bash grammar for permission decisions (src/client/permissions/shell/bashParser.ts), loaded on first use.
+  for (const f of ['tree-sitter.wasm', 'tree-sitter-bash.wasm'])
+    copyFileSync(`node_modules/@vscode/tree-sitter-wasm/wasm/${f}`, `dist/${f}`);
 }
 
 async function writeMeta(results) {

@@ -1,22 +1,24 @@
 // Which files the agent may touch: paths resolve against the session's cwd and through symlinks;
 // a real path inside a workspace folder is fine, one outside needs the user's permission
-// (PermissionPort) for reads and writes alike, "for this session" remembered per connection.
+// (PermissionPort) for reads and writes alike; "Allow for this session" is remembered for that
+// session only (its words), never for the connection's other sessions.
 import * as nodePath from 'node:path';
 import type { PermissionOption } from '@agentclientprotocol/sdk';
 import { AcpError } from '../acp/errors';
 import { ErrorCodes } from '../acp/validation';
 import type { PermissionPort } from './permissionPort';
 import type { FsPort, WorkspacePort } from './ports';
+import { ancestorSteps, isWithin } from './realPath';
 
 export type Access = 'read' | 'write';
 
 export class FileAccess {
-  /** Real paths outside the workspace the user allowed for the rest of the connection. */
+  /** Outside-the-workspace paths the user allowed for the rest of a session: session id, NUL, access:real path. */
   private readonly allowed = new Set<string>();
   private permissionSeq = 0;
 
   constructor(
-    private readonly deps: { fs: FsPort; workspace: WorkspacePort; permission: PermissionPort },
+    private readonly deps: { fs: Pick<FsPort, 'realpath'>; workspace: WorkspacePort; permission: PermissionPort },
     private readonly cwd: string,
   ) {}
 
@@ -28,19 +30,16 @@ export class FileAccess {
 
   /** Symlinks resolved; for a path that does not exist yet, its deepest existing ancestor. */
   async realPath(path: string): Promise<string> {
-    const rest: string[] = [];
-    let cur = path;
-    for (;;) {
+    // The same walk as the permission rules' (realPath.ts), through the FsPort.
+    for (const { dir, rest } of ancestorSteps(path)) {
       try {
-        const real = await this.deps.fs.realpath(cur);
-        return rest.length ? nodePath.join(real, ...rest.reverse()) : real;
+        const real = await this.deps.fs.realpath(dir);
+        return rest.length ? nodePath.join(real, ...rest) : real;
       } catch {
-        const parent = nodePath.dirname(cur);
-        if (parent === cur) return path;
-        rest.push(nodePath.basename(cur));
-        cur = parent;
+        /* not there (yet): one level up */
       }
     }
+    return path;
   }
 
   private async workspaceRoots(): Promise<string[]> {
@@ -61,10 +60,20 @@ export class FileAccess {
     return (await this.workspaceRoots()).some((root) => isWithin(root, real));
   }
 
-  /** Resolves when the agent may have `access` to `real` (asking the user if needed); throws when not. */
-  async check(sessionId: string, path: string, real: string, access: Access): Promise<void> {
+  /**
+   * Resolves when the agent may have `access` to `real` (asking the user if needed); throws when not.
+   * `ask`: the prompt of this one request (a client tool call's, withdrawn when the call ends).
+   */
+  async check(
+    sessionId: string,
+    path: string,
+    real: string,
+    access: Access,
+    ask: PermissionPort = this.deps.permission,
+  ): Promise<void> {
     if (await this.isInsideWorkspace(real)) return;
-    if (this.allowed.has(`${access}:${real}`)) return;
+    const key = `${sessionId}\u0000${access}:${real}`;
+    if (this.allowed.has(key)) return;
     const verb = access === 'read' ? 'Read' : 'Write';
     const via = real !== path ? ` (${path} → ${real})` : '';
     const options: PermissionOption[] = [
@@ -72,7 +81,7 @@ export class FileAccess {
       { optionId: 'allow_always', name: 'Allow for this session', kind: 'allow_always' },
       { optionId: 'reject_once', name: 'Deny', kind: 'reject_once' },
     ];
-    const outcome = await this.deps.permission.request(
+    const outcome = await ask.request(
       sessionId,
       {
         toolCallId: `tandem-fs-${++this.permissionSeq}`,
@@ -85,7 +94,7 @@ export class FileAccess {
       options,
     );
     const chosen = outcome.outcome === 'selected' ? options.find((o) => o.optionId === outcome.optionId) : undefined;
-    if (chosen?.kind === 'allow_always') this.allowed.add(`${access}:${real}`);
+    if (chosen?.kind === 'allow_always') this.allowed.add(key);
     if (chosen?.kind === 'allow_once' || chosen?.kind === 'allow_always') return;
     throw new AcpError(
       `The user did not allow ${access === 'read' ? 'reading' : 'writing'} ${path}: it is outside the workspace folders${via}.`,
@@ -94,7 +103,5 @@ export class FileAccess {
   }
 }
 
-export function isWithin(root: string, p: string): boolean {
-  const rel = nodePath.relative(root, p);
-  return rel === '' || (rel !== '..' && !rel.startsWith('..' + nodePath.sep) && !nodePath.isAbsolute(rel));
-}
+/** Re-exported for the callers that always took it from here (followAgent.ts). */
+export { isWithin };

@@ -1,11 +1,13 @@
 // Telling the user when the agent needs them: a turn that ended or failed while the Tandem view
 // was hidden or the window not focused gets a notification ("Show Session" switches to it and
 // opens the view), a count on the view's badge and a mark in the status bar, both cleared when
-// the view is seen. Permission prompts (permissions.ts) and forms (elicitation.ts) have their own
-// notifications; all follow the one setting `tandem.notifications` through notifyNow().
+// the view is seen. Permission prompts (permissions.ts, in the words of permissionMessage()) and
+// forms (elicitation.ts) have their own notifications; all follow the one setting
+// `tandem.notifications` through notifyNow().
 import * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
 import { Emitter, type Event } from '../common/event';
+import type { PendingPermission } from '../client/permissions/broker';
 import type { Controller } from './controller';
 import type { TurnEnd, TurnEnds } from './turnEnds';
 
@@ -22,6 +24,26 @@ export function notifyNow(view: { readonly isVisible: boolean }): boolean {
   const setting = notifySetting();
   if (setting !== 'whenHidden') return setting === 'always';
   return !(view.isVisible && vscode.window.state.focused);
+}
+
+/**
+ * A permission prompt's notification text: what the agent asks, and what its "always" button
+ * remembers, as the view says under its buttons (a click here remembers just as much).
+ */
+export function permissionMessage(p: PendingPermission): string {
+  const t = p.view.toolCall;
+  // Plain text: notifications render neither Markdown nor code spans (a title's backticks would
+  // show). A command line and the scope keep theirs: dropping them would change what they say.
+  const what =
+    p.facts.command !== undefined
+      ? `run: ${p.facts.command}`
+      : `${(t.title ?? p.facts.title) || p.view.toolCallId}`.replace(/`/g, '');
+  const where =
+    p.facts.command === undefined && p.facts.paths.length
+      ? ` (${p.facts.paths.map((x) => vscode.workspace.asRelativePath(x)).join(', ')})`
+      : '';
+  const always = p.view.alwaysScope ? `. “Always” remembers ${p.view.alwaysScope}` : '';
+  return `${p.agentName} asks permission to ${what}${where}${always}`;
 }
 
 export interface AttentionView {

@@ -4,7 +4,7 @@
 // not focused, and the "Tandem: Manage Permissions" command.
 import * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
-import { notifyNow } from './attention';
+import { notifyNow, permissionMessage } from './attention';
 import type { Event } from '../common/event';
 import type { Logger } from '../common/logger';
 import { PermissionBroker, type PendingPermission } from '../client/permissions/broker';
@@ -134,29 +134,17 @@ export class TandemPermissions extends Disposable {
     // tandem.notifications: off, when the view is hidden or the window unfocused (default), always.
     if (!notifyNow(this.view) || this.notified.has(p.requestId)) return;
     this.notified.add(p.requestId);
-    const t = p.view.toolCall;
-    // Plain text: notifications render neither Markdown nor code spans (backticks would show).
-    const what =
-      p.facts.command !== undefined
-        ? `run: ${p.facts.command}`
-        : `${(t.title ?? p.facts.title) || p.view.toolCallId}`.replace(/`/g, '');
-    const where =
-      p.facts.command === undefined && p.facts.paths.length
-        ? ` (${p.facts.paths.map((x) => vscode.workspace.asRelativePath(x)).join(', ')})`
-        : '';
     const items = p.view.options.map((o) => ({ title: `${o.name}`, optionId: o.optionId }));
     const show = { title: 'Show in Tandem', optionId: '' };
-    void vscode.window
-      .showInformationMessage(`${p.agentName} asks permission to ${what}${where}`, ...items, show)
-      .then((pick) => {
-        if (!pick) return;
-        if (!pick.optionId) {
-          this.view.show();
-          return;
-        }
-        // Already answered in the view (or cancelled): the late click changes nothing.
-        this.answer(p.requestId, pick.optionId);
-      });
+    void vscode.window.showInformationMessage(permissionMessage(p), ...items, show).then((pick) => {
+      if (!pick) return;
+      if (!pick.optionId) {
+        this.view.show();
+        return;
+      }
+      // Already answered in the view (or cancelled): the late click changes nothing.
+      this.answer(p.requestId, pick.optionId);
+    });
   }
 
   private updateBadge(): void {

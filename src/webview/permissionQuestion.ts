@@ -2,6 +2,7 @@
 // `IDE · OpenFile`", from the request's tool call and the row the session already has for it
 // (claude-code-acp's requests carry only a title and the raw input; the row has the kind).
 import type { PermissionRequestView, ToolCallView } from '../shared/sessionModel';
+import { commandLineOf } from '../shared/commandLine';
 import { niceTitle, relPath } from './toolTitle';
 
 export interface PromptQuestion {
@@ -32,13 +33,9 @@ export function askedCall(t: PermissionRequestView['toolCall'], row?: ToolCallVi
   };
 }
 
-/** The command line a call runs, if it runs one. */
+/** The command line a call runs, if it runs one: the whole line, as the host's rules see it. */
 export function commandOf(c: ToolCallView): string | undefined {
-  const raw = (c.rawInput && typeof c.rawInput === 'object' ? c.rawInput : {}) as Record<string, unknown>;
-  if (typeof raw.command === 'string') return raw.command;
-  const argv = Array.isArray(raw.command) ? raw.command : undefined;
-  if (typeof argv?.[argv.length - 1] === 'string') return argv[argv.length - 1] as string;
-  return c.kind === 'execute' && c.title ? c.title.replace(/^`(.*)`$/s, '$1') : undefined;
+  return commandLineOf(c);
 }
 
 export function diffsOf(c: { content?: readonly { type: string }[] | null }): Diff[] {

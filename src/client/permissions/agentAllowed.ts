@@ -11,6 +11,7 @@ import type { FeatureContext } from '../feature';
 import { callFacts, type CallFacts } from './callFacts';
 import type { RememberedDecisions } from './remembered';
 import { evaluate, type RuleSet } from './ruleEvaluation';
+import { loadBashParser } from './shell/bashParser';
 
 /** The kinds Tandem asks about by default (reads and searches in the workspace are allowed). */
 const ASKED_KINDS = new Set<ToolKind>(['execute', 'edit', 'delete', 'move']);
@@ -90,18 +91,32 @@ export function watchAgentAllowed(
           live: st.meta.status === 'working',
           pendingRequest: st.permissions.some((r) => r.toolCallId === p.call.toolCallId),
         };
-        if (!ranWithoutAsking(p.call, session, ctx.cwd, (f) => wouldAllow(f, ctx.agentName))) continue;
-        seen.add(`${sessionId}\u0000${p.call.toolCallId}`);
         const call = p.call;
-        void allowListFile().then(
-          (file) => {
-            store.dispatch({ type: 'agentAllowed', at: store.timestamp(), toolCallId: call.toolCallId, source: file });
-            if (told.has(sessionId)) return;
-            told.add(sessionId);
-            port.notify(ctx.agentName, sessionId, call, file);
-          },
-          (err) => ctx.logger.warn(`Could not look for ${ctx.agentName}'s own permission settings: ${err}`),
-        );
+        const key = `${sessionId}\u0000${call.toolCallId}`;
+        // A command line is judged by the bash grammar, loaded on the first command (never at activation).
+        const ready = call.kind === 'execute' ? loadBashParser() : Promise.resolve(true);
+        void ready
+          .then(() => {
+            if (seen.has(key) || !ranWithoutAsking(call, session, ctx.cwd, (f) => wouldAllow(f, ctx.agentName))) return;
+            seen.add(key);
+            return allowListFile().then((file) => ({ file }));
+          })
+          .then(
+            (found) => {
+              if (!found) return;
+              const { file } = found;
+              store.dispatch({
+                type: 'agentAllowed',
+                at: store.timestamp(),
+                toolCallId: call.toolCallId,
+                source: file,
+              });
+              if (told.has(sessionId)) return;
+              told.add(sessionId);
+              port.notify(ctx.agentName, sessionId, call, file);
+            },
+            (err) => ctx.logger.warn(`Could not look for ${ctx.agentName}'s own permission settings: ${err}`),
+          );
       }
     }) ?? { dispose() {} }
   );

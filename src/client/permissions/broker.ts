@@ -2,17 +2,22 @@
 // questions (PermissionPort, e.g. fs access outside the workspace): rules → remembered → prompt.
 // Pending prompts live in the session store (the view shows `session.permissions`); each is
 // answered exactly once: by the user (view or notification), or as cancelled on session/cancel,
-// agent exit or session close. Every decision is logged and recorded on the tool call.
+// agent exit or session close. Every decision is logged and recorded on the tool call. What an
+// answer remembers, and what the agent is told, is answerMemory.ts.
 import type { PermissionOption, RequestPermissionOutcome, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import { Emitter } from '../../common/event';
 import type { Logger } from '../../common/logger';
 import type { PermissionDecider, PermissionDecisionView, PermissionRequestView } from '../../shared/sessionModel';
 import type { SessionStore } from '../../session/store';
 import type { PermissionPort } from '../permissionPort';
+import { memoryFor, reachText, replyFor, SessionDecisions, stricter } from './answerMemory';
 import { callFacts, type CallFacts } from './callFacts';
-import { alwaysScopeText, patternFor, type RememberedDecisions } from './remembered';
+import { isModePrompt } from './modeSwitch';
+import { promptCall } from './promptCall';
+import type { RememberedDecisions } from './remembered';
 import { evaluate, pickOption, type RuleSet } from './ruleEvaluation';
 import { ruleWords } from './rules';
+import { bashParserReady, loadBashParser } from './shell/bashParser';
 
 export interface BrokerDeps {
   rules(): RuleSet;
@@ -43,6 +48,15 @@ export type PendingChange =
   | { type: 'added'; pending: PendingPermission }
   | { type: 'removed'; requestId: string; decision: PermissionDecisionView };
 
+interface Request {
+  sessionId: string;
+  toolCall: ToolCallUpdate;
+  options: PermissionOption[];
+  scope?: RequestScope;
+  origin: 'agent' | 'client';
+  onCancel?: (cb: () => void) => void;
+}
+
 interface Entry extends PendingPermission {
   readonly scope?: RequestScope;
   resolve(o: RequestPermissionOutcome): void;
@@ -50,7 +64,8 @@ interface Entry extends PendingPermission {
 
 export class PermissionBroker implements PermissionPort {
   private readonly entries = new Map<string, Entry>();
-  private readonly scopes = new Set<RequestScope>();
+  /** Each connection's scope, with the answers its sessions remember for themselves only. */
+  private readonly scopes = new Map<RequestScope, SessionDecisions>();
   private seq = 0;
   private readonly changed = new Emitter<PendingChange>();
   /** A prompt was queued or resolved (for notifications and the view badge). */
@@ -69,13 +84,13 @@ export class PermissionBroker implements PermissionPort {
 
   /** A connection's scope: lets client-side questions (the port) find their session. */
   addScope(scope: RequestScope): { dispose(): void } {
-    this.scopes.add(scope);
+    this.scopes.set(scope, new SessionDecisions());
     return { dispose: () => this.scopes.delete(scope) };
   }
 
   /** PermissionPort: the client's own questions take the same pipeline (nothing is remembered: their options speak of the session). */
   request(sessionId: string, toolCall: ToolCallUpdate, options: PermissionOption[]): Promise<RequestPermissionOutcome> {
-    const scope = [...this.scopes].find((s) => s.store(sessionId));
+    const scope = [...this.scopes.keys()].find((s) => s.store(sessionId));
     return this.decide({ sessionId, toolCall, options, scope, origin: 'client' });
   }
 
@@ -88,14 +103,15 @@ export class PermissionBroker implements PermissionPort {
     return this.decide({ ...params, scope, origin: 'agent', onCancel });
   }
 
-  private decide(r: {
-    sessionId: string;
-    toolCall: ToolCallUpdate;
-    options: PermissionOption[];
-    scope?: RequestScope;
-    origin: 'agent' | 'client';
-    onCancel?: (cb: () => void) => void;
-  }): Promise<RequestPermissionOutcome> {
+  /** A command line is judged by the bash grammar: loaded on the first command, never at activation. */
+  private decide(r: Request): Promise<RequestPermissionOutcome> {
+    if (bashParserReady()) return this.decideNow(r);
+    const known = r.scope?.store(r.sessionId)?.state.toolCalls.get(r.toolCall.toolCallId);
+    if (callFacts(r.toolCall, known, r.scope?.cwd ?? '').command === undefined) return this.decideNow(r);
+    return loadBashParser().then(() => this.decideNow(r));
+  }
+
+  private decideNow(r: Request): Promise<RequestPermissionOutcome> {
     const store = r.scope?.store(r.sessionId);
     const known = store?.state.toolCalls.get(r.toolCall.toolCallId);
     const cwd = r.scope?.cwd ?? this.deps.roots()[0] ?? process.cwd();
@@ -105,17 +121,18 @@ export class PermissionBroker implements PermissionPort {
     const view: PermissionRequestView = {
       requestId,
       toolCallId: r.toolCall.toolCallId,
-      // What the prompt shows: the request merged over the call the session knows (gemini sends no prior tool_call).
-      toolCall: { ...pickDefined(known), ...stripNulls(r.toolCall) } as ToolCallUpdate,
+      toolCall: promptCall(r.toolCall, known),
       options: r.options,
       at: store?.timestamp() ?? this.now,
       origin: r.origin,
     };
     const roots = this.deps.roots();
+    // A mode switch's "always" is "auto-accept edits from now on": no rule or remembered decision picks it.
+    const mode = isModePrompt(facts, r.options);
     // What "always" will remember, shown in the prompt (Tandem's own questions say it in their options).
     const always = r.options.find((o) => o.kind === 'allow_always' || o.kind === 'reject_always');
     if (always && r.origin === 'agent')
-      view.alwaysScope = alwaysScopeText(patternFor(facts, agentName, always, roots, this.now));
+      view.alwaysScope = reachText(memoryFor(facts, agentName, always, r.options, roots, this.now));
     const auto = (option: PermissionOption, by: PermissionDecider, rule: string) => {
       store?.dispatch({ type: 'permissionRequested', at: view.at, request: view });
       const decision: PermissionDecisionView = {
@@ -142,15 +159,17 @@ export class PermissionBroker implements PermissionPort {
       verdict = { action: 'ask' as const };
     }
     if (verdict.action !== 'ask' && verdict.rule) {
-      const option = pickOption(r.options, verdict.action, verdict.always);
+      const option = pickOption(r.options, verdict.action, verdict.always && !mode);
       if (option) return auto(option, 'rule', ruleWords(verdict.rule));
       this.deps.logger.info(
         `Permission rule "${ruleWords(verdict.rule)}" matched ${facts.toolCallId} but the agent offered no ${verdict.action}${verdict.always ? '_always' : '_once'} option; asking.`,
       );
     }
     // An explicit `ask` rule always asks; otherwise a remembered decision may answer.
-    if (!verdict.rule) {
-      const d = this.deps.remembered.find(facts, agentName, roots);
+    // Never for a mode switch: what was remembered for it (older versions did) must not approve a plan unseen.
+    if (!verdict.rule && !mode) {
+      const session = r.scope && this.scopes.get(r.scope)?.find(r.sessionId, facts, agentName, roots);
+      const d = stricter(session, this.deps.remembered.find(facts, agentName, roots));
       if (d) {
         const option = pickOption(r.options, d.decision, false) ?? pickOption(r.options, d.decision, true);
         if (option) return auto(option, 'remembered', d.id);
@@ -184,18 +203,23 @@ export class PermissionBroker implements PermissionPort {
     if (!e) return false;
     const option = e.view.options.find((o) => o.optionId === optionId);
     if (!option) return false;
-    // Tandem remembers "always allow" itself, as narrowly as the prompt said; the agent hears
-    // "allow once", or it would keep its own, wider rule (claude-code-acp allows all of Bash).
-    const once = option.kind === 'allow_always' && e.origin === 'agent';
-    this.finish(requestId, option, 'user', once ? e.view.options.find((o) => o.kind === 'allow_once') : undefined);
-    if (e.origin === 'agent' && (option.kind === 'allow_always' || option.kind === 'reject_always')) {
-      const d = patternFor(e.facts, e.agentName, option, this.deps.roots(), this.now);
-      if (d) {
-        void Promise.resolve(this.deps.remembered.remember(d)).then(
-          () => this.deps.logger.info(`Remembered for this workspace: ${d.id} (${d.agent})`),
-          (err) => this.deps.logger.error(`Could not remember ${d.id}: ${err}`),
-        );
-      }
+    if (e.origin === 'client') {
+      // Tandem's own questions remember nothing here: their asker keeps what their options say.
+      this.finish(requestId, option, 'user');
+      return true;
+    }
+    // Tandem remembers "always" itself, as narrowly as the prompt said (answerMemory.ts).
+    const m = memoryFor(e.facts, e.agentName, option, e.view.options, this.deps.roots(), this.now);
+    this.finish(requestId, option, 'user', replyFor(m, option, e.view.options));
+    const d = m.decision;
+    if (d && m.reach === 'session' && e.scope) {
+      this.scopes.get(e.scope)?.remember(e.sessionId, d);
+      this.deps.logger.info(`Remembered for session ${e.sessionId} only: ${d.id} (${d.agent})`);
+    } else if (d && m.reach === 'workspace') {
+      void Promise.resolve(this.deps.remembered.remember(d)).then(
+        () => this.deps.logger.info(`Remembered for this workspace: ${d.id} (${d.agent})`),
+        (err) => this.deps.logger.error(`Could not remember ${d.id}: ${err}`),
+      );
     }
     return true;
   }
@@ -273,28 +297,4 @@ export class PermissionBroker implements PermissionPort {
     for (const e of [...this.entries.values()]) this.finish(e.requestId, undefined, 'cancelled');
     this.changed.dispose();
   }
-}
-
-function stripNulls<T extends object>(o: T): Partial<T> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(o))
-    if (v !== null && v !== undefined && !(k === 'rawInput' && v && typeof v === 'object' && !Object.keys(v).length))
-      out[k] = v;
-  return out as Partial<T>;
-}
-
-function pickDefined(
-  call:
-    | { toolCallId: string; title: string; kind: string; rawInput?: unknown; locations: unknown[]; content: unknown[] }
-    | undefined,
-): Partial<ToolCallUpdate> {
-  if (!call) return {};
-  return stripNulls({
-    toolCallId: call.toolCallId,
-    title: call.title,
-    kind: call.kind,
-    rawInput: call.rawInput,
-    locations: call.locations,
-    content: call.content,
-  }) as Partial<ToolCallUpdate>;
 }

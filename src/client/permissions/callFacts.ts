@@ -3,7 +3,10 @@
 // request with only title + rawInput; gemini-cli sends a request with no prior tool_call and no
 // rawInput. So the request's toolCall is merged over what the session already knows.
 import * as nodePath from 'node:path';
+import { homedir } from 'node:os';
 import type { ToolCallUpdate, ToolKind } from '@agentclientprotocol/sdk';
+import { isWithin, realPathSync } from '../realPath';
+import { commandLineOf } from '../../shared/commandLine';
 
 export interface CallFacts {
   toolCallId: string;
@@ -11,10 +14,18 @@ export interface CallFacts {
   title: string;
   /** Tool name: a client tool's (_meta.tandem.tool), _meta.claudeCode.toolName (without the mcp__acp__ prefix), `name`, or gemini's id prefix. */
   tool?: string;
-  /** Shell command line for execute calls (rawInput.command [+ args], else the title). */
+  /** Shell command line for execute calls, quoted as bash would run it (src/shared/commandLine.ts). */
   command?: string;
-  /** Absolute, normalized paths the call touches (locations, rawInput paths, diff paths). */
+  /**
+   * Where the call lands: the real paths (symlinks and `..` resolved as the file system will,
+   * src/client/realPath.ts) of the paths it names in locations, rawInput paths and diff paths.
+   */
   paths: string[];
+  /**
+   * The same paths as the call names them (absolute, normalized), for rules that only tighten:
+   * a reject rule on `.env` still holds when `.env` is a link. Allowing looks at `paths` only.
+   */
+  named?: string[];
 }
 
 /** The subset of ToolCallView / ToolCallUpdate the facts come from. */
@@ -43,6 +54,8 @@ const PATH_KEYS = [
   'new_path',
   'dir_path',
   'directory',
+  // gemini-cli's read_many_files: a list.
+  'paths',
 ];
 
 export function callFacts(request: CallLike, known: CallLike | undefined, cwd: string): CallFacts {
@@ -61,28 +74,45 @@ export function callFacts(request: CallLike, known: CallLike | undefined, cwd: s
       ? (rawInput as Record<string, unknown>)
       : undefined;
 
-  let command: string | undefined;
-  if (kind === 'execute' || (input && typeof input.command === 'string' && !kind)) {
-    if (input && typeof input.command === 'string') {
-      const args = Array.isArray(input.args) ? input.args.filter((a): a is string => typeof a === 'string') : [];
-      command = [input.command, ...args].join(' ');
-    } else if (Array.isArray(input?.command)) {
-      command = (input!.command as unknown[]).filter((a): a is string => typeof a === 'string').join(' ');
-    } else {
-      command = stripBackticks(title);
-    }
-    command = command.trim();
-  }
+  // One command line for the card, rules and remembered decisions (src/shared/commandLine.ts).
+  const hasCommand = input && (typeof input.command === 'string' || Array.isArray(input.command));
+  const command =
+    kind === 'execute' || (hasCommand && !kind)
+      ? commandLineOf({ kind: 'execute', title, rawInput: input })
+      : undefined;
 
-  const paths = new Set<string>();
-  const add = (p: unknown) => {
-    if (typeof p !== 'string' || !p || p.length > 4096) return;
-    paths.add(nodePath.resolve(cwd, p));
-  };
-  for (const l of pick('locations') ?? []) add(l?.path);
-  for (const c of pick('content') ?? []) if (c && c.type === 'diff') add(c.path);
-  if (input) for (const k of PATH_KEYS) add(input[k]);
-  return { toolCallId: request.toolCallId, kind, title, tool, command, paths: [...paths] };
+  const named: unknown[] = [];
+  for (const l of pick('locations') ?? []) named.push(l?.path);
+  for (const c of pick('content') ?? []) if (c && c.type === 'diff') named.push(c.path);
+  if (input) for (const k of PATH_KEYS) named.push(input[k]);
+  return { toolCallId: request.toolCallId, kind, title, tool, command, ...callPaths(named, kind, cwd) };
+}
+
+/** Kinds whose calls name the files they touch. */
+const FILE_KINDS = new Set<ToolKind | undefined>(['read', 'edit', 'delete', 'move']);
+
+function callPaths(given: unknown[], kind: ToolKind | undefined, cwd: string): Pick<CallFacts, 'paths' | 'named'> {
+  const named = new Set<string>();
+  const real = new Set<string>();
+  // A key may hold a list of paths (`paths`): one level of lists is flattened.
+  for (const p of given.flat()) {
+    if (typeof p !== 'string' || !p || p.length > 4096) continue;
+    // Agents' tools expand `~`; a tool that does not would fail on "~/x" anyway.
+    const abs = /^~(?=$|[\\/])/.test(p) ? homedir() + p.slice(1) : nodePath.isAbsolute(p) ? p : cwd + nodePath.sep + p;
+    named.add(nodePath.resolve(abs));
+    real.add(realPathSync(abs));
+  }
+  // A search with no path (Grep, Glob) runs in the session's cwd: that is where it looks.
+  if (!real.size && kind === 'search') real.add(realPathSync(cwd));
+  return { paths: [...real], named: [...named] };
+}
+
+/**
+ * A read, edit, delete or move with no path found (it sits under a rawInput key Tandem does not
+ * know) may touch any file: no rule or remembered answer allows it unasked, it asks (fails closed).
+ */
+export function pathUnknown(call: Pick<CallFacts, 'kind' | 'paths'>): boolean {
+  return !call.paths.length && FILE_KINDS.has(call.kind);
 }
 
 function toolName(
@@ -102,85 +132,11 @@ function toolName(
   return t.replace(/^mcp__acp__/, '');
 }
 
-function stripBackticks(s: string): string {
-  const m = /^`([^`]*)`$/.exec(s.trim());
-  return m ? m[1] : s;
-}
-
 function isEmptyObject(v: unknown): boolean {
   return !!v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;
 }
 
-/** True when `p` is `root` or below it. */
+/** True when `p` is `root` or below it (lexically; callFacts' `paths` are real already). */
 export function isInside(p: string, root: string): boolean {
-  const rel = nodePath.relative(root, p);
-  return rel === '' || (!rel.startsWith('..') && !nodePath.isAbsolute(rel));
-}
-
-// ---- shell command lines ----------------------------------------------------------------
-
-/** Splits a command line at control operators (; && || | & newlines); quotes respected. */
-export function commandSegments(line: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let q: '"' | "'" | undefined;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (q) {
-      cur += c;
-      if (c === q) q = undefined;
-      else if (c === '\\' && q === '"' && i + 1 < line.length) cur += line[++i];
-      continue;
-    }
-    if (c === '\\' && i + 1 < line.length) {
-      cur += c + line[++i];
-      continue;
-    }
-    if (c === '"' || c === "'") {
-      q = c;
-      cur += c;
-      continue;
-    }
-    // `2>&1` and `&>file` are redirections, not the background operator.
-    const redirect = c === '&' && (line[i - 1] === '>' || line[i - 1] === '<' || line[i + 1] === '>');
-    if (!redirect && (c === ';' || c === '\n' || c === '|' || c === '&')) {
-      if (cur.trim()) out.push(cur.trim());
-      cur = '';
-      if ((c === '|' || c === '&') && line[i + 1] === c) i++;
-      continue;
-    }
-    cur += c;
-  }
-  if (cur.trim()) out.push(cur.trim());
-  return out;
-}
-
-/** Command substitution, process substitution or redirection: a prefix says nothing about what runs or what is written. */
-export function hasShellTricks(line: string): boolean {
-  return /`|\$\(|<\(|>\(|>/.test(
-    line
-      .replace(/'[^']*'/g, "''")
-      .replace(/[12]?>&[12]/g, '')
-      .replace(/>\s*\/dev\/null/g, ''),
-  );
-}
-
-/** `prefix` matches `segment` at a word boundary ("git status" matches "git status -s", not "git statuses"). */
-export function startsWithWords(segment: string, prefix: string): boolean {
-  const s = segment.replace(/\s+/g, ' ').trim();
-  const p = prefix.replace(/\s+/g, ' ').trim();
-  if (!p) return false;
-  return s === p || s.startsWith(p + ' ');
-}
-
-/**
- * A prefix rule on a command line. For allowing, every segment must start with the prefix and
- * the line must have no substitution/redirection ("git status && rm -rf ~" is not "git status").
- * For tightening (reject/ask), any segment starting with it is enough.
- */
-export function commandMatchesPrefix(line: string, prefix: string, loosening: boolean): boolean {
-  const segs = commandSegments(line);
-  if (!segs.length) return false;
-  if (loosening) return !hasShellTricks(line) && segs.every((s) => startsWithWords(s, prefix));
-  return segs.some((s) => startsWithWords(s, prefix));
+  return isWithin(root, p);
 }

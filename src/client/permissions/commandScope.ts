@@ -1,107 +1,27 @@
-// What an "always" answer to a shell command remembers. Never wider than what the prompt showed:
-// either the exact command line, or a "program subcommand" prefix for tools whose subcommand
-// says what runs (`git status`, `npm test`). A program that runs whatever its arguments say
-// (an interpreter, a shell, a launcher such as npx, env or sudo) is never a prefix: for those,
-// and for any line that chains, substitutes or redirects, the key is the whole line.
-import { commandSegments, hasShellTricks, startsWithWords } from './callFacts';
+// What an "always" answer to a shell command remembers, and what a command rule covers, judged
+// on the shell grammar's model of the line (shell/commandLine.ts). Never wider than what the
+// prompt showed: either the exact line, or a `program subcommand` prefix for one command of a
+// program whose subcommand says what runs (`git status`), with only the options the approved
+// line had. A line the model does not fully understand (substitutions, redirections, globs,
+// expansions, anything unknown) is matched only by its exact text.
+import { quoteArgv } from '../../shared/commandLine';
+import { analyzeCommandLine, type CommandLine, type SimpleCommand } from './shell/commandLine';
+import { dangerousOption, isLauncher, prefixLength } from './shell/programs';
+
+export { isLauncher };
 
 export interface CommandScope {
-  /** exact: only this command line; prefix: a single command starting with these words. */
+  /** exact: only this command line; prefix: one command starting with these words. */
   match: 'exact' | 'prefix';
+  /** The exact line, or the prefix words quoted as bash would. */
   command: string;
+  /** Prefix scopes: the options the approved line had; any other option asks again. */
+  flags?: readonly string[];
 }
 
-/** Programs that run code or commands given in their arguments: remembering one of them by name would allow anything. */
-const LAUNCHERS = new Set([
-  'node',
-  'nodejs',
-  'python',
-  'python2',
-  'python3',
-  'py',
-  'pypy',
-  'pypy3',
-  'bash',
-  'sh',
-  'zsh',
-  'dash',
-  'ksh',
-  'fish',
-  'csh',
-  'tcsh',
-  'npx',
-  'pnpx',
-  'bunx',
-  'env',
-  'sudo',
-  'doas',
-  'su',
-  'deno',
-  'bun',
-  'ruby',
-  'perl',
-  'php',
-  'lua',
-  'pwsh',
-  'powershell',
-  'osascript',
-  'Rscript',
-  'exec',
-  'eval',
-  'source',
-  '.',
-  'xargs',
-  'nohup',
-  'nice',
-  'timeout',
-  'time',
-  'watch',
-  'command',
-  'builtin',
-  'ssh',
-]);
-
-/** Programs whose second word is a subcommand worth remembering ("npm test", "git status"). */
-const SUBCOMMAND_PROGRAMS = new Set([
-  'git',
-  'npm',
-  'pnpm',
-  'yarn',
-  'cargo',
-  'go',
-  'docker',
-  'kubectl',
-  'make',
-  'pip',
-  'pip3',
-  'uv',
-  'poetry',
-  'dotnet',
-  'mvn',
-  'gradle',
-  './gradlew',
-  'gh',
-  'rustup',
-  'brew',
-  'apt',
-  'apt-get',
-]);
-
-/** Subcommands that launch an arbitrary command or package, or rewrite what later commands run. */
-const LAUNCHING_SUBCOMMANDS = new Set(['exec', 'x', 'dlx', 'create', 'init', 'config', 'alias', 'api', 'extension']);
-
-/** Subcommands that run a named script or target: the name is part of the prefix (`npm run lint`, never `npm run`). */
-const NAMED_SUBCOMMANDS = new Set(['run', 'run-script']);
-
-/** Programs whose `run` starts any command or image, not a project script. */
-const RUN_LAUNCHES = new Set(['docker', 'kubectl', 'uv', 'poetry', 'go']);
-
-const WORD = /^[A-Za-z0-9][\w:.-]*$/;
-
-/** True for a program that runs whatever its arguments say (`node`, `/usr/bin/python3.12`, `sudo`). */
-export function isLauncher(program: string): boolean {
-  const base = program.split('/').pop() ?? program;
-  return LAUNCHERS.has(base) || /^(python|pypy|ruby|perl|php|node|lua)[\d.]+$/.test(base);
+/** Options of a command after its prefix (`-s`, `--porcelain=v2`). */
+function optionsAfter(words: readonly string[], n: number): string[] {
+  return words.slice(n).filter((w) => w.startsWith('-'));
 }
 
 /** The scope an "always" answer to this command line remembers; undefined for an empty line. */
@@ -109,36 +29,91 @@ export function commandScope(line: string): CommandScope | undefined {
   const command = line.trim();
   if (!command) return undefined;
   const exact: CommandScope = { match: 'exact', command };
-  const segments = commandSegments(command);
-  if (segments.length !== 1 || hasShellTricks(command)) return exact;
-  const words = segments[0].split(/\s+/);
-  const [prog, sub, name] = words;
-  // `FOO=1 cmd`, `node …`, `git -c x=y …`: only the exact line.
-  if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(prog) || isLauncher(prog)) return exact;
-  if (!SUBCOMMAND_PROGRAMS.has(prog) || !sub || !WORD.test(sub) || LAUNCHING_SUBCOMMANDS.has(sub)) return exact;
-  if (NAMED_SUBCOMMANDS.has(sub)) {
-    if (RUN_LAUNCHES.has(prog) || !name || !WORD.test(name)) return exact;
-    return { match: 'prefix', command: `${prog} ${sub} ${name}` };
-  }
-  return { match: 'prefix', command: `${prog} ${sub}` };
+  const model = analyzeCommandLine(command);
+  if (!model || model.unsafe.length || model.commands.length !== 1) return exact;
+  const { words } = model.commands[0];
+  if (isLauncher(words[0]) || dangerousOption(words)) return exact;
+  const n = prefixLength(words);
+  if (!n) return exact;
+  return { match: 'prefix', command: quoteArgv(words.slice(0, n)), flags: [...new Set(optionsAfter(words, n))] };
+}
+
+/** The words of a prefix as written in a rule or a remembered decision (quoted as bash would read them). */
+function prefixWords(prefix: string): readonly string[] | undefined {
+  const m = analyzeCommandLine(prefix);
+  if (m && !m.unsafe.length && m.commands.length === 1) return m.commands[0].words;
+  return undefined;
+}
+
+function startsWith(words: readonly string[], prefix: readonly string[]): boolean {
+  return prefix.length > 0 && prefix.length <= words.length && prefix.every((w, i) => words[i] === w);
+}
+
+/** A command run through `command`, `sudo`, `env X=1`, `nohup` … is also that command, for rules that tighten. */
+const WRAPPERS = new Set([
+  'command',
+  'builtin',
+  'exec',
+  'sudo',
+  'doas',
+  'env',
+  'nohup',
+  'nice',
+  'time',
+  'timeout',
+  'xargs',
+]);
+
+function unwrapped(words: readonly string[]): readonly (readonly string[])[] {
+  const base = (w: string) => w.split('/').pop() ?? w;
+  const named = (ws: readonly string[]) => [base(ws[0]), ...ws.slice(1)];
+  // After a wrapper, any later word may be the command (`sudo -u root rm`, `timeout 5 rm`, `nice -n 5 rm`):
+  // a rule that tightens may match too much, never too little.
+  if (!WRAPPERS.has(base(words[0] ?? ''))) return [named(words)];
+  return words.map((_, i) => named(words.slice(i))).filter((w) => w[0] !== undefined);
+}
+
+/** Any simple command of the line (nested ones too, through wrappers) starts with the prefix: for reject and ask. */
+function anyCommandStartsWith(model: CommandLine | undefined, line: string, prefix: readonly string[]): boolean {
+  if (!model) return line.split(/[;&|\n()`$]+/).some((s) => startsWith(s.trim().split(/\s+/), prefix));
+  return model.nested.some((c: SimpleCommand) => unwrapped(c.words).some((w) => startsWith(w, prefix)));
+}
+
+/**
+ * Does a command rule's prefix cover this line? Allowing: the line is fully understood, and every
+ * command in it starts with the prefix and has no option that runs code or writes elsewhere.
+ * Tightening (reject, ask): any simple command anywhere in the line is enough.
+ */
+export function commandMatchesPrefix(line: string, prefix: string, loosening: boolean): boolean {
+  const words = prefixWords(prefix) ?? prefix.trim().split(/\s+/);
+  const model = analyzeCommandLine(line.trim());
+  if (!loosening) return anyCommandStartsWith(model, line, words);
+  if (!model || model.unsafe.length || !model.commands.length || !prefixWords(prefix)) return false;
+  return model.commands.every((c) => startsWith(c.words, words) && !dangerousOption(c.words));
 }
 
 /**
  * Does a remembered command scope cover this command line? Allowing: the exact line, or one
- * command (no chaining, substitution or redirection) starting with the prefix. Rejecting
- * tightens, so any segment starting with the prefix is enough.
+ * command fully understood, starting with the prefix, with no option the approved line did not
+ * have. Rejecting tightens: any simple command anywhere in the line starting with the prefix.
  */
 export function scopeMatches(scope: CommandScope, line: string, allowing: boolean): boolean {
   const command = line.trim();
-  if (scope.match === 'exact') return command === scope.command;
-  const segments = commandSegments(command);
-  if (!allowing) return segments.some((s) => startsWithWords(s, scope.command));
-  return segments.length === 1 && !hasShellTricks(command) && startsWithWords(segments[0], scope.command);
+  if (allowing && scope.match === 'exact') return command === scope.command;
+  if (scope.match === 'exact') return command === scope.command || commandMatchesPrefix(command, scope.command, false);
+  if (!allowing) return commandMatchesPrefix(command, scope.command, false);
+  const words = prefixWords(scope.command);
+  const model = analyzeCommandLine(command);
+  if (!words || !model || model.unsafe.length || model.commands.length !== 1) return false;
+  const argv = model.commands[0].words;
+  if (!startsWith(argv, words) || dangerousOption(argv) || isLauncher(argv[0])) return false;
+  const approved = new Set(scope.flags ?? []);
+  return optionsAfter(argv, words.length).every((o) => approved.has(o));
 }
 
 /** The scope in words, as the prompt and Manage Permissions show it. */
 export function describeCommandScope(scope: CommandScope): string {
-  return scope.match === 'exact'
-    ? `exactly \`${scope.command}\``
-    : `\`${scope.command} …\` (one command, any arguments)`;
+  if (scope.match === 'exact') return `exactly \`${scope.command}\``;
+  const flags = scope.flags?.length ? `only the options ${scope.flags.map((f) => `\`${f}\``).join(' ')}` : 'no options';
+  return `\`${scope.command} …\` (one command; any other arguments, ${flags}; never chained, substituted or redirected)`;
 }

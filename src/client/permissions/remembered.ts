@@ -1,9 +1,12 @@
 // Remembered decisions: an *_always answer is kept per workspace for that tool/command pattern
 // and applied to the next matching request. Pure: storage is a port (vscode: workspaceState).
+// Which answers get here (not a mode switch, not one that says "this session") is answerMemory.ts.
 import * as nodePath from 'node:path';
 import type { PermissionOption, ToolKind } from '@agentclientprotocol/sdk';
-import { isInside, type CallFacts } from './callFacts';
+import { isWithin, withRealRoots } from '../realPath';
+import { pathUnknown, type CallFacts } from './callFacts';
 import { commandScope, describeCommandScope, scopeMatches } from './commandScope';
+import { isModeCall } from './modeSwitch';
 
 export interface RememberedDecision {
   id: string;
@@ -21,6 +24,8 @@ export interface RememberedDecision {
    * remembered before it existed, whose key was the program name: they never allow.
    */
   commandMatch?: 'exact' | 'prefix';
+  /** Prefix matches: the options the approved line had (any other option asks again). */
+  commandFlags?: readonly string[];
   /** Edits, deletes, moves: the exact file, relative to the workspace folder when inside one. */
   path?: string;
   /** When it was remembered (ms since epoch). */
@@ -53,13 +58,15 @@ export function patternFor(
   at: number,
 ): RememberedDecision | undefined {
   const decision = option.kind === 'allow_always' ? 'allow' : option.kind === 'reject_always' ? 'reject' : undefined;
-  if (!decision) return undefined;
+  // A mode switch's "always" means "auto-accept edits", not "approve every later plan".
+  if (!decision || isModeCall(call)) return undefined;
   const base = { id: '', agent, decision, tool: call.tool, kind: call.kind, at } as RememberedDecision;
   if (call.command !== undefined) {
     const scope = commandScope(call.command);
     if (!scope) return undefined;
     base.command = scope.command;
     base.commandMatch = scope.match;
+    if (scope.flags) base.commandFlags = scope.flags;
   } else if (call.kind && PATH_KINDS.has(call.kind)) {
     if (call.paths.length !== 1) return undefined;
     base.path = relToRoots(call.paths[0], roots);
@@ -77,6 +84,8 @@ export function matchesRemembered(
   roots: readonly string[],
 ): boolean {
   if (d.agent !== agent) return false;
+  // Older versions remembered "Always allow ExitPlanMode": such an entry must never approve a plan.
+  if (isModeCall(call)) return false;
   if (d.tool !== call.tool) return false;
   if (d.kind !== undefined && d.kind !== call.kind) return false;
   if (d.command !== undefined) {
@@ -84,15 +93,24 @@ export function matchesRemembered(
     if (!d.commandMatch)
       return d.decision === 'reject' && scopeMatches({ match: 'prefix', command: d.command }, call.command, false);
     // Remembering "git status" allows "git status -s", never "git status && rm -rf ~".
-    return scopeMatches({ match: d.commandMatch, command: d.command }, call.command, d.decision === 'allow');
+    return scopeMatches(
+      { match: d.commandMatch, command: d.command, flags: d.commandFlags },
+      call.command,
+      d.decision === 'allow',
+    );
   }
   if (d.path !== undefined) {
     if (call.paths.length !== 1) return false;
     return relToRoots(call.paths[0], roots) === d.path;
   }
   if (call.command !== undefined) return false;
-  // Tool-wide decisions (reads, fetches, other tools): allow only inside the workspace.
-  if (d.decision === 'allow') return call.paths.every((p) => roots.some((r) => isInside(p, r)));
+  // Tool-wide decisions (reads, fetches, other tools): allow only where the call really lands
+  // inside the workspace (callFacts resolves symlinks), never a read or edit with no path found.
+  if (d.decision === 'allow') {
+    if (pathUnknown(call)) return false;
+    const real = withRealRoots(roots);
+    return call.paths.every((p) => real.some((r) => isWithin(r, p)));
+  }
   return true;
 }
 
@@ -100,7 +118,7 @@ export function describeRemembered(d: Omit<RememberedDecision, 'id'>): string {
   const verb = d.decision === 'allow' ? 'Always allow' : 'Always reject';
   const what = d.tool ?? d.kind ?? 'tool';
   if (d.command !== undefined)
-    return `${verb} ${what}: ${describeCommandScope({ match: d.commandMatch ?? 'prefix', command: d.command })}`;
+    return `${verb} ${what}: ${describeCommandScope({ match: d.commandMatch ?? 'prefix', command: d.command, flags: d.commandFlags })}`;
   if (d.path !== undefined) return `${verb} ${what} on ${d.path}`;
   return `${verb} ${what}`;
 }
@@ -112,13 +130,16 @@ function isWideLegacy(d: RememberedDecision): boolean {
 /** What an always-option of this call would remember, in words for the prompt ("Always" applies to …). */
 export function alwaysScopeText(d: RememberedDecision | undefined): string {
   if (!d) return 'this call only (it gives too little to remember)';
-  if (d.command !== undefined) return describeCommandScope({ match: d.commandMatch ?? 'prefix', command: d.command });
+  if (d.command !== undefined)
+    return describeCommandScope({ match: d.commandMatch ?? 'prefix', command: d.command, flags: d.commandFlags });
   if (d.path !== undefined) return `${d.tool ?? d.kind ?? 'this tool'} on \`${d.path}\``;
   return `every ${d.tool ?? d.kind ?? 'tool'} call${d.decision === 'allow' ? ' inside the workspace' : ''}`;
 }
 
+/** `p` (a real path, from callFacts) relative to the folder it is in, by the folders' real paths. */
 function relToRoots(p: string, roots: readonly string[]): string {
-  for (const r of roots) if (isInside(p, r)) return nodePath.relative(r, p).split(nodePath.sep).join('/') || '.';
+  for (const r of withRealRoots(roots))
+    if (isWithin(r, p)) return nodePath.relative(r, p).split(nodePath.sep).join('/') || '.';
   return p;
 }
 

@@ -2,16 +2,22 @@
 // of a list wins; user rules (then the built-in defaults) and workspace rules are evaluated apart,
 // and the stricter answer wins (reject > ask > allow), so workspace rules can only tighten.
 // An `allow` applies only when every path the call touches is inside a workspace folder (unless
-// the rule says `outsideWorkspace: true`); see rules.ts for the matchers themselves.
+// the rule says `outsideWorkspace: true`); see rules.ts for the matchers themselves. Paths are where
+// the call really lands (callFacts resolves symlinks), matched against the folders' real paths.
 import type { PermissionOption } from '@agentclientprotocol/sdk';
 import picomatch from 'picomatch';
 import * as nodePath from 'node:path';
-import { commandMatchesPrefix, isInside, type CallFacts } from './callFacts';
+import { homedir } from 'node:os';
+import { isWithin, withRealRoots } from '../realPath';
+import { pathUnknown, type CallFacts } from './callFacts';
+import { commandMatchesPrefix } from './commandScope';
 import { DEFAULT_RULES, type Rule, type RuleAction } from './rules';
 
 export interface MatchContext {
   /** Absolute workspace folder paths. */
   roots: readonly string[];
+  /** `roots` with their real paths (withRealRoots); evaluate resolves them once for all rules. */
+  realRoots?: readonly string[];
 }
 
 export function ruleMatches(rule: Rule, call: CallFacts, ctx: MatchContext): boolean {
@@ -27,13 +33,17 @@ export function ruleMatches(rule: Rule, call: CallFacts, ctx: MatchContext): boo
   }
   if (rule.paths) {
     if (!call.paths.length) return false;
-    const m = (p: string) => pathMatches(rule.paths!, p, ctx.roots);
-    // Allowing needs every path to match; tightening needs one.
-    if (loosening ? !call.paths.every(m) : !call.paths.some(m)) return false;
+    const roots = ctx.realRoots ?? withRealRoots(ctx.roots);
+    const m = (p: string) => pathMatches(rule.paths!, p, roots);
+    // Allowing needs every real path to match; tightening needs one, real or as the call names it.
+    if (loosening ? !call.paths.every(m) : ![...call.paths, ...(call.named ?? [])].some(m)) return false;
   }
   if (loosening && !rule.spec.outsideWorkspace) {
-    // A call with no paths runs in the session's cwd, which is the workspace.
-    if (!call.paths.every((p) => ctx.roots.some((r) => isInside(p, r)))) return false;
+    // A read, edit, delete or move with no path found may touch anything: it asks. A search with
+    // no path runs in the session's cwd, which callFacts gives it as its path.
+    if (pathUnknown(call)) return false;
+    const roots = ctx.realRoots ?? withRealRoots(ctx.roots);
+    if (!call.paths.every((p) => roots.some((r) => isWithin(r, p)))) return false;
   }
   return true;
 }
@@ -41,13 +51,14 @@ export function ruleMatches(rule: Rule, call: CallFacts, ctx: MatchContext): boo
 function pathMatches(globs: readonly string[], p: string, roots: readonly string[]): boolean {
   const posix = (s: string) => s.split(nodePath.sep).join('/');
   for (const g of globs) {
-    const m = picomatch(g, { dot: true });
     if (nodePath.isAbsolute(g) || g.startsWith('~')) {
-      if (m(posix(p))) return true;
+      // "~/notes/**" is in the home folder, as the agent's tools read it.
+      if (picomatch(g.replace(/^~(?=\/|$)/, posix(homedir())), { dot: true })(posix(p))) return true;
       continue;
     }
+    const m = picomatch(g, { dot: true });
     for (const r of roots) {
-      if (!isInside(p, r)) continue;
+      if (!isWithin(r, p)) continue;
       if (m(posix(nodePath.relative(r, p)))) return true;
     }
   }
@@ -70,7 +81,8 @@ export interface Verdict {
 const STRICTNESS: Record<RuleAction, number> = { allow: 0, ask: 1, reject: 2 };
 
 export function evaluate(set: RuleSet, call: CallFacts, ctx: MatchContext): Verdict {
-  const first = (list: readonly Rule[]) => list.find((r) => ruleMatches(r, call, ctx));
+  const resolved: MatchContext = { ...ctx, realRoots: ctx.realRoots ?? withRealRoots(ctx.roots) };
+  const first = (list: readonly Rule[]) => list.find((r) => ruleMatches(r, call, resolved));
   const u = first(set.user) ?? first(set.defaults ?? DEFAULT_RULES);
   const w = first(set.workspace.filter((r) => r.spec.action !== 'allow'));
   const userVerdict: Verdict = u ? { action: u.spec.action, rule: u, always: u.spec.always } : { action: 'ask' };

@@ -84,6 +84,9 @@ test('the VSIX holds every runtime file: bundles, lazy chunks, agents, MCP bridg
     ...filesNamedByManifest(),
     ...filesNamedByHostCode(),
     'dist/codicon.css',
+    // The bash grammar, loaded from beside the bundle (src/client/permissions/shell/bashParser.ts).
+    'dist/tree-sitter.wasm',
+    'dist/tree-sitter-bash.wasm',
   ];
   // Follow the webview bundle's imports and the stylesheets' fonts to everything they load.
   const queue = required.filter((p) => /\.(js|css)$/.test(p) && p.startsWith('dist/'));

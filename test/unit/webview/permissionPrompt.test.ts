@@ -128,3 +128,16 @@ test('a client-tool call is asked as "Call IDE · OpenFile", also on the pending
   assert.equal(question(), 'Call IDE · OpenFile src/a.ts:3?');
   unmount();
 });
+
+test('a command given as an argv array or as a program with args is shown whole, quoted as bash would run it', async () => {
+  for (const [rawInput, shown] of [
+    [{ command: ['git', 'push', '--force', 'origin', 'main'] }, 'git push --force origin main'],
+    [{ command: 'rm', args: ['-rf', '/home/u'] }, 'rm -rf /home/u'],
+    [{ command: ['bash', '-lc', 'git status; rm -rf ~'] }, `bash -lc 'git status; rm -rf ~'`],
+    [{ command: 'echo', args: ["it's", 'a b'] }, `echo 'it'\\''s' 'a b'`],
+  ] as const) {
+    const p = await mount(request({ title: 'Run', kind: 'execute', rawInput }));
+    assert.equal(p.question(), `Run ${shown}?`, JSON.stringify(rawInput));
+    p.unmount();
+  }
+});

@@ -1,7 +1,8 @@
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PermissionOption, RequestPermissionOutcome } from '@agentclientprotocol/sdk';
 import { MemoryLogger } from '../../../../src/common/logger';
+import { loadBashParser } from '../../../../src/client/permissions/shell/bashParser';
 import { PermissionBroker, type RequestScope } from '../../../../src/client/permissions/broker';
 import { memoryMemento, RememberedDecisions } from '../../../../src/client/permissions/remembered';
 import type { RuleSet } from '../../../../src/client/permissions/ruleEvaluation';
@@ -58,6 +59,11 @@ const settled = async (p: Promise<RequestPermissionOutcome>) => {
   await new Promise((r) => setImmediate(r));
   return v;
 };
+
+// The grammar loads on the first command; loaded once here so prompts show synchronously in these tests.
+before(async () => {
+  assert.ok(await loadBashParser());
+});
 
 test('a rule answers at once, records the decision on the tool call and logs the audit line', async () => {
   const t = setup([{ name: 'npm tests', command: 'npm test', action: 'allow' }]);
@@ -142,7 +148,7 @@ test('cancel resolves every pending prompt of the session as cancelled, at once'
 test('an always answer is remembered for the workspace (the agent hears allow once) and applied next time; removing it asks again', async () => {
   const t = setup();
   t.toolCall('c1');
-  const p1 = t.ask('c1', 'git status');
+  const p1 = t.ask('c1', 'git status --short');
   t.broker.answer(t.store.state.permissions[0].requestId, 'allow_always');
   // Tandem remembers it; the agent is told "allow once" so it keeps no wider rule of its own.
   assert.deepEqual(await p1, { outcome: 'selected', optionId: 'allow' });
@@ -157,11 +163,15 @@ test('an always answer is remembered for the workspace (the agent hears allow on
   assert.equal(list[0].command, 'git status');
   assert.equal(list[0].tool, 'Bash');
   t.toolCall('c2');
-  assert.deepEqual(await t.ask('c2', 'git status --short'), { outcome: 'selected', optionId: 'allow' });
+  assert.deepEqual(await t.ask('c2', 'git status --short src/'), { outcome: 'selected', optionId: 'allow' });
   const d = t.store.state.toolCalls.get('c2')!.permission!;
   assert.equal(d.by, 'remembered');
   assert.match(d.rule!, /Always allow Bash: `git status …`/);
-  // Not for a chained command, nor another command.
+  // Not for an option the approved line did not have, a chained command, nor another command.
+  t.toolCall('c5');
+  const p5 = t.ask('c5', 'git status --porcelain');
+  assert.equal(await settled(p5), undefined);
+  t.broker.cancelSession('s1');
   t.toolCall('c3');
   const p3 = t.ask('c3', 'git status && rm -rf ~');
   assert.equal(await settled(p3), undefined);

@@ -1,8 +1,9 @@
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PermissionOption } from '@agentclientprotocol/sdk';
 import type { CallFacts } from '../../../../src/client/permissions/callFacts';
 import { commandScope, isLauncher, scopeMatches } from '../../../../src/client/permissions/commandScope';
+import { loadBashParser } from '../../../../src/client/permissions/shell/bashParser';
 import {
   matchesRemembered,
   memoryMemento,
@@ -20,6 +21,9 @@ const bash = (command: string): CallFacts => ({
   tool: 'Bash',
   command,
   paths: [],
+});
+before(async () => {
+  assert.ok(await loadBashParser());
 });
 const remember = (command: string) => patternFor(bash(command), 'Claude', ALWAYS, [ROOT], 1)!;
 const allows = (d: RememberedDecision, command: string) => matchesRemembered(d, bash(command), 'Claude', [ROOT]);
@@ -55,13 +59,19 @@ test('an interpreter or launcher is remembered by its exact command line, never 
 });
 
 test('a tool with subcommands is remembered as "program subcommand", shown as such, matching one command only', () => {
-  assert.deepEqual(commandScope('git status -s'), { match: 'prefix', command: 'git status' });
-  assert.deepEqual(commandScope('npm test'), { match: 'prefix', command: 'npm test' });
-  assert.deepEqual(commandScope('npm run lint -- --fix'), { match: 'prefix', command: 'npm run lint' });
+  assert.deepEqual(commandScope('git status -s'), { match: 'prefix', command: 'git status', flags: ['-s'] });
+  assert.deepEqual(commandScope('npm test'), { match: 'prefix', command: 'npm test', flags: [] });
+  assert.deepEqual(commandScope('npm run lint -- --fix'), {
+    match: 'prefix',
+    command: 'npm run lint',
+    flags: ['--', '--fix'],
+  });
   const d = remember('git status');
-  assert.match(d.id, /Always allow Bash: `git status …` \(one command, any arguments\)/);
+  assert.match(d.id, /Always allow Bash: `git status …` \(one command; any other arguments, no options; never chained/);
   assert.ok(allows(d, 'git status'));
-  assert.ok(allows(d, 'git status --short'));
+  assert.ok(allows(d, 'git status src/'));
+  assert.ok(!allows(d, 'git status --short'), 'an option the approved line did not have asks again');
+  assert.ok(allows(remember('git status --short'), 'git status --short src'));
   assert.ok(!allows(d, 'git statuses'));
   assert.ok(!allows(d, 'git push'));
   // Chained, substituted or redirected commands never match a remembered prefix.
@@ -89,6 +99,10 @@ test('subcommands that launch anything, assignments, options and chains keep the
     'rm -rf build',
     'git status && git diff',
     'git log > out.txt',
+    'npm install left-pad',
+    'git submodule foreach "rm -rf ~"',
+    'git log --output=/tmp/x',
+    'make test SHELL=/tmp/x',
   ])
     assert.deepEqual(commandScope(line), { match: 'exact', command: line }, line);
   assert.equal(commandScope('   '), undefined);
@@ -100,6 +114,9 @@ test('a remembered rejection tightens: any segment starting with its prefix is r
   const d = patternFor(bash('git push origin'), 'Claude', { ...ALWAYS, kind: 'reject_always' }, [ROOT], 1)!;
   assert.equal(d.decision, 'reject');
   assert.ok(matchesRemembered(d, bash('ls && git push -f'), 'Claude', [ROOT]));
+  assert.ok(matchesRemembered(d, bash('(git push origin main)'), 'Claude', [ROOT]), 'inside a subshell too');
+  assert.ok(matchesRemembered(d, bash('echo $(git push)'), 'Claude', [ROOT]), 'inside a substitution too');
+  assert.ok(matchesRemembered(d, bash('command git push'), 'Claude', [ROOT]), 'through a wrapper too');
   assert.ok(scopeMatches({ match: 'prefix', command: 'git push' }, 'git push', true));
 });
 
@@ -146,4 +163,53 @@ test('decisions remembered with the old program-name key never allow and are dro
     ['Always reject Bash: rm …', 'Always allow Edit on a.ts'],
   );
   assert.deepEqual(await store.dropWideCommandDecisions(), [], 'nothing more to drop');
+});
+
+/** Lines that fooled the regex matcher: each ran an injected command under a remembered `git status` or a rule. */
+const INJECTIONS = [
+  `git status "'" $(touch /tmp/PWNED) "'"`,
+  `git status \\'$(touch /tmp/PWNED)\\'`,
+  `git status $'\\'' ; touch /tmp/PWNED ; echo $'\\''`,
+  `git status >/dev/null status2 ; touch /tmp/PWNED`,
+  `git status\ntouch /tmp/PWNED`,
+  `git status & touch /tmp/PWNED`,
+  `git status <(touch /tmp/PWNED)`,
+  `git status <<EOF\n$(touch /tmp/PWNED)\nEOF`,
+  `git status \${HOME}`,
+  `git status *`,
+  `git status {--output=x,y}`,
+];
+
+test('quoting, escapes and ANSI-C strings never smuggle a command past a remembered prefix', () => {
+  const d = remember('git status -s');
+  for (const line of INJECTIONS) assert.ok(!allows(d, line), line);
+  for (const line of INJECTIONS) assert.equal(commandScope(line)?.match, 'exact', line);
+});
+
+test('a remembered prefix never covers an option that runs code or writes elsewhere', () => {
+  const cases: Array<[approved: string, attack: string]> = [
+    ['git grep hello', `git grep -O'touch x' hello`],
+    ['git grep -O hello', 'git grep -Otouch hello'],
+    ['git fetch origin', `git fetch --upload-pack='touch x' .`],
+    ['git log --oneline', 'git log --oneline --output=/tmp/x'],
+    ['git log --oneline', 'git log --oneline --out=/tmp/x'],
+    ['git diff HEAD', 'git diff HEAD --output=/tmp/x'],
+    ['git rebase main', 'git rebase -x "touch x" main'],
+    ['go test ./...', 'go test -exec touch ./...'],
+    ['go test ./...', 'go test -toolexec=touch ./...'],
+    ['make build', 'make build --eval=x'],
+    ['make build', 'make -f /tmp/evil build'],
+    ['make build', 'make build SHELL=/tmp/evil'],
+  ];
+  for (const [approved, attack] of cases) {
+    assert.ok(allows(remember(approved), approved), approved);
+    assert.ok(!allows(remember(approved), attack), `${approved} must not allow ${attack}`);
+  }
+  for (const line of [
+    'npm explore x -- touch y',
+    'docker compose exec web sh',
+    'apt-get -o APT::Update::Pre-Invoke::=x update',
+    'git submodule foreach x',
+  ])
+    assert.equal(commandScope(line)?.match, 'exact', line);
 });
