@@ -4,5 +4,11 @@
 import type { PermissionOption, RequestPermissionOutcome, ToolCallUpdate } from '@agentclientprotocol/sdk';
 
 export interface PermissionPort {
-  request(sessionId: string, toolCall: ToolCallUpdate, options: PermissionOption[]): Promise<RequestPermissionOutcome>;
+  /** A question still pending when `signal` aborts (its asker gave up, e.g. a client tool call ended) is withdrawn, resolved as cancelled. */
+  request(
+    sessionId: string,
+    toolCall: ToolCallUpdate,
+    options: PermissionOption[],
+    signal?: AbortSignal,
+  ): Promise<RequestPermissionOutcome>;
 }

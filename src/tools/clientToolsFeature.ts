@@ -3,10 +3,10 @@
 // `mcpServers` (http when the agent supports it, else a stdio entry running the bundled bridge),
 // shows each client tool call in the session's tool-call tree (callRows.ts), and asks permission
 // through the PermissionPort. Pure: no vscode (src/vscode/ wires settings, the IDE group and the port).
+import type { PermissionPort } from '../client/permissionPort';
 import type { AgentCapabilities, McpServer, PermissionOption } from '@agentclientprotocol/sdk';
 import type { ClientFeature, FeatureContext, SessionMcpServers } from '../client/feature';
 import { clientToolTitleText } from '../shared/clientToolTitle';
-import type { PermissionPort } from '../client/permissionPort';
 import { toDisposable, type IDisposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import { CallRows } from './callRows';
@@ -20,6 +20,7 @@ export interface ClientToolsOptions {
   registry: ToolRegistry;
   config(): ToolsConfig;
   logger: Logger;
+  /** Tandem's permission prompt; one that takes a `signal` can withdraw the prompts of calls that ended. */
   permission?(): PermissionPort | undefined;
   /** How to run dist/mcp-bridge.js for agents without http MCP (node + script path + env). */
   bridge?: { command: string; args: string[]; env?: Array<{ name: string; value: string }> };
@@ -29,9 +30,10 @@ export interface ClientToolsOptions {
   now?(): number;
 }
 
+// No "Always allow": the broker remembers decisions only for the agent's own prompts, so the
+// button would promise what nothing keeps. Permission rules ({ "tool": "Rename" }) still apply.
 const PERMISSION_OPTIONS: PermissionOption[] = [
   { optionId: 'allow_once', name: 'Allow', kind: 'allow_once' },
-  { optionId: 'allow_always', name: 'Always allow', kind: 'allow_always' },
   { optionId: 'reject_once', name: 'Deny', kind: 'reject_once' },
 ];
 
@@ -107,7 +109,8 @@ class ConnectionTools implements IDisposable {
       return { servers: user };
     }
     const slot = this.server.openSlot({
-      requestPermission: (sid, call) => this.askPermission(sid, call.callId, call.group, call.tool.name, call.args),
+      requestPermission: (sid, call) => this.askPermission(sid, call),
+      permission: () => this.opts.permission?.(),
       observer: (sid) => this.rows.observer(sid),
       isAlive: (sid) => sid === undefined || !!this.ctx.session(sid),
     });
@@ -166,13 +169,12 @@ class ConnectionTools implements IDisposable {
 
   private async askPermission(
     sessionId: string | undefined,
-    callId: string,
-    group: string,
-    tool: string,
-    args: Record<string, unknown>,
+    call: { callId: string; group: string; tool: { name: string }; args: Record<string, unknown>; signal: AbortSignal },
   ): Promise<PermissionDecision> {
     const port = this.opts.permission?.();
     if (!port || !sessionId) return 'deny';
+    const { callId, group, args } = call;
+    const tool = call.tool.name;
     const outcome = await port.request(
       sessionId,
       {
@@ -185,6 +187,7 @@ class ConnectionTools implements IDisposable {
         _meta: { tandem: { group, tool, args } },
       },
       PERMISSION_OPTIONS,
+      call.signal,
     );
     if (outcome.outcome !== 'selected') return 'cancelled';
     const opt = PERMISSION_OPTIONS.find((o) => o.optionId === outcome.optionId);

@@ -1,10 +1,12 @@
 // The Code group's tools that change files: Rename (the language extension's rename, applied as
 // one undoable edit) and QuickFixes (lists the code actions for lines; applying one asks first).
-// Every change goes through CodePort.applyEdit, which records it for Review Changes. Pure.
+// Every change goes through CodePort.applyEdit, which records it for Review Changes; an edit that
+// reaches a file outside the workspace asks first, as fs/write_text_file does (codeAccess.ts). Pure.
+import { gateOf } from './codeAccess';
 import type { Span } from './codeShape';
 import type { CodePort, PortCodeAction, PortEdit } from './codePort';
 import { POSITION_PROPS, at, documentOf, noSupport, positionSchema, targetOf, type Target } from './codeTarget';
-import { textResult, type Tool, type ToolResult } from './types';
+import { textResult, type Tool, type ToolCallContext, type ToolResult } from './types';
 import { displayPath } from './workspacePaths';
 
 const IDENT = /[\p{L}\p{N}_$]/u;
@@ -24,6 +26,18 @@ function editedFiles(port: CodePort, edit: PortEdit) {
   return edit.files.map((f) => ({ path: displayPath(f.path ?? f.uri, folders), edits: f.edits }));
 }
 
+/** Undefined when the edit may be applied; else why not (a file outside the workspace the user did not allow). */
+async function refusedEdit(port: CodePort, edit: PortEdit, ctx: ToolCallContext): Promise<string | undefined> {
+  const folders = port.folders();
+  try {
+    for (const f of edit.files)
+      await gateOf(port).allow(f.path ?? f.uri, displayPath(f.path ?? f.uri, folders), ctx, 'write');
+    return undefined;
+  } catch (err) {
+    return `${err instanceof Error ? err.message : String(err)} Nothing was changed.`;
+  }
+}
+
 const UNDO_NOTE =
   'Applied as one edit: Undo in VS Code reverts all of it, and Tandem: Review Changes lists the files. Files that had no unsaved changes were saved.';
 
@@ -39,7 +53,7 @@ export function renameTool(port: CodePort): Tool {
     ),
     requiresPermission: true,
     handler: async (a, ctx): Promise<ToolResult> => {
-      const t = await targetOf(port, a);
+      const t = await targetOf(port, a, ctx);
       const from = wordAt(t);
       let edit: PortEdit | undefined;
       try {
@@ -52,6 +66,8 @@ export function renameTool(port: CodePort): Tool {
           noSupport(port, 'Rename', t) ??
           textResult(`Nothing to rename at ${at(t)}: the language extension offers no rename there.`, true)
         );
+      const refused = await refusedEdit(port, edit, ctx);
+      if (refused) return textResult(refused, true);
       if (!(await port.applyEdit(edit, ctx.sessionId)))
         return textResult(
           'VS Code did not apply the rename (a file may have changed meanwhile); nothing was changed.',
@@ -110,7 +126,7 @@ export function quickFixesTool(port: CodePort): Tool {
     },
     requiresPermission: (a) => typeof a.apply === 'string',
     handler: async (a, ctx): Promise<ToolResult | string> => {
-      const d = await documentOf(port, a.path as string);
+      const d = await documentOf(port, a.path as string, ctx);
       const first = a.line as number;
       const last = (a.endLine as number | undefined) ?? first;
       if (last < first) return textResult(`endLine ${last} is before line ${first}.`, true);
@@ -136,6 +152,8 @@ export function quickFixesTool(port: CodePort): Tool {
           true,
         );
       if (chosen.disabled) return textResult(`"${chosen.title}" cannot be applied now: ${chosen.disabled}`, true);
+      const refused = chosen.edit && (await refusedEdit(port, chosen.edit, ctx));
+      if (refused) return textResult(refused, true);
       if (chosen.edit && !(await port.applyEdit(chosen.edit, ctx.sessionId)))
         return textResult(`VS Code did not apply "${chosen.title}"; nothing was changed.`, true);
       if (chosen.command) await port.runCommand(chosen);

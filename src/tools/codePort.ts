@@ -53,6 +53,8 @@ export interface PortCodeAction {
 
 export interface CodePort {
   folders(): WorkspaceFolderInfo[];
+  /** The path with every symlink resolved; throws when nothing is there (as fs.realpath). */
+  realpath(path: string): Promise<string>;
   /** Opens (loads) a document; throws when it cannot be read. */
   open(pathOrUri: string): Promise<PortDocument>;
   /** Extensions that bring language features for `languageId` (they activate on it). Empty: none installed. */

@@ -88,17 +88,21 @@ const IDENT = /[\p{L}\p{N}_$]/u;
 /**
  * The position a call points at: `line` (1-based) and `column` (1-based), or `line` and a
  * `symbol` written on that line (its first whole-word occurrence, or `occurrence` n). Throws a
- * message naming what is wrong and what the line holds, so the agent can correct the call.
+ * message naming what is wrong and what the line holds, so the agent can correct the call; with
+ * `echo` false (a file outside the workspace) the message leaves the line's text out.
  */
 export function positionOf(
   doc: PortDocument,
   shownPath: string,
   a: { line: number; column?: number; symbol?: string; occurrence?: number },
+  echo = true,
 ): Pos {
   if (a.line > doc.lineCount)
     throw new Error(`Line ${a.line} is past the end of ${shownPath} (${doc.lineCount} lines).`);
   const text = doc.lineAt(a.line - 1);
-  const shown = JSON.stringify(text.length > 200 ? `${text.slice(0, 199)}…` : text);
+  const shown = echo
+    ? JSON.stringify(text.length > 200 ? `${text.slice(0, 199)}…` : text)
+    : 'not shown (the file is outside the workspace)';
   if (a.symbol !== undefined && a.symbol !== '') {
     const hits: number[] = [];
     for (let i = text.indexOf(a.symbol); i >= 0; i = text.indexOf(a.symbol, i + 1)) {

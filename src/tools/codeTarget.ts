@@ -1,9 +1,11 @@
 // What every positional tool of the Code group shares: the argument schema (path, 1-based line,
-// column or symbol), finding the document and position a call names, and the plain answer when
-// no language support is installed for a file. Pure: no vscode.
+// column or symbol), finding the document and position a call names (a file outside the
+// workspace only with the user's yes: codeAccess.ts), and the plain answer when no language
+// support is installed for a file. Pure: no vscode.
+import { gateOf } from './codeAccess';
 import { MAX_LIMIT, positionOf, type PortDocument, type Pos } from './codeShape';
 import type { CodePort } from './codePort';
-import { textResult, type JsonSchema, type ToolResult } from './types';
+import { textResult, type JsonSchema, type ToolCallContext, type ToolResult } from './types';
 import { displayPath, pathSchema, resolveInputPath } from './workspacePaths';
 
 export const POSITION_PROPS: Record<string, JsonSchema> = {
@@ -34,30 +36,37 @@ export const positionSchema = (extra: Record<string, JsonSchema> = {}, required:
   additionalProperties: false,
 });
 
-export interface Target {
+export interface OpenedDocument {
   doc: PortDocument;
   /** The path as results show it. */
   shown: string;
+  /** Inside a workspace folder (real path); text of a file outside never goes into a message. */
+  inside: boolean;
+}
+
+export interface Target extends OpenedDocument {
   pos: Pos;
 }
 
 /** The document and position a positional call names; throws a correctable message. */
-export async function targetOf(port: CodePort, a: Record<string, unknown>): Promise<Target> {
-  const { doc, shown } = await documentOf(port, a.path as string);
-  const pos = positionOf(doc, shown, a as { line: number; column?: number; symbol?: string; occurrence?: number });
-  return { doc, shown, pos };
+export async function targetOf(port: CodePort, a: Record<string, unknown>, ctx: ToolCallContext): Promise<Target> {
+  const d = await documentOf(port, a.path as string, ctx);
+  const where = a as { line: number; column?: number; symbol?: string; occurrence?: number };
+  return { ...d, pos: positionOf(d.doc, d.shown, where, d.inside) };
 }
 
-export async function documentOf(port: CodePort, p: string): Promise<{ doc: PortDocument; shown: string }> {
+/** The document a call names; a file outside the workspace asks the user first (throws when refused). */
+export async function documentOf(port: CodePort, p: string, ctx: ToolCallContext): Promise<OpenedDocument> {
   const folders = port.folders();
   const ref = resolveInputPath(p, folders);
+  const inside = await gateOf(port).allow(ref, p, ctx, 'read');
   let doc: PortDocument;
   try {
     doc = await port.open(ref);
   } catch (err) {
     throw new Error(`Cannot open ${p}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
-  return { doc, shown: displayPath(doc.path ?? doc.uri, folders) };
+  return { doc, shown: displayPath(doc.path ?? doc.uri, folders), inside };
 }
 
 /**

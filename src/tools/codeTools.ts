@@ -3,7 +3,9 @@
 // workspace, rename, quick fixes — asked of whatever language extensions the user has installed,
 // through CodePort. Results name files workspace-relative with 1-based lines and columns, are
 // bounded in size (and say so when cut), and say plainly when no language support is installed
-// for a file. Pure: no vscode.
+// for a file. A file outside the workspace is opened only when the user allows it, and the line
+// text of such a file is never shown (codeAccess.ts). Pure: no vscode.
+import { gateOf } from './codeAccess';
 import { bounded, byPlace, clipText, shownLocation, uniqueLocations, type PortLocation } from './codeShape';
 import type { CodePort, PortCall, PortSymbol } from './codePort';
 import { quickFixesTool, renameTool } from './codeEditTools';
@@ -23,7 +25,7 @@ import { displayPath } from './workspacePaths';
 const MAX_HOVER_CHARS = 8_000;
 /** Previews (line text) are read for at most this many locations per answer. */
 const MAX_PREVIEWS = 100;
-/** Locations with the text of their line, sorted, deduplicated, bounded. */
+/** Locations with the text of their line (inside the workspace only), sorted, deduplicated, bounded. */
 async function locationsResult(
   port: CodePort,
   key: string,
@@ -34,7 +36,12 @@ async function locationsResult(
   const sorted = uniqueLocations(locs).sort(byPlace);
   const folders = port.folders();
   const head = sorted.slice(0, Math.min(limit, MAX_PREVIEWS));
-  const texts = await Promise.all(head.map((l) => port.lineText(l).catch(() => undefined)));
+  // A definition in a library outside the workspace is named, not quoted: reading it would need the user's yes.
+  const texts = await Promise.all(
+    head.map(async (l) =>
+      (await gateOf(port).inside(l.path ?? l.uri)) ? port.lineText(l).catch(() => undefined) : undefined,
+    ),
+  );
   const shown = sorted.map((l, i) => shownLocation(l, folders, texts[i]));
   const files = new Set(shown.map((s) => s.path)).size;
   const json = bounded(shown, limit, (s) => ({ ...extra, files, [key]: s }));
@@ -80,8 +87,8 @@ function locationsTool(
     name: o.name,
     description: o.description,
     parametersSchema: positionSchema({ limit: limitProp(o.limit) }),
-    handler: async (a) => {
-      const t = await targetOf(port, a);
+    handler: async (a, ctx) => {
+      const t = await targetOf(port, a, ctx);
       const locs = await o.ask(t);
       if (!locs.length) return noSupport(port, o.name, t) ?? `${o.none} for the symbol at ${at(t)}.`;
       return locationsResult(port, o.key, locs, (a.limit as number) ?? o.limit, { at: at(t) });
@@ -119,8 +126,8 @@ export function codeToolGroup(port: CodePort): ToolGroup {
         required: ['path'],
         additionalProperties: false,
       },
-      handler: async (a) => {
-        const d = await documentOf(port, a.path as string);
+      handler: async (a, ctx) => {
+        const d = await documentOf(port, a.path as string, ctx);
         const symbols = flattenSymbols(await port.documentSymbols(d.doc));
         if (!symbols.length) return noSupport(port, 'DocumentSymbols', d) ?? `${d.shown} has no symbols.`;
         const rows = symbols.map((s) => ({
@@ -170,8 +177,8 @@ export function codeToolGroup(port: CodePort): ToolGroup {
       description:
         'The type and documentation of the symbol at a position: the hover text VS Code shows (signature, inferred type, doc comment), as markdown.',
       parametersSchema: positionSchema(),
-      handler: async (a) => {
-        const t = await targetOf(port, a);
+      handler: async (a, ctx) => {
+        const t = await targetOf(port, a, ctx);
         const parts = (await port.hover(t.doc, t.pos)).map((p) => p.trim()).filter(Boolean);
         if (!parts.length) return noSupport(port, 'TypeInfo', t) ?? `No type information at ${at(t)}.`;
         const c = clipText(parts.join('\n\n---\n\n'), MAX_HOVER_CHARS);
@@ -186,8 +193,8 @@ export function codeToolGroup(port: CodePort): ToolGroup {
         direction: { type: 'string', enum: ['incoming', 'outgoing'], description: 'Default incoming (its callers).' },
         limit: limitProp(100),
       }),
-      handler: async (a) => {
-        const t = await targetOf(port, a);
+      handler: async (a, ctx) => {
+        const t = await targetOf(port, a, ctx);
         const items = await port.prepareCallHierarchy(t.doc, t.pos);
         if (!items.length)
           return (

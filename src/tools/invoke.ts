@@ -1,8 +1,12 @@
 // Running one client tool call: resolve the name against the session's tool list, validate the
 // arguments, ask permission when the tool requires it, run the handler under a timeout, apply
 // its augmentation. Every path ends in exactly one ToolResult: the agent always gets an answer
-// (an error result, never a thrown error), and a late handler never answers twice.
+// (an error result, never a thrown error), and a late handler never answers twice. The timeout
+// never counts the user's time (callClock.ts); a call that ends early (timeout, the agent's
+// cancel, disconnection) withdraws the prompts it still has open.
 import type { ValidateFunction } from 'ajv';
+import type { PermissionPort } from '../client/permissionPort';
+import { CallClock } from './callClock';
 import type { ListedTool, Tool, ToolContent, ToolResult, ToolsConfig } from './types';
 import { textResult } from './types';
 import { awaitConnection, disconnectedAnswer } from './disconnection';
@@ -28,13 +32,21 @@ export interface InvokeEnv {
   state: ToolState;
   config: ToolsConfig;
   sessionId?: string;
-  /** Asks the user before a requiresPermission tool runs. Missing: such tools are refused. */
+  /**
+   * Asks the user before a requiresPermission tool runs; the prompt is withdrawn when `signal`
+   * aborts (the call ended). Missing: such tools are refused.
+   */
   requestPermission?(call: {
     callId: string;
     group: string;
     tool: Tool;
     args: Record<string, unknown>;
+    signal: AbortSignal;
   }): Promise<PermissionDecision>;
+  /** The prompt for questions handlers ask (ToolCallContext.permission). */
+  permission?: PermissionPort;
+  /** Aborts when the agent cancels the call (MCP notifications/cancelled) or its connection closes. */
+  signal?: AbortSignal;
   observer?: CallObserver;
   /** Fires (resolves) when VS Code can no longer run calls: pending calls get the fallback result. */
   disconnected?: Promise<void>;
@@ -146,52 +158,62 @@ export async function invokeTool(name: string, rawArgs: unknown, env: InvokeEnv,
   };
 
   const abort = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timedOut: (r: ToolResult) => void = () => undefined;
+  const timeout = new Promise<ToolResult>((resolve) => (timedOut = resolve));
   const own = typeof tool.timeoutMs === 'function' ? tool.timeoutMs(args) : tool.timeoutMs;
   const timeoutMs = Math.max(config.timeoutMs, Number.isFinite(own) ? (own as number) : 0);
-  const timeout = new Promise<ToolResult>((resolve) => {
-    timer = setTimeout(() => {
-      abort.abort(new Error('timeout'));
-      resolve(
-        textResult(
-          `Tool ${tool.name} timed out after ${formatSeconds(timeoutMs)} (the IDE did not answer in time).`,
-          true,
-        ),
-      );
-    }, timeoutMs);
+  const clock = new CallClock(timeoutMs, () => {
+    abort.abort(new Error('timeout'));
+    timedOut(
+      textResult(
+        `Tool ${tool.name} timed out after ${formatSeconds(timeoutMs)} (the IDE did not answer in time).`,
+        true,
+      ),
+    );
   });
+  // Ends that need no timer: the call is answered at once and its open prompts are withdrawn.
+  const ends: Promise<ToolResult>[] = [];
   // A call whose handler started is not run again (see disconnection.ts): it ends here.
-  const gone = env.disconnected?.then(() => {
-    abort.abort(new Error('disconnected'));
-    return fallback();
-  });
+  if (env.disconnected)
+    ends.push(
+      env.disconnected.then(() => {
+        abort.abort(new Error('disconnected'));
+        return fallback();
+      }),
+    );
+  if (env.signal)
+    ends.push(
+      aborted(env.signal).then(() => {
+        abort.abort(new Error('cancelled'));
+        return textResult(`The call to ${tool.name} was cancelled by the agent.`, true);
+      }),
+    );
+  const sessionId = env.sessionId;
+  const port = env.permission;
+  const permission: PermissionPort | undefined =
+    port && sessionId !== undefined
+      ? {
+          // Bound to this call's session and lifetime; the user's time is not the IDE's.
+          request: async (_sid, toolCall, options) => {
+            clock.pause();
+            try {
+              return await port.request(sessionId, toolCall, options, abort.signal);
+            } finally {
+              clock.resume();
+            }
+          },
+        }
+      : undefined;
 
-  const run = async (): Promise<ToolResult> => {
-    const asks =
-      typeof tool.requiresPermission === 'function' ? tool.requiresPermission(args) : tool.requiresPermission;
-    if (asks) {
-      if (!env.requestPermission)
-        return textResult(
-          `Tool ${tool.name} requires the user's permission, and no permission prompt is available.`,
-          true,
-        );
-      const d = await env.requestPermission({ callId, group: listed.group, tool, args });
-      if (d !== 'allow')
-        return textResult(
-          d === 'deny'
-            ? `The user denied permission to run ${tool.name}.`
-            : `The permission request for ${tool.name} was cancelled.`,
-          true,
-        );
-      if (abort.signal.aborted) return textResult('aborted', true);
-    }
+  const handle = async (): Promise<ToolResult> => {
     try {
       const r = normalize(
         await tool.handler(args, {
-          sessionId: env.sessionId,
+          sessionId,
           group: listed.group,
           tool: tool.name,
           signal: abort.signal,
+          ...(permission ? { permission } : {}),
         }),
       );
       if (answered) {
@@ -217,16 +239,47 @@ export async function invokeTool(name: string, rawArgs: unknown, env: InvokeEnv,
     }
   };
 
+  const run = async (): Promise<ToolResult> => {
+    const asks =
+      typeof tool.requiresPermission === 'function' ? tool.requiresPermission(args) : tool.requiresPermission;
+    if (asks) {
+      if (!env.requestPermission)
+        return textResult(
+          `Tool ${tool.name} requires the user's permission, and no permission prompt is available.`,
+          true,
+        );
+      const d = await env.requestPermission({ callId, group: listed.group, tool, args, signal: abort.signal });
+      if (d !== 'allow')
+        return textResult(
+          d === 'deny'
+            ? `The user denied permission to run ${tool.name}.`
+            : `The permission request for ${tool.name} was cancelled.`,
+          true,
+        );
+      if (abort.signal.aborted) return textResult('aborted', true);
+    }
+    // The timeout starts now: waiting for the user's answer above never counts.
+    clock.start();
+    return Promise.race([handle(), timeout]);
+  };
+
   try {
-    const r = await Promise.race([run(), timeout, ...(gone ? [gone] : [])]);
+    const r = await Promise.race([run(), ...ends]);
     return finish(stripAugmentation(r));
   } catch (err) {
     // failFast: the row shows the failure; the transport answers the call with the error.
     if (!answered) finish(textResult(err instanceof Error ? err.message : String(err), true));
     throw err;
   } finally {
-    clearTimeout(timer);
+    clock.stop();
   }
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
 }
 
 function stripAugmentation(r: ToolResult): ToolResult {

@@ -14,6 +14,7 @@
 //     definitions are re-sent to the model every turn and disappear when the group collapses —
 //     exactly the lifetime the spec asks for, on any agent, including groups injected later.
 // `functionResult` stays one-time: it is appended to the container call's result only.
+import type { PermissionPort } from '../client/permissionPort';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -39,10 +40,13 @@ export interface SlotOwner {
 }
 
 export interface SlotHooks {
+  /** `signal` aborts when the call ends: a prompt still open is withdrawn. */
   requestPermission?(
     sessionId: string | undefined,
-    call: { callId: string; group: string; tool: Tool; args: Record<string, unknown> },
+    call: { callId: string; group: string; tool: Tool; args: Record<string, unknown>; signal: AbortSignal },
   ): Promise<PermissionDecision>;
+  /** The prompt for questions a handler asks (a file outside the workspace). */
+  permission?(): PermissionPort | undefined;
   observer?(sessionId: string | undefined): CallObserver | undefined;
   /** False when the session is gone from VS Code: calls get the disconnection fallback. */
   isAlive?(sessionId: string | undefined): boolean;
@@ -152,6 +156,9 @@ export class ToolSlot implements IDisposable {
         config: opts.config(),
         sessionId: this.sessionId,
         requestPermission: this.hooks.requestPermission && ((c) => this.hooks.requestPermission!(this.sessionId, c)),
+        permission: this.hooks.permission?.(),
+        // The agent cancelled the call (or its MCP connection closed): it ends, its prompts go.
+        signal: extra.signal,
         observer: this.hooks.observer?.(this.sessionId),
         disconnected: this.disconnected,
         isDisconnected: () => this.closed || this.hooks.isAlive?.(this.sessionId) === false,

@@ -1,6 +1,7 @@
 // Client tools: groups of tools the agent calls and the client (VS Code) executes. Pure types,
 // no vscode, no transport: the registry and invocation know nothing of MCP, so MCP-over-ACP
 // (draft) or another transport can replace src/tools/mcpServer.ts later.
+import type { PermissionPort } from '../client/permissionPort';
 import type { DisconnectionStrategy } from './disconnection';
 
 /** A JSON Schema (draft-07 / 2019-09 subset ajv understands) for a tool's arguments object. */
@@ -46,8 +47,14 @@ export interface ToolCallContext {
   sessionId?: string;
   group: string;
   tool: string;
-  /** Aborted on timeout or disconnection: handlers doing long work should stop. */
+  /** Aborted when the call ends early (timeout, cancel, disconnection): handlers doing long work should stop. */
   signal: AbortSignal;
+  /**
+   * Tandem's own questions during the call (a file outside the workspace), in the call's session:
+   * withdrawn when the call ends, and the wait for the answer does not count toward the timeout.
+   * Missing when nobody can be asked (no session, no prompt): treat that as a no.
+   */
+  permission?: PermissionPort;
 }
 
 /** A string is a text result; a ToolResult is used as is. Throwing gives an error result. */

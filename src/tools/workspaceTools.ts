@@ -100,7 +100,8 @@ function runTaskTool(port: TaskPort): Tool {
       additionalProperties: false,
     },
     requiresPermission: true,
-    // The call may last as long as the wait it asks for (plus time to answer the prompt).
+    // The call may last as long as the wait it asks for, plus time for the output to drain (the
+    // time the user takes to answer the prompt never counts: invoke.ts).
     timeoutMs: (a) => (((a.timeoutSeconds as number | undefined) ?? TASK_WAIT_DEFAULT) + 120) * 1000,
     handler: async (a, ctx): Promise<ToolResult> => {
       const all = await port.list();

@@ -2,6 +2,7 @@
 // installed, through the built-in provider commands (`vscode.executeDefinitionProvider`, …);
 // edits (rename, quick fixes) are applied as one WorkspaceEdit (one undo step) and recorded for
 // Review Changes. The logic — positions, result shapes, bounds — is in src/tools/code*.ts.
+import { realpath } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { PortDocument, PortLocation, Pos, Span } from '../tools/codeShape';
 import type { CodePort, PortCallItem, PortCodeAction, PortEdit, PortSymbol } from '../tools/codePort';
@@ -100,6 +101,8 @@ function languageSupport(languageId: string): string[] {
 export function vscodeCodePort(recorder: EditRecorder): CodePort {
   return {
     folders: workspaceFolders,
+    // Where a symlink really leads: the Code tools ask before reading outside the workspace.
+    realpath: (p) => realpath(p),
     async open(pathOrUri) {
       return portDocument(await vscode.workspace.openTextDocument(uriOf(pathOrUri)));
     },

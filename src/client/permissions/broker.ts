@@ -16,6 +16,7 @@ import { isModePrompt } from './modeSwitch';
 import { promptCall } from './promptCall';
 import type { RememberedDecisions } from './remembered';
 import { evaluate, pickOption, type RuleSet } from './ruleEvaluation';
+import { auditLine } from './auditLine';
 import { ruleWords } from './rules';
 import { bashParserReady, loadBashParser } from './shell/bashParser';
 
@@ -89,9 +90,16 @@ export class PermissionBroker implements PermissionPort {
   }
 
   /** PermissionPort: the client's own questions take the same pipeline (nothing is remembered: their options speak of the session). */
-  request(sessionId: string, toolCall: ToolCallUpdate, options: PermissionOption[]): Promise<RequestPermissionOutcome> {
+  request(
+    sessionId: string,
+    toolCall: ToolCallUpdate,
+    options: PermissionOption[],
+    signal?: AbortSignal,
+  ): Promise<RequestPermissionOutcome> {
     const scope = [...this.scopes.keys()].find((s) => s.store(sessionId));
-    return this.decide({ sessionId, toolCall, options, scope, origin: 'client' });
+    const onCancel = (cb: () => void) =>
+      signal?.aborted ? cb() : signal?.addEventListener('abort', cb, { once: true });
+    return this.decide({ sessionId, toolCall, options, scope, origin: 'client', onCancel });
   }
 
   /** The agent's session/request_permission. */
@@ -276,21 +284,7 @@ export class PermissionBroker implements PermissionPort {
   }
 
   private audit(sessionId: string, facts: CallFacts, d: PermissionDecisionView): void {
-    const what = [facts.kind, facts.tool, facts.command !== undefined ? `\`${facts.command}\`` : facts.title]
-      .filter(Boolean)
-      .join(' ');
-    const answer = d.outcome === 'cancelled' ? 'cancelled' : `${d.optionName ?? d.optionId} [${d.optionKind}]`;
-    const by =
-      d.by === 'rule'
-        ? `by rule: ${d.rule}`
-        : d.by === 'remembered'
-          ? `remembered: ${d.rule}`
-          : d.by === 'user'
-            ? 'by the user'
-            : 'cancelled';
-    this.deps.logger.info(
-      `Permission ${new Date(d.at).toISOString()} session ${sessionId} tool call ${facts.toolCallId} (${what}) → ${answer}, ${by}`,
-    );
+    this.deps.logger.info(auditLine(sessionId, facts, d));
   }
 
   dispose(): void {

@@ -286,7 +286,7 @@ test('Rename: denied, refused by the provider, or not applied — nothing change
   port.answers.rename = new Error('You cannot rename this element.');
   const refused = await call('Rename', { path: 'src/shapes.ts', line: 2, symbol: 'return', newName: 'x' });
   assert.equal(text(refused), 'Cannot rename at src/shapes.ts:2:3: You cannot rename this element.');
-  port.answers.rename = { files: [{ uri: 'x', edits: 1 }], ref: 1 };
+  port.answers.rename = { files: [{ uri: 'file:///ws/project/a.ts', path: '/ws/project/a.ts', edits: 1 }], ref: 1 };
   port.applyResult = false;
   const failed = await call('Rename', { path: 'src/shapes.ts', line: 1, symbol: 'area', newName: 'x' });
   assert.match(text(failed), /^VS Code did not apply the rename/);

@@ -1,6 +1,7 @@
 // A fake CodePort for the Code group's unit tests: documents from strings, provider answers set
 // per test, every applied edit and run command recorded.
 import * as nodePath from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { PortDocument, PortLocation, Span } from '../../../src/tools/codeShape';
 import type {
   CodePort,
@@ -48,6 +49,10 @@ export class FakeCodePort implements CodePort {
   lastRange?: Span;
   lastKind?: string;
   lastDirection?: string;
+  /** Symlinks: a path under a key really is under its value. */
+  links = new Map<string, string>();
+  /** Every path or URI open() was asked for. */
+  opened: string[] = [];
 
   file(rel: string, text: string, languageId = 'typescript'): this {
     this.files.set(nodePath.join(ROOT, rel), { text, languageId });
@@ -57,7 +62,14 @@ export class FakeCodePort implements CodePort {
   folders() {
     return [{ name: 'project', path: ROOT }];
   }
+  async realpath(p: string): Promise<string> {
+    for (const [from, to] of this.links)
+      if (p === from || p.startsWith(from + nodePath.sep)) return to + p.slice(from.length);
+    return p;
+  }
   async open(pathOrUri: string): Promise<PortDocument> {
+    this.opened.push(pathOrUri);
+    if (pathOrUri.startsWith('file://')) pathOrUri = fileURLToPath(pathOrUri);
     const f = this.files.get(pathOrUri);
     if (!f) throw new Error('File not found');
     const lines = f.text.split('\n');

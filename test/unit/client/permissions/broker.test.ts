@@ -301,3 +301,26 @@ test('an agent that offers only "always allow" hears it: there is no narrower an
   t.broker.answer(t.store.state.permissions[0].requestId, 'allow_always');
   assert.deepEqual(await p, { outcome: 'selected', optionId: 'allow_always' });
 });
+
+test("a client question is withdrawn when its asker's signal aborts (a client tool call that ended)", async () => {
+  const t = setup();
+  const ended = new AbortController();
+  const p = t.broker.request(
+    's1',
+    { toolCallId: 'tool-1', title: 'IDE · OpenFile', kind: 'other' },
+    OPTS,
+    ended.signal,
+  );
+  assert.equal(t.store.state.permissions.length, 1);
+  ended.abort();
+  assert.deepEqual(await p, { outcome: 'cancelled' });
+  assert.equal(t.store.state.permissions.length, 0, 'the prompt is gone');
+  const late = new AbortController();
+  late.abort();
+  assert.deepEqual(
+    await t.broker.request('s1', { toolCallId: 'tool-2', title: 'x', kind: 'other' }, OPTS, late.signal),
+    {
+      outcome: 'cancelled',
+    },
+  );
+});

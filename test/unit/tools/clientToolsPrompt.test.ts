@@ -1,0 +1,117 @@
+// The permission prompt of a client tool call as the agent's MCP client drives it: what it
+// offers, and how it goes away when the call ends before the user answered.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { McpServer, PermissionOption, RequestPermissionOutcome } from '@agentclientprotocol/sdk';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { FeatureContext } from '../../../src/client/feature';
+import { MemoryLogger } from '../../../src/common/logger';
+import { SessionStore } from '../../../src/session/store';
+import { ClientToolsFeature } from '../../../src/tools/clientToolsFeature';
+import { ToolRegistry } from '../../../src/tools/registry';
+import { DEFAULT_TOOLS_CONFIG } from '../../../src/tools/types';
+import { until } from '../../support/until';
+import { tool } from './fixtures';
+
+interface Prompt {
+  options: PermissionOption[];
+  signal?: AbortSignal;
+  outcome?: RequestPermissionOutcome;
+  answer(o: RequestPermissionOutcome): void;
+}
+
+function setup() {
+  const registry = new ToolRegistry();
+  registry.register({
+    name: 'Danger',
+    startCollapsed: false,
+    tools: [tool('Wipe', () => 'wiped', { requiresPermission: true })],
+  });
+  const stores = new Map<string, SessionStore>();
+  const ctx = {
+    logger: new MemoryLogger(),
+    cwd: '/w',
+    agentName: 'Fake',
+    session: (id: string) => stores.get(id),
+  } as unknown as FeatureContext;
+  const prompts: Prompt[] = [];
+  const feature = new ClientToolsFeature({
+    registry,
+    config: () => DEFAULT_TOOLS_CONFIG,
+    logger: new MemoryLogger(),
+    // Like the broker: a pending prompt whose signal aborts is withdrawn, resolved as cancelled.
+    permission: () => ({
+      request: (_sid, _call, options, signal) =>
+        new Promise((resolve) => {
+          const p: Prompt = { options, signal, answer: (o) => resolve((p.outcome ??= o)) };
+          prompts.push(p);
+          signal?.addEventListener('abort', () => p.answer({ outcome: 'cancelled' }), { once: true });
+        }),
+    }),
+  });
+  const conn = feature.attach(ctx);
+  const open = async (sessionId: string) => {
+    const set = await feature.mcpServers({ mcpCapabilities: { http: true } }, ctx);
+    set.opened!(sessionId);
+    stores.set(sessionId, new SessionStore(sessionId));
+    const entry = set.servers[0] as Extract<McpServer, { type: 'http' }>;
+    const client = new Client({ name: 'agent', version: '1' });
+    const headers = Object.fromEntries(entry.headers.map((h) => [h.name, h.value]));
+    await client.connect(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers } }));
+    return client;
+  };
+  return { feature, prompts, open, dispose: () => conn.dispose() };
+}
+
+test('the client-tool prompt offers Allow and Deny, and no "Always allow" nothing would remember', async () => {
+  const t = setup();
+  try {
+    const client = await t.open('s');
+    const call = client.callTool({ name: 'Wipe', arguments: {} });
+    await until(() => t.prompts.length === 1, 5000, 'the prompt');
+    assert.deepEqual(
+      t.prompts[0].options.map((o) => o.kind),
+      ['allow_once', 'reject_once'],
+    );
+    t.prompts[0].answer({ outcome: 'selected', optionId: 'allow_once' });
+    assert.deepEqual((await call).content, [{ type: 'text', text: 'wiped' }]);
+    await client.close();
+  } finally {
+    t.dispose();
+  }
+});
+
+test("the agent cancelling its MCP call withdraws the call's pending prompt", async () => {
+  const t = setup();
+  try {
+    const client = await t.open('s');
+    const abort = new AbortController();
+    const call = client.callTool({ name: 'Wipe', arguments: {} }, undefined, { signal: abort.signal });
+    await until(() => t.prompts.length === 1, 5000, 'the prompt');
+    abort.abort();
+    await assert.rejects(call);
+    await until(() => t.prompts[0].signal?.aborted === true, 5000, 'the prompt withdrawn');
+    assert.deepEqual(t.prompts[0].outcome, { outcome: 'cancelled' });
+    await client.close();
+  } finally {
+    t.dispose();
+  }
+});
+
+test("a session replaced while its call waits for permission: the call's prompt is withdrawn", async () => {
+  const t = setup();
+  try {
+    const client = await t.open('a');
+    // The old session's MCP connection closes with its slot: the call gets no answer to await.
+    const call = client.callTool({ name: 'Wipe', arguments: {} }).catch(() => undefined);
+    await until(() => t.prompts.length === 1, 5000, 'the prompt');
+    const next = await t.open('b');
+    await until(() => t.prompts[0].signal?.aborted === true, 5000, 'the prompt withdrawn');
+    assert.deepEqual(t.prompts[0].outcome, { outcome: 'cancelled' });
+    await Promise.all([client.close().catch(() => undefined), next.close()]);
+    await call;
+  } finally {
+    t.dispose();
+  }
+});
