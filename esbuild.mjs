@@ -40,7 +40,9 @@ const bundles = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: ['vscode'],
+    // The bash grammar's runtime ships as its own file beside the bundle (copyAssets), required on
+    // the first command a permission decision judges: activation never parses it.
+    external: ['vscode', '@vscode/tree-sitter-wasm'],
   },
   {
     ...common,
@@ -89,7 +91,7 @@ function copyAssets() {
   mkdirSync('dist', { recursive: true });
   for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/${f}`);
   // The bash grammar for permission decisions (src/client/permissions/shell/bashParser.ts), loaded on first use.
-  for (const f of ['tree-sitter.wasm', 'tree-sitter-bash.wasm'])
+  for (const f of ['tree-sitter.js', 'tree-sitter.wasm', 'tree-sitter-bash.wasm'])
     copyFileSync(`node_modules/@vscode/tree-sitter-wasm/wasm/${f}`, `dist/${f}`);
 }
 

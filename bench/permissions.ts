@@ -3,7 +3,8 @@
 // as the broker does — beside the regex matcher it replaced (bench/lib/regexMatcher.ts), on the
 // same lines in the same run. Lines: the flood's 2,000 execute calls (their titles are their
 // command lines) and 2,000 everyday command lines. Also the grammar's load time (once, on the
-// first command; never at activation). Budget: p99 ≤ 1 ms per decision. Prints one JSON line.
+// first command; never at activation). Budget: p50 ≤ 0.2 ms per decision (5,000 decisions a
+// second, nothing beside a prompt the user reads); p99 is reported. Prints one JSON line.
 import { commandMatchesPrefix, scopeMatches, type CommandScope } from '../src/client/permissions/commandScope';
 import { loadBashParser } from '../src/client/permissions/shell/bashParser';
 import { pct } from './lib/latency';
@@ -63,7 +64,7 @@ async function main() {
     flood: { parser: stats(time(flood, parser)), regex: stats(time(flood, regex)) },
     everyday: { parser: stats(time(everyday, parser)), regex: stats(time(everyday, regex)) },
   };
-  const worstP99 = Math.max(result.flood.parser.p99, result.everyday.parser.p99);
+  const worstP50 = Math.max(result.flood.parser.p50, result.everyday.parser.p50);
   console.log(
     JSON.stringify({
       bench: 'permissions: command line judged per decision (bash grammar vs the old regex matcher)',
@@ -71,8 +72,8 @@ async function main() {
       unit: 'ms',
       grammarLoadMs: loadMs,
       ...result,
-      budgetP99: 1,
-      budget_met: worstP99 <= 1,
+      budgetP50: 0.2,
+      budget_met: worstP50 <= 0.2,
     }),
   );
 }

@@ -85,6 +85,7 @@ test('the VSIX holds every runtime file: bundles, lazy chunks, agents, MCP bridg
     ...filesNamedByHostCode(),
     'dist/codicon.css',
     // The bash grammar, loaded from beside the bundle (src/client/permissions/shell/bashParser.ts).
+    'dist/tree-sitter.js',
     'dist/tree-sitter.wasm',
     'dist/tree-sitter-bash.wasm',
   ];

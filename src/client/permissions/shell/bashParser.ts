@@ -5,6 +5,7 @@
 // they cannot parse is matched only by its exact text, or asked about.
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
+import type * as TreeSitter from '@vscode/tree-sitter-wasm';
 import type { Node as SyntaxNode, Parser as TSParser } from '@vscode/tree-sitter-wasm';
 
 export type { SyntaxNode };
@@ -24,9 +25,11 @@ function wasmPath(name: string): string {
 export function loadBashParser(): Promise<boolean> {
   loading ??= (async () => {
     try {
-      // Required here, not imported at the top: the module sets up an Emscripten runtime.
+      // Required here, not imported at the top: the module sets up an Emscripten runtime, and the
+      // extension bundle leaves it out (esbuild.mjs) so that activation never parses it.
+      const beside = nodePath.join(__dirname, 'tree-sitter.js');
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const ts = require('@vscode/tree-sitter-wasm') as typeof import('@vscode/tree-sitter-wasm');
+      const ts = require(fs.existsSync(beside) ? beside : '@vscode/tree-sitter-wasm') as typeof TreeSitter;
       await ts.Parser.init({ locateFile: (file: string) => wasmPath(file) });
       const bash = await ts.Language.load(await fs.promises.readFile(wasmPath('tree-sitter-bash.wasm')));
       const p = new ts.Parser();
