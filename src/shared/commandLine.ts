@@ -7,6 +7,11 @@
 /** Characters bash never treats specially in an unquoted word. */
 const PLAIN = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
+/** A line without its leading and trailing blanks as bash sees them (String.trim also drops \v, \f and Unicode spaces, which bash keeps). */
+export function trimBlanks(line: string): string {
+  return line.replace(/^[ \t\n]+|[ \t\n]+$/g, '');
+}
+
 /** One word quoted as bash needs it: plain words as they are, others in single quotes (or `$'…'` for control characters). */
 export function shellQuote(word: string): string {
   if (word === '') return "''";
@@ -45,7 +50,7 @@ export function commandLineOfInput(rawInput: unknown): string | undefined {
     Array.isArray(v) ? v.map((a) => (typeof a === 'string' ? a : (JSON.stringify(a) ?? String(a)))) : undefined;
   if (typeof input.command === 'string') {
     const args = words(input.args);
-    if (!args || !args.length) return input.command.trim();
+    if (!args || !args.length) return trimBlanks(input.command);
     return quoteArgv([input.command, ...args]);
   }
   const argv = words(input.command);
@@ -62,7 +67,7 @@ export function commandLineOf(call: {
   const fromInput = commandLineOfInput(call.rawInput);
   if (fromInput !== undefined) return fromInput;
   if (call.kind !== 'execute') return undefined;
-  const title = (call.title ?? '').trim();
+  const title = trimBlanks(call.title ?? '');
   const m = /^`([^`]*)`$/s.exec(title);
   return m ? m[1] : title;
 }

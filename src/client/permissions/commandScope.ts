@@ -4,8 +4,9 @@
 // program whose subcommand says what runs (`git status`), with only the options the approved
 // line had. A line the model does not fully understand (substitutions, redirections, globs,
 // expansions, anything unknown) is matched only by its exact text.
-import { quoteArgv } from '../../shared/commandLine';
+import { quoteArgv, trimBlanks } from '../../shared/commandLine';
 import { analyzeCommandLine, type CommandLine, type SimpleCommand } from './shell/commandLine';
+import { UNPARSED } from './shell/words';
 import { dangerousOption, isLauncher, prefixLength } from './shell/programs';
 
 export { isLauncher };
@@ -26,7 +27,7 @@ function optionsAfter(words: readonly string[], n: number): string[] {
 
 /** The scope an "always" answer to this command line remembers; undefined for an empty line. */
 export function commandScope(line: string): CommandScope | undefined {
-  const command = line.trim();
+  const command = trimBlanks(line);
   if (!command) return undefined;
   const exact: CommandScope = { match: 'exact', command };
   const model = analyzeCommandLine(command);
@@ -75,8 +76,18 @@ function unwrapped(words: readonly string[]): readonly (readonly string[])[] {
 
 /** Any simple command of the line (nested ones too, through wrappers) starts with the prefix: for reject and ask. */
 function anyCommandStartsWith(model: CommandLine | undefined, line: string, prefix: readonly string[]): boolean {
-  if (!model) return line.split(/[;&|\n()`$]+/).some((s) => startsWith(s.trim().split(/\s+/), prefix));
-  return model.nested.some((c: SimpleCommand) => unwrapped(c.words).some((w) => startsWith(w, prefix)));
+  if (model?.nested.some((c: SimpleCommand) => unwrapped(c.words).some((w) => startsWith(w, prefix)))) return true;
+  if (model && !model.unsafe.includes(UNPARSED)) return false;
+  // Where the grammar could not read the line (an error, too long, too deep) or read it its own
+  // way (`((git push))`), the line cut at every operator and bracket: a tightening rule still sees it.
+  return line.split(/[;&|\n(){}`$<>]+/).some((s) =>
+    unwrapped(
+      s
+        .trim()
+        .split(/\s+/)
+        .map((w) => w.replace(/["'\\]/g, '')),
+    ).some((w) => startsWith(w, prefix)),
+  );
 }
 
 /**
@@ -86,7 +97,7 @@ function anyCommandStartsWith(model: CommandLine | undefined, line: string, pref
  */
 export function commandMatchesPrefix(line: string, prefix: string, loosening: boolean): boolean {
   const words = prefixWords(prefix) ?? prefix.trim().split(/\s+/);
-  const model = analyzeCommandLine(line.trim());
+  const model = analyzeCommandLine(trimBlanks(line));
   if (!loosening) return anyCommandStartsWith(model, line, words);
   if (!model || model.unsafe.length || !model.commands.length || !prefixWords(prefix)) return false;
   return model.commands.every((c) => startsWith(c.words, words) && !dangerousOption(c.words));
@@ -98,7 +109,7 @@ export function commandMatchesPrefix(line: string, prefix: string, loosening: bo
  * have. Rejecting tightens: any simple command anywhere in the line starting with the prefix.
  */
 export function scopeMatches(scope: CommandScope, line: string, allowing: boolean): boolean {
-  const command = line.trim();
+  const command = trimBlanks(line);
   if (allowing && scope.match === 'exact') return command === scope.command;
   if (scope.match === 'exact') return command === scope.command || commandMatchesPrefix(command, scope.command, false);
   if (!allowing) return commandMatchesPrefix(command, scope.command, false);

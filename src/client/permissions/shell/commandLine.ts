@@ -3,7 +3,7 @@
 // Rules, remembered decisions and the card all judge a line through this. What the model does
 // not fully understand is never matched by a prefix (fail closed): only by its exact text.
 import { parseBash, type SyntaxNode } from './bashParser';
-import { describeNode, wordValue } from './words';
+import { describeNode, UNPARSED, wordValue } from './words';
 
 export interface SimpleCommand {
   /** argv after quote removal (program first); only for commands fully understood. */
@@ -66,7 +66,10 @@ class Analysis {
   private gap(text: string): void {
     if (text.includes('\n')) this.refuse('a newline');
     if (/\\/.test(text)) this.refuse('a line continuation');
-    else if (text.trim()) this.refuse(`text the shell grammar skipped (${JSON.stringify(text.trim().slice(0, 20))})`);
+    // Bash's blanks are space and tab only: the grammar (and String.trim) also skip \v, \f and
+    // Unicode spaces, which bash keeps inside the word.
+    else if (/[^ \t\n]/.test(text))
+      this.refuse(`text the shell grammar skipped (${JSON.stringify(text.slice(0, 20))})`);
   }
 
   statement(node: SyntaxNode): void {
@@ -171,8 +174,15 @@ class Analysis {
 const MEMO_SIZE = 256;
 const memo = new Map<string, CommandLine>();
 
-/** The model of one line; undefined until the grammar has loaded (callers then fail closed). */
+/** Longer lines are not parsed (nor kept): matched by their exact text only. */
+export const MAX_LINE = 16 * 1024;
+
+/**
+ * The model of one line; undefined until the grammar has loaded, for a line over MAX_LINE, or
+ * one too deeply nested to walk (callers then fail closed).
+ */
 export function analyzeCommandLine(line: string): CommandLine | undefined {
+  if (line.length > MAX_LINE) return undefined;
   const known = memo.get(line);
   if (known) {
     memo.delete(line);
@@ -187,10 +197,18 @@ export function analyzeCommandLine(line: string): CommandLine | undefined {
 }
 
 function parse(line: string): CommandLine | undefined {
-  return parseBash(line, (root) => {
+  try {
+    return parseBash(line, walk(line));
+  } catch {
+    return undefined; // a stack overflow on `((((…))))`: not understood
+  }
+}
+
+function walk(line: string) {
+  return (root: SyntaxNode): CommandLine => {
     const a = new Analysis(line);
     if (root.hasError) {
-      a.refuse('text the shell grammar cannot parse');
+      a.refuse(UNPARSED);
       a.visitNested(root);
     } else {
       a.checkGaps(root);
@@ -203,5 +221,5 @@ function parse(line: string): CommandLine | undefined {
     }
     if (!a.commands.length && !a.unsafe.length) a.refuse('no command');
     return { line, unsafe: a.unsafe, commands: a.commands, nested: a.nested };
-  });
+  };
 }

@@ -154,6 +154,9 @@ function concatenation(node: SyntaxNode, atStart: boolean): WordValue {
   return { value: out };
 }
 
+/** Why a line the grammar could not parse is refused (rules that tighten then also read its text). */
+export const UNPARSED = 'text the shell grammar cannot parse';
+
 const NODE_WORDS: Record<string, string> = {
   simple_expansion: 'a variable expansion',
   expansion: 'a parameter expansion',
@@ -163,7 +166,7 @@ const NODE_WORDS: Record<string, string> = {
   brace_expression: 'a brace expansion',
   translated_string: 'a $"…" string',
   extglob_pattern: 'a glob',
-  ERROR: 'text the shell grammar cannot parse',
+  ERROR: UNPARSED,
 };
 
 /** A node type in words, for "matched by its exact text: it has …". */

@@ -30,7 +30,7 @@ after(() => judge.dispose());
 
 /** Text with every character that matters to bash. */
 const tricky = fc.string({
-  unit: fc.constantFrom(...`ab -=./:,_'"\\$\`();&|<>*?[]{}~#!\n\t %@^+`.split('')),
+  unit: fc.constantFrom(...`ab -=./:,_'"\\$\`();&|<>*?[]{}~#!\n\t %@^+\r\v\f\u00a0é`.split('')),
   maxLength: 8,
 });
 const plain = fc.constantFrom('status', 'test', '-s', '--oneline', 'hello', 'src/a.ts', 'build', '--', 'x=1', '.');

@@ -213,3 +213,21 @@ test('a remembered prefix never covers an option that runs code or writes elsewh
   ])
     assert.equal(commandScope(line)?.match, 'exact', line);
 });
+
+test('only spaces and tabs separate words, as in bash: \\v, \\f and Unicode spaces stay part of the line', () => {
+  const d = remember('ls -la');
+  for (const line of ['ls -la\u00a0', 'ls -la\v', 'ls\u00a0-la', '\fls -la'])
+    assert.ok(!allows(d, line), JSON.stringify(line));
+  assert.equal(commandScope('git status\v-s')?.match, 'exact', 'the grammar skips \\v; bash does not');
+  assert.ok(!allows(remember('git status'), 'git status \f--output=x'));
+});
+
+test('a line too long or too deeply nested to read is matched only by its exact text, and reject rules still see it', () => {
+  const long = `git status ${'a '.repeat(9000)}`;
+  assert.equal(commandScope(long)?.match, 'exact');
+  const deep = `${'('.repeat(5000)}git push${')'.repeat(5000)}`;
+  assert.equal(commandScope(deep)?.match, 'exact');
+  const reject = patternFor(bash('git push'), 'Claude', { ...ALWAYS, kind: 'reject_always' }, [ROOT], 1)!;
+  assert.ok(matchesRemembered(reject, bash(deep), 'Claude', [ROOT]));
+  assert.ok(matchesRemembered(reject, bash(`${long}; git push`), 'Claude', [ROOT]));
+});
