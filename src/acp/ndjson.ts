@@ -216,11 +216,17 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
   }
 }
 
+/** Bytes waiting for the agent to read, past which a message is refused rather than buffered. */
+export const DEFAULT_MAX_PENDING_BYTES = 64 * 1024 * 1024;
+
 export class NdjsonMessageWriter extends AbstractMessageWriter implements MessageWriter {
   private ended = false;
   private errorCount = 0;
 
-  constructor(private readonly output: NodeJS.WritableStream) {
+  constructor(
+    private readonly output: NodeJS.WritableStream,
+    private readonly maxPendingBytes = DEFAULT_MAX_PENDING_BYTES,
+  ) {
     super();
     output.on('error', (err: unknown) => this.fireError(err));
     output.on('close', () => this.fireClose());
@@ -234,6 +240,16 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     } catch (err) {
       this.fireError(err, msg, ++this.errorCount);
       return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+    // An agent that stops reading its stdin must not make Tandem buffer without bound: past the
+    // cap a message fails (the caller's request errors out) instead of waiting in memory.
+    const pending = (this.output as { writableLength?: number }).writableLength ?? 0;
+    if (pending + data.length > this.maxPendingBytes) {
+      const err = new Error(
+        `The agent is not reading its input (${Math.round(pending / 1048576)} MiB waiting); message not sent.`,
+      );
+      this.fireError(err, msg, ++this.errorCount);
+      return Promise.reject(err);
     }
     return new Promise<void>((resolve, reject) => {
       try {

@@ -33,6 +33,7 @@ import { DisposableStore, type IDisposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import type { ClientFeature, FeatureContext } from './feature';
 import type { ChangeTracker } from './changeTracker';
+import { ByteBudget } from './byteBudget';
 import { DiffSnapshots } from './diffSnapshots';
 import { FileAccess } from './fileAccess';
 import type { PermissionPort } from './permissionPort';
@@ -42,6 +43,18 @@ import { decodeText, formatBytes, sliceLines } from './textSlice';
 export const MAX_READ_BYTES = 10 * 1024 * 1024;
 /** With line/limit a larger file may be paged through, up to this size. */
 export const MAX_PAGED_READ_BYTES = 256 * 1024 * 1024;
+/** Bytes of files read from disk held at once across all sessions (one extension host). */
+const READ_BUDGET = new ByteBudget(MAX_PAGED_READ_BYTES);
+
+/** What a read returns, refused when the requested part is itself too large to send. */
+function sized(content: string, path: string): ReadTextFileResponse {
+  if (content.length > MAX_READ_BYTES)
+    throw new AcpError(
+      `The requested part of ${path} is too large (${formatBytes(content.length)}); read fewer lines with line and limit.`,
+      ErrorCodes.InvalidParams,
+    );
+  return { content };
+}
 
 export interface FileSystemDeps {
   documents: DocumentsPort;
@@ -54,6 +67,8 @@ export interface FileSystemDeps {
   onDidWrite?: (e: { sessionId: string; path: string; created: boolean; wasDirty: boolean }) => void;
   /** The agent's own name from `initialize` (agentInfo.name), read when a quirk applies. */
   agentInfoName?: () => string | undefined;
+  /** Bytes read from disk held at once (default: one budget for the extension host). */
+  readBudget?: ByteBudget;
 }
 
 /** Agents that need a missing file to read as '' (see the header). */
@@ -124,28 +139,28 @@ export class FileSystemHandlers {
           ErrorCodes.InvalidParams,
         );
       }
-      let bytes: Uint8Array;
+      // Reads from disk share one byte budget: a burst of large paged reads waits for room.
+      const release = await (this.deps.readBudget ?? READ_BUDGET).acquire(stat.size);
       try {
-        bytes = await this.deps.fs.readFile(real);
-      } catch (err) {
-        throw fsError(err, path);
+        let bytes: Uint8Array;
+        try {
+          bytes = await this.deps.fs.readFile(real);
+        } catch (err) {
+          throw fsError(err, path);
+        }
+        const decoded = decodeText(bytes);
+        if (!decoded.ok)
+          throw new AcpError(
+            `${path} is a binary file (${formatBytes(bytes.length)}), not text: it cannot be read as text.`,
+            ErrorCodes.InvalidParams,
+          );
+        text = sliceLines(decoded.text, p.line, p.limit);
+      } finally {
+        release();
       }
-      const decoded = decodeText(bytes);
-      if (!decoded.ok)
-        throw new AcpError(
-          `${path} is a binary file (${formatBytes(bytes.length)}), not text: it cannot be read as text.`,
-          ErrorCodes.InvalidParams,
-        );
-      text = decoded.text;
+      return sized(text, path);
     }
-    const content = sliceLines(text, p.line, p.limit);
-    if (content.length > MAX_READ_BYTES) {
-      throw new AcpError(
-        `The requested part of ${path} is too large (${formatBytes(content.length)}); read fewer lines with line and limit.`,
-        ErrorCodes.InvalidParams,
-      );
-    }
-    return { content };
+    return sized(sliceLines(text, p.line, p.limit), path);
   }
 
   async write(p: WriteTextFileRequest): Promise<WriteTextFileResponse> {

@@ -58,6 +58,9 @@ interface McpSession {
 }
 
 /** One ACP session's tools: its own ToolState and URL path. */
+/** MCP sessions one slot keeps at once (one per `initialize`). */
+export const MAX_MCP_SESSIONS = 8;
+
 export class ToolSlot implements IDisposable {
   readonly state: ToolState;
   sessionId?: string;
@@ -122,6 +125,14 @@ export class ToolSlot implements IDisposable {
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         this.sessions.set(id, { server, transport });
+        // An agent re-initializes when it reconnects and may never close the old session: keep
+        // the newest few. An evicted session's next request gets 404, and an MCP client then
+        // initializes again.
+        for (const [old, session] of this.sessions) {
+          if (this.sessions.size <= MAX_MCP_SESSIONS) break;
+          this.sessions.delete(old);
+          void session.transport.close().catch(() => undefined);
+        }
       },
     });
     transport.onclose = () => {

@@ -2,7 +2,8 @@
 // threw, and that the connection still round-trips a valid request afterwards.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
+import type { Message } from 'vscode-jsonrpc';
 import { NdjsonMessageReader, NdjsonMessageWriter, DEFAULT_MAX_LINE_BYTES } from '../../../src/acp/ndjson';
 import { CLIENT_METHODS } from '../../../src/acp/methods';
 import { chunkUpdate, createHarness, settle, Json } from './helpers';
@@ -240,4 +241,24 @@ test('writer: one JSON message per line, no Content-Length headers', async () =>
   await assert.rejects(w.write({ jsonrpc: '2.0', method: 'y', params: circular } as never));
   w.end();
   await assert.rejects(w.write({ jsonrpc: '2.0', method: 'z' } as never), /ended/);
+});
+
+test('an agent that stops reading its input holds at most the pending cap in memory; later messages fail clearly', async () => {
+  // A pipe whose reader never reads: every write stays in the stream's buffer.
+  const stuck = new Writable({ highWaterMark: 1024, write: () => undefined });
+  const writer = new NdjsonMessageWriter(stuck, 256 * 1024);
+  const errors: unknown[] = [];
+  writer.onError(([err]) => errors.push(err));
+  const big = 'x'.repeat(10 * 1024);
+  let refused: Error | undefined;
+  for (let i = 0; i < 100 && !refused; i++)
+    writer.write({ jsonrpc: '2.0', method: 'session/update', params: { i, big } } as Message).catch(() => undefined);
+  try {
+    await writer.write({ jsonrpc: '2.0', method: 'session/update', params: { big } } as Message);
+  } catch (err) {
+    refused = err as Error;
+  }
+  assert.match(refused?.message ?? '', /not reading its input/);
+  assert.ok(stuck.writableLength <= 256 * 1024, `buffered ${stuck.writableLength} bytes`);
+  assert.ok(errors.length > 0, 'the refusal is reported');
 });

@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { MemoryLogger } from '../../../src/common/logger';
 import { McpToolServer } from '../../../src/tools/mcpServer';
+import { MAX_MCP_SESSIONS } from '../../../src/tools/toolSlot';
 import { ToolRegistry } from '../../../src/tools/registry';
 import { DEFAULT_TOOLS_CONFIG } from '../../../src/tools/types';
 import { ideGroup, postStatus, sleep } from './fixtures';
@@ -159,6 +160,24 @@ test('refused: missing or wrong token (401), other Host, any Origin (403), unkno
     // The SDK client with a wrong token fails to connect.
     await assert.rejects(connect(slot.url, 'wrong'));
   } finally {
+    server.dispose();
+  }
+});
+
+test('a slot keeps only its newest MCP sessions: re-initializing agents cannot grow it without bound', async () => {
+  const { server } = await setup();
+  const slot = server.openSlot();
+  slot.bind('s1');
+  const clients: Client[] = [];
+  try {
+    for (let i = 0; i < MAX_MCP_SESSIONS + 4; i++) clients.push(await connect(slot.url, server.token));
+    const newest = clients[clients.length - 1];
+    assert.ok((await newest.listTools()).tools.length > 0, 'the newest session works');
+    // The oldest was closed on the server: its next request is refused (an MCP client then re-initializes).
+    await assert.rejects(clients[0].listTools());
+    assert.ok((await clients[4].listTools()).tools.length > 0, 'the newest eight still work');
+  } finally {
+    for (const c of clients) await c.close().catch(() => undefined);
     server.dispose();
   }
 });
