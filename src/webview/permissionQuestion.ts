@@ -70,5 +70,7 @@ export function promptQuestion(c: ToolCallView): PromptQuestion {
   const verb = { edit: created ? 'Create' : 'Edit', delete: 'Delete', move: 'Move', read: 'Read' }[c.kind as string];
   if (verb && files) return { verb, subject: files };
   if (t.verb && t.subject) return { verb: t.verb, subject: t.subject };
+  // A title that is a whole question ("Ready to code", ExitPlanMode) asks itself, not "Allow ?".
+  if (t.verb) return { verb: t.verb, subject: '' };
   return { verb: 'Allow', subject: t.subject };
 }

@@ -83,7 +83,7 @@ export function PermissionPrompt({
       ref={root}
       class={`permission${standalone ? ' permission-card' : ''}${active ? ' active' : ''}`}
       role="group"
-      aria-label={`Permission request${total > 1 ? ` ${position} of ${total}` : ''}: ${q.verb} ${q.subject}`}
+      aria-label={`Permission request${total > 1 ? ` ${position} of ${total}` : ''}: ${`${q.verb} ${q.subject}`.trim()}`}
       data-testid="permission-prompt"
       data-request-id={req.requestId}
       data-tool-call-id={req.toolCallId}
@@ -93,7 +93,9 @@ export function PermissionPrompt({
       <div class="permission-head">
         <i class="codicon codicon-shield" aria-hidden="true" />
         <span class="permission-question" data-testid="permission-question">
-          {q.verb} {q.subject && <code>{q.subject}</code>}?
+          {q.verb}
+          {q.subject && ' '}
+          {q.subject && <code>{q.subject}</code>}?
         </span>
         {total > 1 && (
           <span class="permission-queue muted" data-testid="permission-queue">

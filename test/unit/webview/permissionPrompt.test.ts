@@ -141,3 +141,18 @@ test('a command given as an argv array or as a program with args is shown whole,
     p.unmount();
   }
 });
+
+test('an ExitPlanMode prompt asks "Ready to code?", never "Allow ?" with nothing to allow', async () => {
+  // claude-code-acp 0.16.2: the request has the title and the plan; the row has the tool's name.
+  const req = request({ title: 'Ready to code?', rawInput: { plan: 'Change plan.txt' } });
+  const call = row({
+    title: 'Ready to code?',
+    kind: 'switch_mode',
+    meta: { claudeCode: { toolName: 'ExitPlanMode' } },
+  });
+  const { root, question, unmount } = await mount(req, call);
+  assert.equal(question(), 'Ready to code?');
+  const label = root.querySelector('[data-testid="permission-prompt"]')?.getAttribute('aria-label');
+  assert.equal(label, 'Permission request: Ready to code');
+  unmount();
+});
