@@ -1,11 +1,11 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { ToWebview } from '../shared/protocol';
-import { App } from './components/App';
+import { App, SessionTabs } from './components/App';
 import { clearMarkdownCache } from './components/Markdown';
 import { createHost, HostContext, type VsCodeApi } from './host';
 import { permissionCard, toolDetails } from './lazy';
-import { openLocation } from './links';
+import { openHref } from './links';
 import { Mirror, type ViewModel } from './mirror';
 import { setWorkspaceRoots } from './toolTitle';
 
@@ -78,22 +78,18 @@ document.addEventListener('click', (e) => {
   const a = t?.closest<HTMLAnchorElement>('.md a[href]');
   if (!a) return;
   e.preventDefault();
-  const href = a.getAttribute('href') ?? '';
-  if (/^(https?:|mailto:)/i.test(href)) host.post({ type: 'openExternal', url: href });
-  else if (href.startsWith('/')) {
-    const m = /^(.*?)(?:#L?(\d+).*)?$/.exec(href)!;
-    openLocation(host, decodeURIComponent(m[1]), m[2] ? Number(m[2]) : undefined);
-  }
+  openHref(host, a.getAttribute('href') ?? '');
 });
 
 render(<Root />, document.getElementById('root')!);
-// Preload the expanded tool-call view and the permission prompt once the first paint is done (the terminal renderer
-// stays lazy until a terminal shows).
+// Preload the expanded tool-call view, the permission prompt and the session tabs once the first paint is done (the
+// terminal renderer stays lazy until a terminal shows).
 const idle = (cb: () => void) =>
   typeof requestIdleCallback === 'function' ? requestIdleCallback(cb, { timeout: 3000 }) : setTimeout(cb, 1500);
 idle(() => {
   void toolDetails.load();
   void permissionCard.load();
+  void SessionTabs.load();
 });
 // Handshake: until it hears this the host sends nothing (it drops patches: the snapshot it sends
 // on `ready` already holds them); then patches follow the snapshot.

@@ -8,7 +8,6 @@ import { PermissionCards } from './PermissionPrompt';
 import { Plan as PlanView } from './Plan';
 import { EmptySession } from './EmptySession';
 import { IconButton } from './IconButton';
-import { SessionTabs } from './SessionTabs';
 import { Transcript } from './Transcript';
 
 // Patches re-render App once per frame; the composer and the plan only change with the meta.
@@ -18,6 +17,8 @@ const Plan = memo(PlanView);
 /** Rare or only-sometimes parts load on first use: forms (with the schema validator), the prompt queue. */
 const LazyElicitations = lazyComponent(() => import('./ElicitationForm').then((m) => m.ElicitationCards));
 const LazyQueue = lazyComponent(() => import('./QueueList').then((m) => m.default));
+/** Tabs show only with two sessions or more (the eager bundle is at its budget); preloaded when idle. */
+export const SessionTabs = lazyComponent(() => import('./SessionTabs.js').then((m) => m.SessionTabs));
 
 export function App({ vm }: { vm: ViewModel }) {
   const { post } = useHost();

@@ -2,7 +2,7 @@
 // links and embedded resources; anything else as formatted JSON, never dropped.
 import type { ContentBlock } from '../../shared/sessionModel';
 import { useHost } from '../host';
-import { openLocation } from '../links';
+import { decoded, openLocation } from '../links';
 import { Markdown } from './Markdown';
 import { Json } from './Json';
 
@@ -70,7 +70,7 @@ export function ContentBlockView({
 
 function labelOf(uri: string): string {
   const path = uri.replace(/#.*$/, '');
-  const name = decodeURIComponent(path.split('/').pop() || uri);
+  const name = decoded(path.split('/').pop() || uri);
   const frag = /#L(\d+)(?:-(\d+))?$/.exec(uri);
   return frag ? `${name}:${frag[1]}${frag[2] ? `-${frag[2]}` : ''}` : name;
 }
@@ -79,9 +79,10 @@ export function ResourceChip({ uri, label, description }: { uri: string; label: 
   const host = useHost();
   const open = () => {
     if (/^file:/i.test(uri)) {
-      const u = new URL(uri);
-      const m = /^#?L(\d+)/.exec(u.hash);
-      openLocation(host, decodeURIComponent(u.pathname), m ? Number(m[1]) : undefined);
+      // `new URL` throws on what it cannot parse (`file://[x`): such a link opens nothing.
+      const u = URL.canParse(uri) && new URL(uri);
+      const m = u && /^#?L(\d+)/.exec(u.hash);
+      if (u) openLocation(host, decoded(u.pathname), m ? Number(m[1]) : undefined);
     } else if (/^(https?:|mailto:)/i.test(uri)) host.post({ type: 'openExternal', url: uri });
   };
   return (

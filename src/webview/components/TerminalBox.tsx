@@ -3,7 +3,8 @@
 import { lazy } from '../lazy';
 import { outputEnd, type TerminalView } from '../../shared/sessionModel';
 
-const renderer = lazy(() => import('../terminal/TerminalScreen').then((m) => m.default));
+// (`.js` and a named export: the unbundled test build loads it with Node's own import(), as lazy.ts says.)
+const renderer = lazy(() => import('../terminal/TerminalScreen.js').then((m) => m.TerminalScreen));
 
 export function TerminalBox({
   terminalId,

@@ -10,6 +10,7 @@ import { Toolbar } from './Toolbar';
 import { hasDetails, terminalIds, ToolCallRow } from './ToolCallRow';
 import { groupPrompts } from './PermissionPrompt';
 import { LoadingRow, MessageRow, Notice, TurnEnd, TurnHeader } from './TranscriptRows';
+import { RowGuard } from './RowGuard';
 import { useTurnLoading } from './useTurnLoading';
 import { VirtualList, type VirtualHandle } from './VirtualList';
 
@@ -247,6 +248,11 @@ export function Transcript({ session, toolsVersion, working, fork }: Props) {
     }
   };
 
+  // Each row behind its own error boundary: one that cannot render leaves the others standing.
+  const guardedRow = (r: Row, i: number) => (
+    <RowGuard raw={r.type === 'tool' ? session.toolCalls[r.toolCallId] : r}>{renderRow(r, i)}</RowGuard>
+  );
+
   return (
     <div class="transcript-wrap">
       <Toolbar
@@ -266,7 +272,7 @@ export function Transcript({ session, toolsVersion, working, fork }: Props) {
           rows={rows}
           estimate={estimateRowHeight}
           sizeClass={sizeClass}
-          renderRow={renderRow}
+          renderRow={guardedRow}
           handle={list}
           initialAnchor={memory?.anchor}
           onAnchor={onAnchor}

@@ -34,7 +34,7 @@ const LINE_PX_GUESS = 17.55;
 /** Until the box is measured: its max-height, 20em. */
 const VIEW_PX_GUESS = 260;
 
-export default function TerminalScreen({ output, end }: { output: string; end: number }) {
+export function TerminalScreen({ output, end }: { output: string; end: number }) {
   const fed = useRef<Fed | undefined>(undefined);
   const box = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
@@ -110,3 +110,5 @@ const TermLine = memo(
   },
   (a, b) => a.line === b.line && a.v === b.v,
 );
+
+export default TerminalScreen;

@@ -189,6 +189,8 @@ export class Screen {
     const priv = params.startsWith('?');
     const nums = (priv ? params.slice(1) : params).split(';').map((x) => (x === '' ? NaN : Number(x)));
     const n1 = Number.isFinite(nums[0]) && nums[0] > 0 ? nums[0] : 1;
+    // Moves down stop at the screen's last row (the last 24 lines), as in a terminal: `ESC[99999999B` built that many.
+    const bottom = Math.max(this.lines.length, 24) - 1;
     if (priv) return;
     switch (final) {
       case 'm':
@@ -229,7 +231,9 @@ export class Screen {
         this.row = Math.max(0, this.row - n1);
         break;
       case 'B':
-        this.row += n1;
+      case 'E':
+        this.row = Math.min(this.row + n1, bottom);
+        if (final === 'E') this.col = 0;
         this.line();
         break;
       case 'C':
@@ -237,11 +241,6 @@ export class Screen {
         break;
       case 'D':
         this.col = Math.max(0, this.col - n1);
-        break;
-      case 'E':
-        this.row += n1;
-        this.col = 0;
-        this.line();
         break;
       case 'F':
         this.row = Math.max(0, this.row - n1);
@@ -254,7 +253,7 @@ export class Screen {
       case 'f': {
         // Absolute positions are relative to the visible screen; we treat the last 24 lines as it.
         const top = Math.max(0, this.lines.length - 24);
-        this.row = top + ((Number.isFinite(nums[0]) && nums[0] > 0 ? nums[0] : 1) - 1);
+        this.row = Math.min(top + ((Number.isFinite(nums[0]) && nums[0] > 0 ? nums[0] : 1) - 1), bottom);
         this.col = (Number.isFinite(nums[1]) && nums[1] > 0 ? nums[1] : 1) - 1;
         this.line();
         break;
