@@ -1,27 +1,25 @@
-// Spawns an ACP agent in its own process group with stdio pipes, keeps a bounded tail of its
-// stderr (also forwarded to the logger), reports its exit once with a human message, and kills
-// the whole group (SIGTERM, then SIGKILL after a grace) so no CLI child is left behind.
+// Spawns an ACP agent as a guarded process tree (processTree.ts: its own process group, killed
+// with the extension host) with stdio pipes, keeps a bounded tail of its stderr (also forwarded to
+// the logger, secrets masked), reports its exit once with a human message, and kills the whole
+// tree (SIGTERM, then SIGKILL after a grace) so no CLI child is left behind.
 // No vscode here (DESIGN.md: src/acp is plain Node).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Emitter, type Event } from '../common/event';
 import { nullLogger, type Logger } from '../common/logger';
+import { redact } from '../common/redact';
 import type { AgentExit, AgentProcess, SpawnAgentOptions } from './agentProcessTypes';
-import { startHostWatchdog, type HostWatchdog } from './hostWatchdog';
-import { groupAlive, signalProcessGroup } from './processGroups';
+import { hostWatchdog } from './hostWatchdog';
+import { DEFAULT_KILL_GRACE_MS, spawnTree, type ProcessTree } from './processTree';
 import { StderrRing } from './stderrRing';
 
 export type { AgentExit, AgentProcess, SpawnAgentOptions } from './agentProcessTypes';
 
-const DEFAULT_GRACE_MS = 2000;
 const DEFAULT_TAIL_BYTES = 64 * 1024;
 const TAIL_LINES_IN_MESSAGE = 20;
 /** How long the exit event waits for the last stderr bytes before firing. */
 const STDERR_SETTLE_MS = 50;
-const POLL_MS = 25;
-
-const isWindows = process.platform === 'win32';
 
 export function spawnAgent(options: SpawnAgentOptions): AgentProcess {
   return new AgentProcessImpl(options);
@@ -38,6 +36,7 @@ class AgentProcessImpl implements AgentProcess {
   readonly pid: number | undefined;
   readonly stdin: NodeJS.WritableStream;
   readonly stdout: NodeJS.ReadableStream;
+  private readonly tree: ProcessTree;
   private readonly child: ChildProcess;
   private readonly name: string;
   private readonly logger: Logger;
@@ -48,7 +47,6 @@ class AgentProcessImpl implements AgentProcess {
   private leaderGone = false;
   private exitPending = false;
   private killing: Promise<void> | undefined;
-  private readonly watchdog: HostWatchdog | undefined;
 
   readonly onDidExit: Event<AgentExit> = (listener) => {
     if (this.exit) {
@@ -69,10 +67,10 @@ class AgentProcessImpl implements AgentProcess {
   constructor(private readonly opts: SpawnAgentOptions) {
     this.name = opts.name ?? basename(opts.command);
     this.logger = opts.logger ?? nullLogger;
-    this.grace = opts.killGraceMs ?? DEFAULT_GRACE_MS;
+    this.grace = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
     this.ring = new StderrRing(opts.stderrTailBytes ?? DEFAULT_TAIL_BYTES, (line) => {
-      if (looksBad.test(line)) this.logger.warn(`[${this.name}] ${line}`);
-      else this.logger.info(`[${this.name}] ${line}`);
+      if (looksBad.test(line)) this.logger.warn(`[${this.name}] ${redact(line)}`);
+      else this.logger.info(`[${this.name}] ${redact(line)}`);
     });
 
     const env: NodeJS.ProcessEnv = { ...process.env };
@@ -81,20 +79,13 @@ class AgentProcessImpl implements AgentProcess {
       else env[k] = v;
     }
 
-    this.child = spawn(opts.command, [...(opts.args ?? [])], {
-      cwd: opts.cwd,
-      env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: !isWindows,
-      windowsHide: true,
-    });
+    this.tree = spawnTree(opts.command, opts.args ?? [], { cwd: opts.cwd, env, graceMs: this.grace });
+    this.child = this.tree.child;
     this.pid = this.child.pid;
-    // The group outlives this process unless something kills it when this process dies.
-    this.watchdog = !isWindows && this.pid !== undefined ? startHostWatchdog(this.pid, this.grace) : undefined;
     this.stdin = this.child.stdin!;
     this.stdout = this.child.stdout!;
     this.logger.info(
-      `[${this.name}] started: ${formatCommandLine(opts.command, opts.args)}${this.pid !== undefined ? ` (pid ${this.pid})` : ''}`,
+      `[${this.name}] started: ${this.shownCommandLine()}${this.pid !== undefined ? ` (pid ${this.pid})` : ''}`,
     );
 
     // Writing to a dead agent gives EPIPE / ERR_STREAM_DESTROYED: expected, never fatal.
@@ -145,7 +136,7 @@ class AgentProcessImpl implements AgentProcess {
   }
 
   get watchdogPid(): number | undefined {
-    return this.watchdog?.pid;
+    return this.pid === undefined ? undefined : hostWatchdog().pid;
   }
 
   get exited(): AgentExit | undefined {
@@ -157,7 +148,7 @@ class AgentProcessImpl implements AgentProcess {
   }
 
   kill(): Promise<void> {
-    if (!this.killing) this.killing = this.doKill();
+    if (!this.killing) this.killing = this.killGroup();
     return this.killing;
   }
 
@@ -168,15 +159,21 @@ class AgentProcessImpl implements AgentProcess {
   private finish(exit: AgentExit): void {
     if (this.exit) return;
     this.exit = exit;
-    if (exit.error) this.logger.error(exit.message);
-    else if (exit.code === 0 || this.killing) this.logger.info(`[${this.name}] ${firstLine(exit.message)}`);
-    else this.logger.warn(exit.message);
+    // The message holds the last stderr lines: masked for the log like the lines themselves.
+    if (exit.error) this.logger.error(redact(exit.message));
+    else if (exit.code === 0 || this.killing) this.logger.info(`[${this.name}] ${redact(firstLine(exit.message))}`);
+    else this.logger.warn(redact(exit.message));
     this.exitEmitter.fire(exit);
     this.exitEmitter.dispose();
   }
 
+  /** The command line for the log and messages: secrets on it masked. */
+  private shownCommandLine(): string {
+    return redact(formatCommandLine(this.opts.command, this.opts.args));
+  }
+
   private spawnErrorMessage(err: NodeJS.ErrnoException): string {
-    const ran = formatCommandLine(this.opts.command, this.opts.args);
+    const ran = this.shownCommandLine();
     if (err.code === 'ENOENT') {
       if (this.opts.cwd && !existsSync(this.opts.cwd)) {
         return `Could not start agent "${this.name}": the working directory ${this.opts.cwd} does not exist.\nCommand: ${ran}`;
@@ -200,32 +197,8 @@ class AgentProcessImpl implements AgentProcess {
     return tail.length ? `${head}\nLast output:\n${tail.join('\n')}` : head;
   }
 
-  /** Signal the agent's group (POSIX) or tree (Windows); false when nothing was there. */
-  private signalGroup(signal: NodeJS.Signals): boolean {
-    return this.pid !== undefined && signalProcessGroup(this.pid, signal, this.leaderGone ? undefined : this.child);
-  }
-
   private gone(): boolean {
-    if (!this.leaderGone) return false;
-    if (isWindows || this.pid === undefined) return true;
-    return !groupAlive(this.pid);
-  }
-
-  private async waitGone(ms: number): Promise<boolean> {
-    const deadline = Date.now() + ms;
-    while (!this.gone()) {
-      if (Date.now() >= deadline) return false;
-      await delay(POLL_MS);
-    }
-    return true;
-  }
-
-  private async doKill(): Promise<void> {
-    try {
-      await this.killGroup();
-    } finally {
-      this.watchdog?.dispose();
-    }
+    return this.leaderGone && !this.tree.alive();
   }
 
   private async killGroup(): Promise<void> {
@@ -237,21 +210,16 @@ class AgentProcessImpl implements AgentProcess {
     } catch {
       /* ignore */
     }
-    this.signalGroup('SIGTERM');
-    if (await this.waitGone(this.grace)) return;
-    this.logger.warn(`[${this.name}] did not stop within ${this.grace} ms of SIGTERM; sending SIGKILL`);
-    this.signalGroup('SIGKILL');
-    await this.waitGone(Math.max(1000, this.grace));
+    await this.tree.kill(() =>
+      this.logger.warn(`[${this.name}] did not stop within ${this.grace} ms of SIGTERM; sending SIGKILL`),
+    );
     // The leader's 'exit' normally arrives first; make sure listeners are not left waiting.
     if (!this.leaderGone) this.logger.warn(`[${this.name}] process ${this.pid} still present after SIGKILL`);
   }
 
-  /** After an unexpected exit, stop whatever the agent left in its group. */
+  /** After an unexpected exit, stop whatever the agent left in its tree. */
   private reapGroup(): void {
-    if (isWindows || this.pid === undefined || !groupAlive(this.pid)) {
-      this.watchdog?.dispose();
-      return;
-    }
+    if (this.pid === undefined || !this.tree.alive()) return;
     this.logger.info(`[${this.name}] stopping processes the agent left behind`);
     this.kill().catch(() => {
       /* ignore */
@@ -262,8 +230,4 @@ class AgentProcessImpl implements AgentProcess {
 function firstLine(s: string): string {
   const i = s.indexOf('\n');
   return i < 0 ? s : s.slice(0, i);
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }

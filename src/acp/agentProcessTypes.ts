@@ -24,11 +24,14 @@ export interface AgentProcess extends IDisposable {
    */
   readonly onDidExit: Event<AgentExit>;
   readonly exited: AgentExit | undefined;
-  /** The process that kills the agent's group if this process dies first (POSIX). */
+  /**
+   * The host watchdog guarding the agent's tree (shared with its terminal commands): it kills the
+   * tree if this process dies first.
+   */
   readonly watchdogPid: number | undefined;
   /** The last `lines` (default 20) complete stderr lines, plus a pending partial line. */
   stderrTail(lines?: number): string[];
-  /** SIGTERM the whole process group, SIGKILL after the grace; resolves when the group is gone. */
+  /** SIGTERM the whole process tree, SIGKILL after the grace; resolves when the tree is gone. */
   kill(): Promise<void>;
   /** Kill without waiting. */
   dispose(): void;

@@ -1,7 +1,6 @@
 // Whether processes and process groups are still alive, zombies counted as gone (POSIX; Linux
-// reads /proc), and signalling a whole group. Used to make sure an agent and the commands it
-// started leave nothing behind.
-import { execFile, type ChildProcess } from 'node:child_process';
+// reads /proc), and the taskkill command lines of a Windows tree kill. The process-tree module
+// (processTree.ts) and the host watchdog (hostWatchdog.ts) build on these.
 import { readdirSync, readFileSync } from 'node:fs';
 
 /**
@@ -53,33 +52,10 @@ function procStat(pid: number): { state: string; pgrp: number } | undefined {
 }
 
 /**
- * Signals process group `pgid` (POSIX), or the process tree of `pgid` on Windows; `leader` is the
- * group's leader while it runs (signalled directly when the group is gone). False when nothing
- * was there to signal.
+ * Windows has no process groups: a command's children are found through their parent, which
+ * `taskkill /T` walks. Without /F it asks each process to close (console programs usually refuse);
+ * with /F it terminates the whole tree. Exit code 0: done; 128: no such process.
  */
-export function signalProcessGroup(pgid: number, signal: NodeJS.Signals, leader: ChildProcess | undefined): boolean {
-  if (process.platform === 'win32') {
-    if (!leader) return false;
-    if (signal === 'SIGKILL')
-      execFile('taskkill', ['/pid', String(pgid), '/T', '/F'], () => {
-        /* best effort */
-      });
-    else leader.kill(signal);
-    return true;
-  }
-  try {
-    process.kill(-pgid, signal);
-    return true;
-  } catch {
-    /* group gone */
-  }
-  if (leader) {
-    try {
-      leader.kill(signal);
-      return true;
-    } catch {
-      /* gone */
-    }
-  }
-  return false;
+export function taskkillArgs(pid: number, force: boolean): string[] {
+  return ['/pid', String(pid), '/T', ...(force ? ['/F'] : [])];
 }

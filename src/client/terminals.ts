@@ -23,10 +23,11 @@ import { ErrorCodes } from '../acp/validation';
 import { DisposableStore, type IDisposable } from '../common/disposable';
 import { Emitter } from '../common/event';
 import type { Logger } from '../common/logger';
+import { redact } from '../common/redact';
 import type { SessionStore } from '../session/store';
 import type { ClientFeature, FeatureContext } from './feature';
 import { LIVE_FLUSH_MS, LiveOutput } from './liveOutput';
-import { nodeProcessPort } from './nodeProcesses';
+import { createNodeProcessPort } from './nodeProcesses';
 import { OutputBuffer } from './outputBuffer';
 import { TerminalTextFilter } from './terminalText';
 import type { ProcessPort, SpawnedProcess } from './ports';
@@ -105,8 +106,8 @@ export class TerminalManager implements IDisposable {
   readonly onDidExit = this.exitEmitter.event;
 
   constructor(private readonly opts: TerminalManagerOptions) {
-    this.processes = opts.processes ?? nodeProcessPort;
     this.grace = opts.killGraceMs ?? 2000;
+    this.processes = opts.processes ?? createNodeProcessPort({ killGraceMs: this.grace });
     this.flushMs = opts.flushMs ?? LIVE_FLUSH_MS;
   }
 
@@ -189,7 +190,8 @@ export class TerminalManager implements IDisposable {
         this.exitEmitter.fire(id);
       }),
     );
-    this.opts.logger.info(`[terminal ${id}] ${display} (cwd ${cwd}, pid ${proc.pid ?? '?'})`);
+    // The view shows the command as run; the log, which users paste into bug reports, masks secrets.
+    this.opts.logger.info(`[terminal ${id}] ${redact(display)} (cwd ${cwd}, pid ${proc.pid ?? '?'})`);
     return { terminalId: id };
   }
 

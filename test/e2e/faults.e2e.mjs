@@ -1,7 +1,8 @@
 // Fault injection in the real VS Code (issue 8): the webview reloaded mid-turn rebuilds from the
 // host's snapshot (nothing lost, nothing doubled, the turn goes on), and the window reloaded
 // mid-turn leaves no agent process behind and the reopened window offers the last session again
-// (session/load replays it).
+// (session/load replays it). Last: the extension host killed with SIGKILL while the agent runs a
+// long command through Tandem's terminal leaves no process of the agent or of its command.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { openTandemView, runCommand, sendPrompt, scriptedAgentSettings } from '.
 
 const dir = mkdtempSync(join(tmpdir(), 'tandem-e2e-faults-'));
 const SCRIPT = join(dir, 'faults-agent.json');
+const LONG_MARK = `tandem-e2e-long-${process.pid}`;
 writeFileSync(
   SCRIPT,
   JSON.stringify({
@@ -50,6 +52,14 @@ writeFileSync(
         ],
       },
       { match: 'hang', steps: [{ stream: 'WORKING-FOREVER' }, { hang: true }] },
+      {
+        match: 'long command',
+        steps: [
+          { stream: 'RUNNING-LONG-COMMAND' },
+          // Ignores SIGTERM, has a child, and is marked so `ps` finds it.
+          { terminal: { command: `trap '' TERM; sleep 1000 & sleep 1000; wait # ${LONG_MARK}` } },
+        ],
+      },
     ],
   }),
 );
@@ -63,6 +73,16 @@ function agentPids() {
     .map((l) => l.trim().split(/\s+/))
     .filter(([, stat]) => !stat.startsWith('Z'))
     .map(([pid]) => Number(pid));
+}
+
+/** Live (non-zombie) processes with their group and argv (`ps`). */
+function processes() {
+  const out = execFileSync('ps', ['-eo', 'pid=,ppid=,pgid=,stat=,args='], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .map((l) => l.trim().match(/^(\d+)\s+(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/))
+    .filter((m) => m && !m[4].startsWith('Z'))
+    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), pgid: Number(m[3]), args: m[5] }));
 }
 
 async function waitFor(pred, ms, what) {
@@ -137,6 +157,47 @@ export default {
           .waitFor({ timeout: 30_000 });
         const now = agentPids();
         if (now.length !== 1 || now[0] === before[0]) throw new Error(`agents after the reload: ${now.join(', ')}`);
+      },
+    },
+    {
+      // Last in this file: the window has no extension host afterwards.
+      name: 'extension host killed while the agent runs a long command: no process of the agent or its command remains 5 s later',
+      timeoutMs: 90_000,
+      async run({ page, view, log }) {
+        await openTandemView(page);
+        // The session on screen is the one the reload restored, which the scripted agent only
+        // replays (it takes no prompt): a new one runs the command.
+        await runCommand(page, 'Tandem: New Session');
+        await view.locator('[data-testid="starting"]').waitFor({ state: 'detached', timeout: 20_000 });
+        await sendPrompt(view, 'long command');
+        await view
+          .locator('[data-testid="message-agent"]', { hasText: 'RUNNING-LONG-COMMAND' })
+          .waitFor({ timeout: 20_000 });
+        let command;
+        await waitFor(
+          () => (command = processes().find((p) => p.args.includes(LONG_MARK))),
+          20_000,
+          'the long command to start',
+        );
+        const agents = agentPids();
+        if (agents.length !== 1) throw new Error(`expected one agent, found ${agents.join(', ') || 'none'}`);
+        const agent = processes().find((p) => p.pid === agents[0]);
+        const host = processes().find((p) => p.pid === agent.ppid);
+        if (!host?.args.includes('extensionHost'))
+          throw new Error(`the agent's parent is not an extension host: ${host?.args}`);
+        const left = () =>
+          processes().filter((p) => p.pgid === agent.pgid || p.pgid === command.pgid || p.pid === agent.pid);
+        log(
+          `agent ${agent.pid}, command group ${command.pgid} (${left().length} processes), host ${host.pid}: SIGKILL to the host`,
+        );
+        execFileSync('kill', ['-KILL', String(host.pid)]);
+        // Each tree's grace is 2 s (SIGTERM, then SIGKILL for what ignores it): gone well within 5 s.
+        try {
+          await waitFor(() => left().length === 0, 5000, 'the agent and its command to be gone');
+        } catch (err) {
+          throw new Error(`${err.message}: still running ${JSON.stringify(left())}`);
+        }
+        log('agent and command gone');
       },
     },
   ],

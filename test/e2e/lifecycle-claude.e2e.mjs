@@ -74,6 +74,8 @@ export default {
         const fresh = await userPrompts(view);
         if (JSON.stringify(fresh) !== JSON.stringify(['typed while opening']))
           throw new Error(`the new session shows prompts ${JSON.stringify(fresh)}`);
+        // The tab strip is a lazy chunk: wait for the second tab before counting.
+        await view.locator('[data-testid="session-tab"]').nth(1).waitFor({ timeout: 10_000 });
         if ((await view.locator('[data-testid="session-tab"]').count()) !== 2) throw new Error('expected two tabs');
         log(`screenshot: ${await screenshot('e2e-claude-new-session')}`);
         // The old session's turn goes on in its tab; the notification leads back to it.

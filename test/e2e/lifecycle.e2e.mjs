@@ -90,6 +90,8 @@ export default {
         if ((await input.inputValue()) !== 'typed while opening')
           throw new Error(`composer after the opening: ${JSON.stringify(await input.inputValue())}`);
         const tabs = view.locator('[data-testid="session-tab"]');
+        // The tab strip is a lazy chunk: wait for the second tab before counting.
+        await tabs.nth(1).waitFor({ timeout: 10_000 });
         if ((await tabs.count()) !== 2) throw new Error(`tabs: ${await tabs.count()}`);
         const shown = await view.locator('[data-testid="message-user"]').count();
         if (shown !== 0) throw new Error(`the new session shows ${shown} prompts`);
@@ -145,8 +147,12 @@ export default {
         const host = processes().find((p) => p.pid === agent.ppid);
         if (!host?.argv.join(' ').includes('extensionHost'))
           throw new Error(`the agent's parent is not an extension host: ${host?.argv.join(' ')}`);
-        const watchdog = processes().find((p) => p.argv.includes('-e') && p.argv.at(-2) === String(agent.pid));
-        if (!watchdog) throw new Error('no watchdog for the agent');
+        // The host's one watchdog (src/acp/hostWatchdog.ts): marked, with the host's pid after the mark.
+        const watchdog = processes().find(
+          (p) =>
+            p.argv.includes('tandem-watchdog') && p.argv[p.argv.indexOf('tandem-watchdog') + 1] === String(host.pid),
+        );
+        if (!watchdog) throw new Error('no watchdog for the extension host');
         log(`agent ${agent.pid}, extension host ${host.pid}, watchdog ${watchdog.pid}: SIGKILL to the host`);
         execFileSync('kill', ['-KILL', String(host.pid)]);
         const ms = await waitFor(

@@ -177,3 +177,28 @@ test('an agent killed by a signal says so', async () => {
   assert.equal(e.signal, 'SIGKILL');
   assert.equal(e.message, 'Agent "sig" was stopped by signal SIGKILL.\nLast output:\nabout to die');
 });
+
+test('the log masks a secret on the command line and in stderr, the process gets it as given', async () => {
+  const logger = new MemoryLogger();
+  const p = spawnAgent({
+    command: node,
+    name: 'secretive',
+    logger,
+    args: [
+      '-e',
+      'console.error("auth with " + process.argv[1]); console.log(process.argv[1])',
+      '--',
+      '--token=hunter2secret',
+    ],
+  });
+  try {
+    assert.equal(await readLine(p), '--token=hunter2secret');
+    await until(() => logger.messages().some((m) => m.includes('auth with')), 3000, 'the stderr line');
+    const log = logger.messages().join('\n');
+    assert.ok(!log.includes('hunter2secret'), log);
+    assert.match(log, /started: .*--token=\*\*\*/);
+    assert.match(log, /auth with --token=\*\*\*/);
+  } finally {
+    await p.kill();
+  }
+});

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnAgent } from '../../../src/acp/agentProcess';
@@ -60,18 +60,81 @@ test(
   },
 );
 
+/** The watchdog guarding `p` (a previous test's watchdog may still be on its way out). */
+async function watchdogOf(p: { watchdogPid: number | undefined }): Promise<number> {
+  await until(() => !!p.watchdogPid && processAlive(p.watchdogPid), 3000, 'a watchdog to run');
+  return p.watchdogPid!;
+}
+
 test('a clean stop leaves no watchdog behind', { skip: !posix }, async () => {
   const p = spawnAgent({ command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] });
-  const watchdog = p.watchdogPid;
-  assert.ok(watchdog && processAlive(watchdog));
+  const watchdog = await watchdogOf(p);
   await p.kill();
   await until(() => !processAlive(watchdog), 3000, 'the watchdog to exit');
 });
 
 test('an agent that exits by itself takes its watchdog with it', { skip: !posix }, async () => {
-  const p = spawnAgent({ command: process.execPath, args: ['-e', 'setTimeout(() => process.exit(0), 100)'] });
-  const watchdog = p.watchdogPid;
-  assert.ok(watchdog && processAlive(watchdog));
+  const p = spawnAgent({ command: process.execPath, args: ['-e', 'setTimeout(() => process.exit(0), 300)'] });
+  const watchdog = await watchdogOf(p);
   await new Promise((r) => p.onDidExit(r));
   await until(() => !processAlive(watchdog), 3000, 'the watchdog to exit');
 });
+
+test('one watchdog guards every tree the host starts', { skip: !posix }, async () => {
+  const a = spawnAgent({ command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] });
+  const b = spawnAgent({ command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] });
+  try {
+    assert.equal(await watchdogOf(a), await watchdogOf(b));
+  } finally {
+    await Promise.all([a.kill(), b.kill()]);
+  }
+});
+
+// The Windows path of the watchdog, run on Linux: a fake `taskkill` on PATH records its
+// arguments (and kills the process on /F, as the real one would).
+const TASKKILL_LOG = join(dir, 'taskkill.log');
+const FAKE_BIN = join(dir, 'bin');
+mkdirSync(FAKE_BIN);
+writeFileSync(
+  join(FAKE_BIN, 'taskkill'),
+  `#!/bin/sh\necho "$*" >> ${JSON.stringify(TASKKILL_LOG)}\ncase "$*" in *"/F"*) kill -9 "$2" ;; esac\nexit 0\n`,
+);
+chmodSync(join(FAKE_BIN, 'taskkill'), 0o755);
+
+const WINDOWS_HOST = `
+const { spawn } = require('node:child_process');
+const { HostWatchdog } = require(${JSON.stringify(join(__dirname, '../../../src/acp/hostWatchdog.js'))});
+const w = new HostWatchdog({ platform: 'win32', lingerMs: 100 });
+const root = spawn('sleep', ['1000'], { stdio: 'ignore' });
+w.watch(root.pid, 300);
+console.log(JSON.stringify({ root: root.pid, watchdog: w.pid }));
+setInterval(() => {}, 1000);
+`;
+
+test(
+  "on Windows the watchdog closes the host's trees with taskkill /T, then /T /F after the grace",
+  { skip: process.platform !== 'linux' },
+  async () => {
+    const file = join(dir, 'windows-host.js');
+    writeFileSync(file, WINDOWS_HOST);
+    const host = spawn(process.execPath, [file], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, PATH: `${FAKE_BIN}:${process.env.PATH}` },
+    });
+    const pids = await new Promise<{ root: number; watchdog: number }>((resolve, reject) => {
+      host.stdout!.once('data', (d: Buffer) => resolve(JSON.parse(String(d))));
+      host.once('exit', (code) => reject(new Error(`host exited with ${code}`)));
+    });
+    try {
+      host.kill('SIGKILL');
+      await until(() => !processAlive(pids.watchdog), 5000, 'the watchdog to finish');
+      assert.deepEqual(readFileSync(TASKKILL_LOG, 'utf8').trim().split('\n'), [
+        `/pid ${pids.root} /T`,
+        `/pid ${pids.root} /T /F`,
+      ]);
+      await until(() => !processAlive(pids.root), 3000, 'the tree to be gone');
+    } finally {
+      if (processAlive(pids.root)) process.kill(pids.root, 'SIGKILL');
+    }
+  },
+);

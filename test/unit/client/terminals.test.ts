@@ -17,14 +17,15 @@ const posix = process.platform !== 'win32';
 function setup(grace = 300) {
   const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-term-')));
   const store = new SessionStore(S);
+  const logger = new MemoryLogger();
   const m = new TerminalManager({
     cwd,
-    logger: new MemoryLogger(),
+    logger,
     session: (id) => (id === S ? store : undefined),
     killGraceMs: grace,
     flushMs: 10,
   });
-  return { cwd, store, m };
+  return { cwd, store, m, logger };
 }
 
 test('capabilities: terminal and _meta.terminal_output', () => {
@@ -206,4 +207,16 @@ test('disposing the manager (agent gone) kills running commands', { skip: !posix
   const pid = Number(store.snapshot().terminals[terminalId].output.trim());
   m.dispose();
   await until(() => !processAlive(pid));
+});
+
+test('the log masks a secret in a command line; the view shows the command as the agent ran it', async () => {
+  const { store, m, logger } = setup();
+  const command = 'curl -s -H "Authorization: Bearer abc123secret" http://127.0.0.1:9 || true';
+  const { terminalId } = await m.create({ sessionId: S, command });
+  await m.waitForExit({ sessionId: S, terminalId });
+  const log = logger.messages().join('\n');
+  assert.ok(!log.includes('abc123secret'), log);
+  assert.match(log, /Authorization: Bearer \*\*\*/);
+  assert.equal(store.snapshot().terminals[terminalId]?.command, command);
+  m.dispose();
 });
