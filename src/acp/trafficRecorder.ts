@@ -3,6 +3,7 @@
 // Secrets never reach the file: tokens, keys and auth fields are redacted.
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
+import { redact } from '../common/redact';
 
 const SECRET_KEY = /(authorization|token|secret|password|api[-_]?key|cookie|credential)/i;
 
@@ -20,11 +21,20 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
     out[k] =
       SECRET_KEY.test(k) && (typeof v === 'string' || typeof v === 'number')
         ? '[redacted]'
-        : k === 'mcpServers' && Array.isArray(v)
-          ? v.map(redactMcpServer)
-          : redactSecrets(v, depth + 1);
+        : COMMAND_KEYS.has(k) && (typeof v === 'string' || Array.isArray(v))
+          ? redactCommand(v)
+          : k === 'mcpServers' && Array.isArray(v)
+            ? v.map(redactMcpServer)
+            : redactSecrets(v, depth + 1);
   }
   return out;
+}
+
+/** Command lines (terminal/create's command and args) carry tokens under no telling key name. */
+const COMMAND_KEYS = new Set(['command', 'args']);
+
+function redactCommand(v: string | unknown[]): unknown {
+  return typeof v === 'string' ? redact(v) : v.map((a) => (typeof a === 'string' ? redact(a) : a));
 }
 
 /** An MCP server entry (session/new|load|resume): its headers and env carry credentials under any name. */

@@ -61,3 +61,21 @@ test('TrafficRecorder writes replayable JSONL lines', async () => {
   assert.equal(lines[1].msg.result.protocolVersion, 1);
   assert.equal(typeof lines[0].ms, 'number');
 });
+
+test("a terminal/create command line's tokens are masked in the recorded traffic; other text is kept", () => {
+  const msg = {
+    jsonrpc: '2.0',
+    id: 3,
+    method: 'terminal/create',
+    params: {
+      sessionId: 's',
+      command: 'curl -H "Authorization: Bearer abc.def.ghi" https://user:hunter2@example.com/x',
+      args: ['--token=ghp_0123456789abcdefghijklmnopqrstuvwxyz', 'plain'],
+      cwd: '/work',
+    },
+  };
+  const out = JSON.stringify(redactSecrets(msg));
+  for (const secret of ['abc.def.ghi', 'hunter2', 'ghp_0123456789abcdefghijklmnopqrstuvwxyz'])
+    assert.ok(!out.includes(secret), `${secret} is masked: ${out}`);
+  assert.ok(out.includes('plain') && out.includes('/work') && out.includes('curl'));
+});
