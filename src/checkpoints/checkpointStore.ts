@@ -12,7 +12,8 @@
 //   ends, and before a restore is planned. A change is attributed by its time: to the turn
 //   that was running when it happened, or, after the turn ended, to the time between turns.
 // Nothing here blocks a prompt: checkpoint() appends the marker synchronously and queues the
-// scan. Scans run one at a time.
+// scan. Scans run one at a time. Paths are canonical (pathForms.ts): the workspace folders' real
+// paths are scanned, and a path given in a folder's symlinked form is rewritten as it comes in.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { ChangeJournal, ChangeTracker, FileChange } from '../client/changeTracker';
@@ -21,14 +22,16 @@ import { BlobStore, DEFAULT_LIMITS, type StoreLimits, TooBigToKeep } from './blo
 import { attribute } from './attribution';
 import { fsClock } from './fsClock';
 import { Manifest } from './manifest';
+import { PathForms } from './pathForms';
+import { agentAfterOf } from './undoChange';
 import { SessionLog } from './sessionLog';
-import { reloadTracker } from './reload';
-import { type BlobRef, type Checkpoint, type LogRecord, Timeline } from './timeline';
+import { entryRef, reloadTracker } from './reload';
+import { type BlobRef, type Checkpoint, type LogRecord, Timeline, withPathForm } from './timeline';
 
 export interface CheckpointStoreOptions {
   /** The workspace's storage folder (created when needed). */
   readonly dir: string;
-  /** The workspace folders to scan. */
+  /** The workspace folders to scan (as the workspace names them; their real paths are used). */
   readonly roots: readonly string[];
   readonly tracker: ChangeTracker;
   readonly limits?: Partial<StoreLimits>;
@@ -59,10 +62,15 @@ export class CheckpointStore implements ChangeJournal {
   readonly onDidWarn = this.warned.event;
   private readonly now: (() => number) | undefined;
   private truncationWarned = false;
+  /** The workspace folders' real paths: what is scanned, and what labels are relative to. */
+  readonly roots: readonly string[];
+  /** A path in the one form every entry and record has. */
+  readonly canonical: (p: string) => string;
 
   private constructor(readonly opts: CheckpointStoreOptions) {
+    ({ realRoots: this.roots, canonical: this.canonical } = new PathForms(opts.roots));
     this.blobs = new BlobStore(path.join(opts.dir, 'blobs'), { ...DEFAULT_LIMITS, ...opts.limits });
-    this.manifest = new Manifest(path.join(opts.dir, 'manifest.json'), this.blobs);
+    this.manifest = new Manifest(path.join(opts.dir, 'manifest.json'), this.blobs, this.canonical);
     this.now = opts.now;
   }
 
@@ -75,8 +83,9 @@ export class CheckpointStore implements ChangeJournal {
       const id = SessionLog.sessionOf(name);
       if (!id) continue;
       const s = store.session(id);
-      for (const r of await s.log.read()) s.timeline.apply(r);
+      for (const r of await s.log.read()) s.timeline.apply(withPathForm(r, store.canonical));
     }
+    opts.tracker.setCanonical(store.canonical);
     await reloadTracker(store, [...store.sessions.values()]);
     opts.tracker.setJournal(store);
     return store;
@@ -154,20 +163,20 @@ export class CheckpointStore implements ChangeJournal {
   noteChanged(files: readonly string[]): Promise<void> {
     return this.queueScan(async () => {
       if (!this.manifest.complete) return;
-      const deltas = await this.manifest.refreshFiles(files);
+      const deltas = await this.manifest.refreshFiles(files.map(this.canonical));
       for (const s of this.active) for (const d of deltas) await attribute(this, s, d);
     });
   }
 
   /** An editor saved `file` (the user's buffer, or Tandem's own write): captured at once. */
   noteSaved(file: string): Promise<void> {
-    this.saves.set(file, Date.now());
+    this.saves.set(this.canonical(file), Date.now());
     return this.noteChanged([file]);
   }
 
   /** When an editor last saved `file` since the store opened. */
   savedAt(file: string): number | undefined {
-    return this.saves.get(file);
+    return this.saves.get(this.canonical(file));
   }
 
   /** Scans now (queued behind any running scan) for a session, e.g. before planning a restore. */
@@ -197,7 +206,7 @@ export class CheckpointStore implements ChangeJournal {
         this.append(s, { k: 'forget', turn, path: file });
         return;
       }
-      const before = await this.refOf(s, entry);
+      const before = await entryRef(this, s, entry);
       const { source, exact, toolCallIds, state, applied } = entry;
       this.append(s, {
         k: 'change',
@@ -213,23 +222,9 @@ export class CheckpointStore implements ChangeJournal {
     });
   }
 
-  /** The blob of a tracker entry's `before` (stored once per distinct bytes). */
-  async refOf(s: SessionData, e: FileChange): Promise<BlobRef> {
-    const k = `${e.turn}\u0000${e.path}`;
-    const cached = s.refs.get(k);
-    if (cached && cached.bytes === e.before) return cached.ref;
-    let ref: BlobRef = null;
-    if (e.before) {
-      try {
-        ref = await this.blobs.put(e.before, e.path);
-      } catch (err) {
-        if (!(err instanceof TooBigToKeep)) throw err;
-        this.warn(err.message);
-        ref = { tooBig: e.before.length };
-      }
-    }
-    s.refs.set(k, { bytes: e.before, ref });
-    return ref;
+  // ChangeJournal: what the agent left, for an undo of one turn's change (undoChange.ts).
+  afterOf(sessionId: string, turn: number, file: string): Promise<Uint8Array | null | undefined> {
+    return agentAfterOf(this, sessionId, turn, file);
   }
 
   /** Bytes of a stored copy (null: the file did not exist). */
@@ -284,7 +279,7 @@ export class CheckpointStore implements ChangeJournal {
   private scan(targets: () => SessionData[]): Promise<void> {
     return this.queueScan(async () => {
       const wasComplete = this.manifest.complete;
-      const r = await this.manifest.refresh(this.opts.roots, this.opts.maxFiles);
+      const r = await this.manifest.refresh(this.roots, this.opts.maxFiles);
       for (const p of r.problems) this.warn(p);
       if (r.truncated && !this.truncationWarned) {
         this.truncationWarned = true;

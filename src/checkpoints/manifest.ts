@@ -45,6 +45,8 @@ export class Manifest {
   constructor(
     private readonly file: string,
     private readonly blobs: BlobStore,
+    /** A saved path in today's form (a manifest written by a version that kept the folder's). */
+    private readonly form: (path: string) => string = (p) => p,
   ) {}
 
   async load(): Promise<void> {
@@ -54,7 +56,7 @@ export class Manifest {
     } catch {
       return; // none yet, or unreadable: the next refresh rebuilds it
     }
-    for (const [p, size, mtimeMs, ino, blob] of rows) this.entries.set(p, { size, mtimeMs, ino, blob });
+    for (const [p, size, mtimeMs, ino, blob] of rows) this.entries.set(this.form(p), { size, mtimeMs, ino, blob });
     this.complete = true;
   }
 

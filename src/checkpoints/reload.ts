@@ -1,9 +1,12 @@
-// After a reload: the newest turns' entries go back into the ChangeTracker with their bytes, so
-// Review Changes lists them again and can revert them. Entries whose content was too big to keep
-// stay out (a revert would have nothing to write); the restore plan reports them.
+// The ChangeTracker's entries and the stored copies of their `before`: kept once per distinct
+// bytes while the session runs (entryRef), and after a reload the newest turns' entries go back
+// into the tracker with their bytes, so Review Changes lists them again and can revert them.
+// Entries whose content was too big to keep stay out (a revert would have nothing to write); the
+// restore plan reports them.
 import type { FileChange } from '../client/changeTracker';
+import { TooBigToKeep } from './blobStore';
 import type { CheckpointStore, SessionData } from './checkpointStore';
-import type { ChangeRecord } from './timeline';
+import type { BlobRef, ChangeRecord } from './timeline';
 
 /** How many of the newest turns' entries go back into the tracker (the tracker's own cap). */
 const RELOADED_TURNS = 50;
@@ -31,4 +34,23 @@ export async function reloadTracker(store: CheckpointStore, sessions: readonly S
       }
     }
   store.opts.tracker.load(entries);
+}
+
+/** The blob of a tracker entry's `before` (stored once per distinct bytes). */
+export async function entryRef(store: CheckpointStore, s: SessionData, e: FileChange): Promise<BlobRef> {
+  const k = `${e.turn}\u0000${e.path}`;
+  const cached = s.refs.get(k);
+  if (cached && cached.bytes === e.before) return cached.ref;
+  let ref: BlobRef = null;
+  if (e.before) {
+    try {
+      ref = await store.blobs.put(e.before, e.path);
+    } catch (err) {
+      if (!(err instanceof TooBigToKeep)) throw err;
+      store.warn(err.message);
+      ref = { tooBig: e.before.length };
+    }
+  }
+  s.refs.set(k, { bytes: e.before, ref });
+  return ref;
 }

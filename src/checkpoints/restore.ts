@@ -2,11 +2,12 @@
 // an editor, which cannot be restored), then apply. The restore is itself a checkpoint: its log
 // keeps each file's content from just before, so restoring to that checkpoint undoes it. The
 // agent is told what happened with the next prompt (takeRestoreNotice), so it does not go on
-// from a stale picture of the files.
-import { promises as fs } from 'node:fs';
+// from a stale picture of the files. Nothing is written through a symlink (restoreTarget.ts).
+import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { sha256, TooBigToKeep, tooBigMessage } from './blobStore';
 import type { CheckpointStore } from './checkpointStore';
+import { restoreTarget } from './restoreTarget';
 import type { BlobRef, Checkpoint } from './timeline';
 
 export type RestoreAction = 'write' | 'delete' | 'unchanged' | 'cannot';
@@ -22,6 +23,8 @@ export interface RestoreFile {
   readonly reason?: string;
   /** The user has unsaved edits to it: a conflict, never overwritten without asking. */
   readonly unsaved: boolean;
+  /** It is a symlink now (to this target): the restore replaces the link, it never writes through it. */
+  readonly link?: string;
 }
 
 export interface RestorePlan {
@@ -40,10 +43,13 @@ export interface RestoreWriter {
   delete(file: string): Promise<void>;
 }
 
+/** Opening with O_NOFOLLOW fails on a link that appeared since the last check (where the OS has it). */
+const WRITE_NO_FOLLOW = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0);
+
 export const diskWriter: RestoreWriter = {
   async write(file, bytes) {
     await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, bytes);
+    await fs.writeFile(file, bytes, { flag: WRITE_NO_FOLLOW });
   },
   async delete(file) {
     await fs.rm(file, { force: true });
@@ -72,27 +78,27 @@ export async function planRestore(
   await store.rescan(sessionId); // what commands changed since the last scan counts too
   await store.whenIdle();
   const files: RestoreFile[] = [];
+  // The editor's paths may be in a folder's symlinked form; the timeline's are canonical.
+  const dirty = new Set([...unsaved].map(store.canonical));
   for (const [file, target] of s.timeline.statesAt(checkpointId)) {
+    const label = labelOf(store.roots, file);
+    const { refused, link } = restoreTarget(file, store.roots, label);
     const current = await readCurrent(file);
     let action: RestoreAction;
     let reason: string | undefined;
-    if (target !== null && typeof target !== 'string') {
+    if (refused) {
+      action = 'cannot';
+      reason = refused;
+    } else if (target !== null && typeof target !== 'string') {
       action = 'cannot';
       reason = tooBigMessage(file, target.tooBig, store.blobs.limits.maxFileBytes);
-    } else if (target === null) action = current === null ? 'unchanged' : 'delete';
+    } else if (target === null) action = current === null && link === undefined ? 'unchanged' : 'delete';
     else if (current !== null && sha256(current) === target) action = 'unchanged';
     else if (!(await store.blobs.has(target))) {
       action = 'cannot';
       reason = `The checkpoint copy of ${file} is missing.`;
     } else action = 'write';
-    files.push({
-      path: file,
-      label: labelOf(store.opts.roots, file),
-      target,
-      action,
-      reason,
-      unsaved: unsaved.has(file),
-    });
+    files.push({ path: file, label, target, action, reason, unsaved: dirty.has(file), link });
   }
   files.sort((a, b) => a.label.localeCompare(b.label));
   const conflicts = files
@@ -139,8 +145,12 @@ export async function applyRestore(
   const failed: { path: string; error: string }[] = [];
   for (const f of todo) {
     try {
+      // Checked again: the plan may have waited on the user while a link appeared.
+      const { refused, link } = restoreTarget(f.path, store.roots, f.label);
+      if (refused) throw new Error(refused);
+      if (link !== undefined) await fs.unlink(f.path); // the link goes, its target stays as it is
       if (f.action === 'write') await writer.write(f.path, (await store.read(f.target))!);
-      else await writer.delete(f.path);
+      else if (link === undefined) await writer.delete(f.path);
       await store.noteWritten(f.path, f.target);
       store.append(s, { k: 'restored', cp: id, path: f.path, before: befores.get(f.path)!, after: f.target });
       restored.push(f.path);
@@ -178,7 +188,7 @@ function followInTracker(store: CheckpointStore, plan: RestorePlan, restored: re
 }
 
 function noticeOf(store: CheckpointStore, plan: RestorePlan, restored: readonly string[]): string {
-  const labels = restored.map((p) => labelOf(store.opts.roots, p));
+  const labels = restored.map((p) => labelOf(store.roots, p));
   const shown = labels.slice(0, 10).join(', ') + (labels.length > 10 ? ` and ${labels.length - 10} more` : '');
   const tl = store.session(plan.sessionId).timeline;
   const cp = plan.checkpoint;

@@ -65,7 +65,12 @@ function describeFile(f: RestoreFile): string {
         : f.target === null
           ? 'deleted'
           : 'restored';
-  return f.unsaved && f.action !== 'cannot' ? `${what} · has unsaved edits` : what;
+  // A link is replaced, never written through: say so, and that its target is left alone.
+  const link =
+    f.link === undefined || f.action === 'cannot'
+      ? ''
+      : ` · it is now a symbolic link to ${f.link}: the link is ${f.action === 'write' ? 'replaced by a regular file' : 'removed'}, ${f.link} is left as it is`;
+  return f.unsaved && f.action !== 'cannot' ? `${what}${link} · has unsaved edits` : what + link;
 }
 
 /** The message after a restore: what changed, what was left alone and why. */

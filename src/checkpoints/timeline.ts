@@ -53,6 +53,11 @@ export interface Checkpoint {
 
 export type ChangeRecord = Extract<LogRecord, { k: 'change' }>;
 
+/** The record with its path in another form (a log written before paths were canonical). */
+export function withPathForm(r: LogRecord, form: (path: string) => string): LogRecord {
+  return 'path' in r ? { ...r, path: form(r.path) } : r;
+}
+
 type Pos = readonly [cp: number, phase: number, seq: number];
 interface Event {
   readonly pos: Pos;
@@ -185,6 +190,21 @@ export class Timeline {
       if (later.some((e) => e.byAgent)) out.set(path, later[0].before);
     }
     return out;
+  }
+
+  /**
+   * The file as the agent's change in `turn` left it, when something changed it after that change
+   * (a later turn, an edit found between turns, a restore): that change's `before`. undefined: the
+   * turn did not change the file, or nothing changed it since.
+   */
+  afterChange(turn: number, path: string): BlobRef | undefined {
+    const own = this.changes.get(key(turn, path));
+    const cp = this.ofTurn(turn);
+    if (!own?.rec.applied || !cp) return undefined;
+    const at: Pos = [cp.id, 2, own.seq];
+    return this.events()
+      .get(path)
+      ?.find((e) => cmp(e.pos, at) > 0)?.before;
   }
 
   /** Every blob this session refers to (what a sweep must keep). */

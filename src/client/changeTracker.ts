@@ -7,7 +7,8 @@
 // own copy of the file (claude-agent-acp's `originalFile`) corrects a read that came too late.
 // Changes made by commands are found by the checkpoint store's workspace scan (source 'scan').
 // Memory only; a ChangeJournal (the checkpoint store) keeps every entry on disk and loads them
-// back after a reload.
+// back after a reload. Paths are taken in one form (setCanonical: the real path of the workspace
+// folder, checkpoints/pathForms.ts), so a file reached through a symlinked folder is one entry.
 import { Emitter } from '../common/event';
 
 export type ChangeSource = 'write' | 'diff' | 'scan';
@@ -39,6 +40,11 @@ export interface TurnChanges {
 export interface ChangeJournal {
   /** `entry` undefined: the entry was dropped (its change never happened). */
   record(sessionId: string, turn: number, path: string, entry: FileChange | undefined): void;
+  /**
+   * The file as the agent left it after its change in `turn`, when something changed it since
+   * (a later turn, the user's saved edit, a restore); undefined: nothing did that it knows of.
+   */
+  afterOf?(sessionId: string, turn: number, path: string): Promise<Uint8Array | null | undefined>;
 }
 
 type Key = string;
@@ -51,6 +57,7 @@ export class ChangeTracker {
   readonly onDidChange = this.changed.event;
 
   private journal: ChangeJournal | undefined;
+  private canon: (path: string) => string = (p) => p;
 
   constructor(private readonly maxTurns = 50) {}
 
@@ -58,10 +65,21 @@ export class ChangeTracker {
     this.journal = journal;
   }
 
+  /** How a path is written in the entries, whatever form a caller has it in. */
+  setCanonical(canonical: (path: string) => string): void {
+    this.canon = canonical;
+  }
+
+  /** `path` in the form the entries use. */
+  canonical(path: string): string {
+    return this.canon(path);
+  }
+
   /** Entries read back from the journal (after a reload): no journal records, one event per turn. */
   load(entries: readonly FileChange[]): void {
     const touched = new Map<Key, FileChange>();
-    for (const e of entries) {
+    for (const loaded of entries) {
+      const e = { ...loaded, path: this.canon(loaded.path) };
       this.filesOf(e.sessionId, e.turn).set(e.path, e);
       touched.set(key(e.sessionId, e.turn), e);
     }
@@ -70,6 +88,7 @@ export class ChangeTracker {
 
   /** True when no snapshot of `path` exists yet for this turn (the caller should take one). */
   needsSnapshot(sessionId: string, turn: number, path: string): boolean {
+    path = this.canon(path);
     return !this.turns.get(key(sessionId, turn))?.has(path);
   }
 
@@ -84,6 +103,7 @@ export class ChangeTracker {
     before: Uint8Array | null,
     opts: { source: ChangeSource; exact?: boolean; toolCallId?: string; applied?: boolean },
   ): FileChange {
+    path = this.canon(path);
     const files = this.filesOf(sessionId, turn);
     const prev = files.get(path);
     const exact = opts.exact ?? true;
@@ -116,6 +136,7 @@ export class ChangeTracker {
    * line endings: the client's read came after the agent had already written.
    */
   correctBefore(sessionId: string, turn: number, path: string, toolCallId: string, before: string | null): void {
+    path = this.canon(path);
     const files = this.turns.get(key(sessionId, turn));
     const prev = files?.get(path);
     if (!files || !prev || prev.toolCallIds[0] !== toolCallId || prev.state !== 'pending') return;
@@ -130,6 +151,7 @@ export class ChangeTracker {
    * rebuilt from a diff (inexact), since the agent wrote the disk before Tandem could read it.
    */
   exactBefore(sessionId: string, turn: number, path: string, before: Uint8Array | null): void {
+    path = this.canon(path);
     const files = this.turns.get(key(sessionId, turn));
     const prev = files?.get(path);
     if (!files || !prev || prev.exact) return;
@@ -149,6 +171,7 @@ export class ChangeTracker {
    * from the call's diff (claude-code-acp shows the diff, then writes with fs/write_text_file).
    */
   markApplied(sessionId: string, turn: number, path: string, via?: ChangeSource): void {
+    path = this.canon(path);
     const files = this.turns.get(key(sessionId, turn));
     const prev = files?.get(path);
     const source = via ?? prev?.source;
@@ -159,6 +182,7 @@ export class ChangeTracker {
 
   /** Drops an entry whose change never happened (the write failed, the call was rejected). */
   forget(sessionId: string, turn: number, path: string): void {
+    path = this.canon(path);
     const files = this.turns.get(key(sessionId, turn));
     const prev = files?.get(path);
     if (!files || !prev || prev.applied) return;
@@ -168,6 +192,7 @@ export class ChangeTracker {
   }
 
   setState(sessionId: string, turn: number, path: string, state: ChangeState): void {
+    path = this.canon(path);
     const files = this.turns.get(key(sessionId, turn));
     const prev = files?.get(path);
     if (!files || !prev || prev.state === state) return;
@@ -175,7 +200,24 @@ export class ChangeTracker {
   }
 
   get(sessionId: string, turn: number, path: string): FileChange | undefined {
+    path = this.canon(path);
     return this.turns.get(key(sessionId, turn))?.get(path);
+  }
+
+  /**
+   * The file as the agent left it after its change in `turn` (what an undo of that change compares
+   * the file with): the journal's record of what changed it since, else the snapshot of a later
+   * turn's change of it; undefined: nothing known changed it since (the file now is the agent's).
+   */
+  async agentAfter(sessionId: string, turn: number, path: string): Promise<Uint8Array | null | undefined> {
+    path = this.canon(path);
+    const known = await this.journal?.afterOf?.(sessionId, turn, path);
+    if (known !== undefined) return known;
+    const later = this.allTurns(sessionId)
+      .filter((t) => t.turn > turn)
+      .flatMap((t) => t.files.filter((c) => c.path === path))
+      .sort((a, b) => a.turn - b.turn);
+    return later.length ? later[0].before : undefined;
   }
 
   /** The applied changes of one turn, in the order the files were first touched. */

@@ -11,13 +11,17 @@ import type { FsPort } from './ports';
 export class DiffSnapshots {
   private readonly pendingSnapshots = new Map<string, Promise<void>>();
   private readonly logger: Logger;
+  private readonly absolute: (path: string) => string;
 
   constructor(
     private readonly deps: { fs: FsPort; tracker: ChangeTracker },
     private readonly ctx: Pick<FeatureContext, 'logger' | 'session'>,
-    private readonly absolute: (path: string) => string,
+    absolute: (path: string) => string,
   ) {
     this.logger = ctx.logger;
+    // In the tracker's form (a folder opened through a symlink: its real path), so the pending
+    // snapshot and the entry are found under the path fs/write_text_file resolves to.
+    this.absolute = (p) => deps.tracker.canonical(absolute(p));
   }
 
   /** The snapshot of `path` being read for this turn, if one is. */

@@ -5,7 +5,8 @@
 // FileReview model's (baseline = original + kept hunks ↔ the document now), so undoing one hunk
 // leaves the others. When no hunk is left the entries become kept (or reverted, when the file is
 // the original again): the session view and Review Changes show that state, and a keep / undo
-// there ends the review here.
+// there ends the review here. An undo here is saved only when the document had no unsaved edits:
+// the user's unsaved work is never saved for them.
 import * as vscode from 'vscode';
 import { decodeExact, FileReview } from '../checkpoints/hunks';
 import type { ChangeTracker, FileChange } from '../client/changeTracker';
@@ -72,6 +73,7 @@ export class HunkReview extends Disposable implements vscode.CodeLensProvider {
   private pending(path: string): FileChange[] {
     const sid = this.currentSessionId();
     if (!sid) return [];
+    path = this.tracker.canonical(path); // the editor's form may be a symlinked folder's
     return this.tracker
       .allTurns(sid)
       .flatMap((t) => t.files)
@@ -128,18 +130,23 @@ export class HunkReview extends Disposable implements vscode.CodeLensProvider {
     if (!r) return;
     const e = r.review.undo(i);
     const doc = await vscode.workspace.openTextDocument(uri);
+    const wasDirty = doc.isDirty;
     const edit = new vscode.WorkspaceEdit();
     edit.replace(uri, new vscode.Range(e.startLine, 0, e.endLine, 0), e.text, {
       needsConfirmation: false,
       label: 'Tandem: undo agent change',
     });
     await vscode.workspace.applyEdit(edit);
-    await this.save(doc);
+    await this.save(doc, wasDirty);
     this.settle(r);
   }
 
-  /** The file on disk follows the editor (the checkpoints see the undo as the user's edit). */
-  private async save(doc: vscode.TextDocument): Promise<void> {
+  /**
+   * The file on disk follows the editor (the checkpoints see the undo as the user's edit), unless
+   * the document had unsaved edits before: saving would save those too, so it stays unsaved.
+   */
+  private async save(doc: vscode.TextDocument, wasDirty: boolean): Promise<void> {
+    if (wasDirty) return;
     if (!(await doc.save())) void vscode.window.showWarningMessage(`Tandem: could not save ${doc.uri.fsPath}.`);
   }
 
@@ -153,17 +160,19 @@ export class HunkReview extends Disposable implements vscode.CodeLensProvider {
   async undoAll(uri: vscode.Uri): Promise<void> {
     const r = await this.open(uri);
     if (!r) return;
-    // Nothing kept: the whole file goes back to its original bytes (a created file is deleted).
+    // Nothing kept: each turn's change is undone, newest first (Review Changes' undo: a file
+    // nobody changed since gets its original bytes back, a created one is deleted; a later
+    // change is kept, or the user is asked).
     if (r.review.baseline === r.review.original) {
-      await this.revert(r.entries[0]);
-      for (const c of r.entries.slice(1)) this.tracker.setState(c.sessionId, c.turn, c.path, 'reverted');
+      for (const c of [...r.entries].reverse()) await this.revert(c);
       return;
     }
     const doc = await vscode.workspace.openTextDocument(uri);
+    const wasDirty = doc.isDirty;
     const edit = new vscode.WorkspaceEdit();
     edit.replace(uri, new vscode.Range(0, 0, doc.lineCount, 0), r.review.undoAll());
     await vscode.workspace.applyEdit(edit);
-    await this.save(doc);
+    await this.save(doc, wasDirty);
     this.settle(r);
   }
 

@@ -3,15 +3,18 @@
 // item is the safe choice (files with unsaved edits are skipped); discarding unsaved edits is a
 // choice of its own. The restore is itself a
 // checkpoint: undoing it is a restore to that checkpoint. The agent hears of it with the next
-// prompt (takeRestoreNotice, in sendPrompt).
+// prompt (takeRestoreNotice, in sendPrompt). A buffer is unsaved under whichever path its editor
+// has (a symlinked workspace folder's, or the real one), and only a buffer the user chose to
+// discard is ever saved over.
 import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
 import type { CheckpointStore } from '../checkpoints/checkpointStore';
 import { applyRestore, planRestore, type RestoreResult, type RestoreWriter } from '../checkpoints/restore';
 import { restoreChoices, restoreFileItems, restoreSummary, type RestoreChoice } from '../checkpoints/restoreChoices';
 import type { Checkpoint } from '../checkpoints/timeline';
-import type { EditPort } from '../client/ports';
+import { realPathSync } from '../client/realPath';
 import { Disposable } from '../common/disposable';
+import { editorUri, type EditorEdits, findDocument } from './workspacePorts';
 
 type Item = vscode.QuickPickItem & { choice?: RestoreChoice };
 
@@ -21,7 +24,7 @@ export class RestoreCheckpoints extends Disposable {
 
   constructor(
     private readonly store: () => CheckpointStore | undefined,
-    private readonly edits: EditPort,
+    private readonly edits: EditorEdits,
     private readonly currentSessionId: () => string | undefined,
   ) {
     super();
@@ -87,7 +90,9 @@ export class RestoreCheckpoints extends Disposable {
 
   private async restore(store: CheckpointStore, sessionId: string, cp: Checkpoint): Promise<RestoreResult | undefined> {
     const unsaved = new Set(
-      vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file').map((d) => d.uri.fsPath),
+      vscode.workspace.textDocuments
+        .filter((d) => d.isDirty && d.uri.scheme === 'file')
+        .flatMap((d) => [d.uri.fsPath, inRealFolder(d.uri.fsPath)]),
     );
     const plan = await planRestore(store, sessionId, cp.id, unsaved);
     const files = restoreFileItems(plan);
@@ -112,7 +117,10 @@ export class RestoreCheckpoints extends Disposable {
       ignoreFocusOut: true,
     });
     if (!pick?.choice || pick.choice === 'cancel') return undefined;
-    const result = await applyRestore(store, plan, this.writer, { overwriteUnsaved: pick.choice === 'overwrite' });
+    const overwrite = pick.choice === 'overwrite';
+    const result = await applyRestore(store, plan, this.writer(overwrite ? plan.conflicts : []), {
+      overwriteUnsaved: overwrite,
+    });
     if (result.checkpoint) this.lastRestore.set(sessionId, result.checkpoint);
     const message = `Tandem: ${restoreSummary(plan.title, result)}`;
     if (result.failed.length) void vscode.window.showErrorMessage(message);
@@ -126,22 +134,36 @@ export class RestoreCheckpoints extends Disposable {
 
   /**
    * A file without unsaved edits is written on disk (its editor, if open, follows); a buffer with
-   * unsaved edits the user chose to discard is replaced and saved through the editor. (Saving
-   * through the editor fails when a save participant times out on a busy machine; undoing the
-   * restore is a restore of its own, so the editor's undo stack is not needed.)
+   * unsaved edits the user chose to discard (`discard`) is replaced and saved through the editor;
+   * one that got unsaved edits while the user looked at the plan is left alone. (Saving through
+   * the editor fails when a save participant times out on a busy machine; undoing the restore is
+   * a restore of its own, so the editor's undo stack is not needed.)
    */
-  private get writer(): RestoreWriter {
+  private writer(discard: readonly string[]): RestoreWriter {
+    const dirty = (file: string) => {
+      if (!findDocument(file)?.isDirty) return false;
+      if (!discard.includes(file)) throw new Error(`${file} got unsaved edits after the restore was planned`);
+      return true;
+    };
     return {
       write: async (file, bytes) => {
-        const uri = vscode.Uri.file(file);
-        if (vscode.workspace.textDocuments.some((d) => d.isDirty && d.uri.fsPath === file)) {
-          await this.edits.restoreBytes(file, bytes);
+        if (dirty(file)) {
+          await this.edits.restoreBytes(file, bytes, { saveDirty: true });
           return;
         }
-        await vscode.workspace.fs.createDirectory(vscode.Uri.file(nodePath.dirname(file)));
+        const uri = editorUri(file);
+        await vscode.workspace.fs.createDirectory(vscode.Uri.file(nodePath.dirname(uri.fsPath)));
         await vscode.workspace.fs.writeFile(uri, bytes);
       },
-      delete: (file) => this.edits.deleteFile(file),
+      delete: async (file) => {
+        dirty(file);
+        await this.edits.deleteFile(file);
+      },
     };
   }
+}
+
+/** `p` with its folder's symlinks resolved (not its own name: a file that is a link stays itself). */
+function inRealFolder(p: string): string {
+  return nodePath.join(realPathSync(nodePath.dirname(p)), nodePath.basename(p));
 }

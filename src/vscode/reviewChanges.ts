@@ -1,21 +1,25 @@
 // "Review changes" (command tandem.reviewChanges): the files the agent changed in a turn, in a
 // QuickPick. Selecting a file opens the native diff (snapshot before ↔ the file now); buttons
 // keep or revert it; items keep or revert the whole turn. The snapshot side is served read-only
-// by a TextDocumentContentProvider (scheme tandem-snapshot). Revert restores the snapshot's exact
-// bytes (a created file is deleted) through a WorkspaceEdit, so it can be undone.
+// by a TextDocumentContentProvider (scheme tandem-snapshot). Revert (undo) goes through a
+// WorkspaceEdit, so it can be undone, and never takes later work with it (undoChange.ts): a file
+// nobody changed since the agent gets the snapshot's exact bytes back (a created file is
+// deleted); a file changed since loses only the turn's hunks, or the user is asked first; a
+// buffer with unsaved edits is edited and left unsaved.
 import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
+import { planUndo, undoQuestion, type UndoPlan } from '../checkpoints/undoChange';
 import { describeChange, folderDescription } from '../client/changeLabels';
 import type { ChangeTracker, FileChange } from '../client/changeTracker';
-import type { EditPort } from '../client/ports';
 import { Disposable } from '../common/disposable';
+import { editorUri, type EditorEdits, findDocument, workspacePaths } from './workspacePorts';
 
 export const SNAPSHOT_SCHEME = 'tandem-snapshot';
 
 export function snapshotUri(c: Pick<FileChange, 'sessionId' | 'turn' | 'path'>): vscode.Uri {
   return vscode.Uri.from({
     scheme: SNAPSHOT_SCHEME,
-    path: vscode.Uri.file(c.path).path,
+    path: vscode.Uri.file(workspacePaths().display(c.path)).path,
     query: JSON.stringify({ s: c.sessionId, t: c.turn }),
   });
 }
@@ -54,7 +58,7 @@ const REVERT: vscode.QuickInputButton = {
 export class ReviewChanges extends Disposable {
   constructor(
     private readonly tracker: ChangeTracker,
-    private readonly edits: EditPort,
+    private readonly edits: EditorEdits,
     private readonly currentSessionId: () => string | undefined,
   ) {
     super();
@@ -96,7 +100,7 @@ export class ReviewChanges extends Disposable {
       const files = this.tracker.changes(sessionId, turn);
       const items: (FileItem | ActionItem)[] = files.map((c) => ({
         label: `${stateIcon(c)} ${nodePath.basename(c.path)}`,
-        description: folderDescription(c.path, roots()),
+        description: folderDescription(workspacePaths().display(c.path), roots()),
         detail: describeChange(c),
         buttons: c.state === 'reverted' ? [KEEP] : c.state === 'kept' ? [REVERT] : [KEEP, REVERT],
         change: c,
@@ -159,7 +163,7 @@ export class ReviewChanges extends Disposable {
   /** Opens the native diff: snapshot (before the turn) ↔ the file now. */
   async openDiff(c: FileChange): Promise<void> {
     const name = nodePath.basename(c.path);
-    const right = vscode.Uri.file(c.path);
+    const right = editorUri(c.path);
     let exists = true;
     try {
       await vscode.workspace.fs.stat(right);
@@ -180,35 +184,97 @@ export class ReviewChanges extends Disposable {
     this.tracker.setState(c.sessionId, c.turn, c.path, 'kept');
   }
 
-  /** Restores the snapshot exactly (a file the agent created is deleted); undoable. */
+  /** Undoes one change (undoChange.ts: later work is kept, or the user is asked); undoable. */
   async revert(c: FileChange): Promise<void> {
-    if (c.before === null) await this.edits.deleteFile(c.path);
-    else await this.edits.restoreBytes(c.path, c.before);
-    this.tracker.setState(c.sessionId, c.turn, c.path, 'reverted');
+    const r = await this.undo([c]);
+    if (r.failed.length) throw new Error(r.failed.join('; '));
   }
 
   async revertTurn(sessionId: string, turn: number): Promise<void> {
-    for (const c of this.tracker.changes(sessionId, turn)) if (c.state !== 'reverted') await this.revert(c);
+    await this.undo(this.tracker.changes(sessionId, turn).filter((c) => c.state !== 'reverted'));
   }
 
-  /** Reverts the files, then says how it went (and that Undo brings the agent's version back). */
-  async revertWithMessage(changes: FileChange[]): Promise<void> {
+  /**
+   * Undoes the changes: each file is compared with what the agent left; those that cannot be
+   * undone without losing what changed since are listed in one modal question first.
+   */
+  async undo(changes: readonly FileChange[]): Promise<UndoResult> {
     const failed: string[] = [];
-    for (const c of changes) {
+    const name = (c: FileChange) => vscode.workspace.asRelativePath(workspacePaths().display(c.path));
+    const plans: { c: FileChange; plan: UndoPlan }[] = [];
+    // Together: the files share one workspace scan (undoChange.ts).
+    const planned = await Promise.allSettled(changes.map(async (c) => ({ c, plan: await this.planOf(c) })));
+    planned.forEach((p, i) => {
+      if (p.status === 'fulfilled') plans.push(p.value);
+      else failed.push(`${name(changes[i])}: ${p.reason instanceof Error ? p.reason.message : p.reason}`);
+    });
+    const asking = plans.filter((p) => p.plan.kind === 'conflict');
+    let replace = false;
+    if (asking.length) {
+      const q = undoQuestion(asking.map(({ c, plan }) => ({ label: name(c), turn: c.turn, plan })));
+      const choice = await vscode.window.showWarningMessage(q.message, { modal: true, detail: q.detail }, REPLACE);
+      replace = choice === REPLACE;
+    }
+    let undone = 0;
+    for (const { c, plan } of plans) {
+      if (plan.kind === 'conflict' && !replace) continue;
       try {
-        await this.revert(c);
+        const bytes =
+          plan.kind === 'merge' ? new TextEncoder().encode(plan.text) : plan.kind === 'none' ? undefined : plan.bytes;
+        if (bytes === null) await this.edits.deleteFile(c.path);
+        else if (bytes) await this.edits.restoreBytes(c.path, bytes); // an unsaved buffer stays unsaved
+        this.tracker.setState(c.sessionId, c.turn, c.path, 'reverted');
+        undone++;
       } catch (err) {
-        failed.push(`${nodePath.basename(c.path)}: ${err instanceof Error ? err.message : err}`);
+        failed.push(`${name(c)}: ${err instanceof Error ? err.message : err}`);
       }
     }
-    if (failed.length) void vscode.window.showErrorMessage(`Tandem: could not revert ${failed.join('; ')}`);
-    else if (changes.length) {
+    const merged = plans.filter((p) => p.plan.kind === 'merge').length;
+    return { undone, merged, kept: replace ? 0 : asking.length, failed };
+  }
+
+  /** How to undo `c`: what the agent left against the file now (its unsaved buffer, if any). */
+  private async planOf(c: FileChange): Promise<UndoPlan> {
+    const doc = findDocument(c.path);
+    const onDisk = await readBytes(c.path);
+    const current = doc?.isDirty ? new TextEncoder().encode(doc.getText()) : onDisk;
+    // Nothing known changed the file since (no later turn, no saved edit): the disk is the agent's.
+    const after = await this.tracker.agentAfter(c.sessionId, c.turn, c.path);
+    return planUndo(c.before, after === undefined ? onDisk : after, current);
+  }
+
+  /** Undoes the files, then says how it went (and that Undo brings the agent's version back). */
+  async revertWithMessage(changes: FileChange[]): Promise<void> {
+    const r = await this.undo(changes);
+    const files = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
+    if (r.failed.length) void vscode.window.showErrorMessage(`Tandem: could not revert ${r.failed.join('; ')}`);
+    else if (r.kept)
+      void vscode.window.showInformationMessage(`Tandem: left ${files(r.kept)} as they are; undid ${files(r.undone)}.`);
+    else if (r.undone) {
       const inexact = changes.filter((c) => !c.exact).length;
       void vscode.window.setStatusBarMessage(
-        `Tandem: reverted ${changes.length} file${changes.length === 1 ? '' : 's'}${inexact ? ` (${inexact} from the agent's diff, not a snapshot)` : ''} — Undo restores the agent's version`,
+        `Tandem: reverted ${files(r.undone)}${r.merged ? ` (the changes made since kept in ${r.merged})` : ''}${inexact ? ` (${inexact} from the agent's diff, not a snapshot)` : ''} — Undo restores the agent's version`,
         5000,
       );
     }
+  }
+}
+
+/** What an undo did: files undone (merged: of them, with later changes kept), left alone, failed. */
+export interface UndoResult {
+  readonly undone: number;
+  readonly merged: number;
+  readonly kept: number;
+  readonly failed: string[];
+}
+
+const REPLACE = 'Undo and Lose Those Changes';
+
+async function readBytes(path: string): Promise<Uint8Array | null> {
+  try {
+    return await vscode.workspace.fs.readFile(editorUri(path));
+  } catch {
+    return null;
   }
 }
 

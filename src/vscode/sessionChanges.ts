@@ -2,7 +2,8 @@
 // created / deleted, a click opens the native diff (before the turn ↔ now), "Review" opens all of
 // them in VS Code's multi-file diff editor (vscode.changes), keep / undo per file or per turn. The
 // model is the ChangeTracker that Review Changes and the editor's per-hunk actions use, so all
-// three show the same state; the view is told to ask again whenever it changes.
+// three show the same state; the view is told to ask again whenever it changes. Entries' paths are
+// canonical (a symlinked workspace folder's real path); the editor's form is used to show them.
 import * as vscode from 'vscode';
 import { summarizeChange } from '../checkpoints/changeSummary';
 import type { ChangeTracker, FileChange } from '../client/changeTracker';
@@ -10,6 +11,7 @@ import { Disposable, toDisposable } from '../common/disposable';
 import { Emitter } from '../common/event';
 import type { ChangeAction, ChangedFile } from '../shared/protocol';
 import { snapshotUri, type ReviewChanges } from './reviewChanges';
+import { editorUri, workspacePaths } from './workspacePorts';
 
 export class SessionChanges extends Disposable {
   private readonly changed = this._register(new Emitter<void>());
@@ -34,7 +36,8 @@ export class SessionChanges extends Disposable {
     this._register(
       vscode.workspace.onDidSaveTextDocument((d) => {
         const sid = currentSessionId();
-        if (sid && tracker.allTurns(sid).some((t) => t.files.some((c) => c.path === d.uri.fsPath))) changed();
+        const path = tracker.canonical(d.uri.fsPath);
+        if (sid && tracker.allTurns(sid).some((t) => t.files.some((c) => c.path === path))) changed();
       }),
     );
     this._register(toDisposable(() => clearTimeout(timer)));
@@ -52,7 +55,7 @@ export class SessionChanges extends Disposable {
         const now = await readFile(c.path);
         return {
           path: c.path,
-          label: vscode.workspace.asRelativePath(c.path),
+          label: vscode.workspace.asRelativePath(workspacePaths().display(c.path)),
           ...summarizeChange(c.before, now),
           state: c.state,
         };
@@ -63,7 +66,8 @@ export class SessionChanges extends Disposable {
   /** One file (`path`) or, without it, the whole turn. Only files the agent changed are touched. */
   async act(turn: number, action: ChangeAction, path?: string): Promise<void> {
     const all = this.changes(turn);
-    const files = path === undefined ? all : all.filter((c) => c.path === path);
+    const want = path === undefined ? undefined : this.tracker.canonical(path);
+    const files = want === undefined ? all : all.filter((c) => c.path === want);
     if (!files.length) {
       void vscode.window.showWarningMessage('Tandem: that change is no longer in the session.');
       return;
@@ -87,8 +91,8 @@ export class SessionChanges extends Disposable {
   async openAll(turn: number, files: readonly FileChange[]): Promise<void> {
     const resources = await Promise.all(
       files.map(async (c) => {
-        const right = (await readFile(c.path)) ? vscode.Uri.file(c.path) : snapshotUri({ ...c, turn: -1 });
-        return [vscode.Uri.file(c.path), snapshotUri(c), right] as const;
+        const right = (await readFile(c.path)) ? editorUri(c.path) : snapshotUri({ ...c, turn: -1 });
+        return [editorUri(c.path), snapshotUri(c), right] as const;
       }),
     );
     await vscode.commands.executeCommand('vscode.changes', `Tandem: changes of turn ${turn + 1}`, resources);
@@ -97,7 +101,7 @@ export class SessionChanges extends Disposable {
 
 async function readFile(path: string): Promise<Uint8Array | null> {
   try {
-    return await vscode.workspace.fs.readFile(vscode.Uri.file(path));
+    return await vscode.workspace.fs.readFile(editorUri(path));
   } catch {
     return null;
   }

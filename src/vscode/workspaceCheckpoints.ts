@@ -1,12 +1,15 @@
 // The checkpoints kept in the workspace's storage (context.storageUri), fed by VS Code: a save or a
 // file event captures the file's new content at once, so a change made by a command the agent ran is
 // recorded too. Opening is asynchronous; `ready` resolves with the store, or undefined when there is
-// no folder, no storage or the store could not open (the user is told why).
+// no folder, no storage or the store could not open (the user is told why). The folders are given
+// as VS Code names them; the store and the change tracker record their real paths
+// (checkpoints/pathForms.ts), so a folder opened through a symlink lists each file once.
 import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
 import { CheckpointStore } from '../checkpoints/checkpointStore';
 import type { ChangeTracker } from '../client/changeTracker';
 import { Disposable, toDisposable } from '../common/disposable';
+import { workspacePaths } from './workspacePorts';
 
 export class WorkspaceCheckpoints extends Disposable {
   private opened: CheckpointStore | undefined;
@@ -14,6 +17,8 @@ export class WorkspaceCheckpoints extends Disposable {
 
   constructor(storageDir: string | undefined, tracker: ChangeTracker) {
     super();
+    // Also without storage: the agent's writes (real paths) and the editor's edits are one entry.
+    tracker.setCanonical((p) => workspacePaths().canonical(p));
     this.ready = storageDir ? this.open(storageDir, tracker) : Promise.resolve(undefined);
   }
 

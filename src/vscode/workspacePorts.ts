@@ -1,12 +1,37 @@
 // VS Code implementations of the client's ports (src/client/ports.ts): buffers from the open
 // TextDocuments, the disk through vscode.workspace.fs, every change through a WorkspaceEdit.
+// Paths come in canonical (a workspace folder's real path, checkpoints/pathForms.ts) or as the
+// editor has them; a document is found under either, and edited under the form it was opened
+// with, so a folder opened through a symlink never gets a second document for the same file.
 import { promises as nodeFs } from 'node:fs';
 import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
+import { PathForms } from '../checkpoints/pathForms';
 import type { DocumentsPort, EditPort, FsPort, OpenDocument, WorkspacePort } from '../client/ports';
 
-function findDocument(path: string): vscode.TextDocument | undefined {
-  return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === path && !d.isClosed);
+let forms: { key: string; forms: PathForms } | undefined;
+
+/** The workspace folders' two forms (resolved again when the folders change). */
+export function workspacePaths(): PathForms {
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
+  const key = folders.map((f) => f.uri.fsPath).join('\u0000');
+  if (forms?.key !== key) forms = { key, forms: new PathForms(folders.map((f) => f.uri.fsPath)) };
+  return forms.forms;
+}
+
+/** The open document of `path`, whichever form either has. */
+export function findDocument(path: string): vscode.TextDocument | undefined {
+  const docs = vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'file' && !d.isClosed);
+  const exact = docs.find((d) => d.uri.fsPath === path);
+  if (exact) return exact;
+  const { canonical } = workspacePaths();
+  const want = canonical(path);
+  return docs.find((d) => canonical(d.uri.fsPath) === want);
+}
+
+/** The uri an editor has (or would have) for `path`: its open document's, else the folder's form. */
+export function editorUri(path: string): vscode.Uri {
+  return findDocument(path)?.uri ?? vscode.Uri.file(workspacePaths().display(path));
 }
 
 export const vscodeDocuments: DocumentsPort = {
@@ -74,9 +99,27 @@ function representable(bytes: Uint8Array): { text: string; eol?: vscode.EndOfLin
   return { text, eol: crlf ? vscode.EndOfLine.CRLF : lf ? vscode.EndOfLine.LF : undefined };
 }
 
-export const vscodeEdits: EditPort = {
+/** The whole text of `doc` replaced as one undoable edit, line endings set to the text's. */
+function replaceAll(doc: vscode.TextDocument, rep: { text: string; eol?: vscode.EndOfLine }): vscode.WorkspaceEdit {
+  const edits = [vscode.TextEdit.replace(fullRange(doc), rep.text)];
+  if (rep.eol !== undefined && rep.eol !== doc.eol) edits.push(vscode.TextEdit.setEndOfLine(rep.eol));
+  const edit = new vscode.WorkspaceEdit();
+  const meta = { ...META, label: 'Tandem: revert agent change' };
+  edit.set(
+    doc.uri,
+    edits.map((e): [vscode.TextEdit, vscode.WorkspaceEditEntryMetadata] => [e, meta]),
+  );
+  return edit;
+}
+
+/** The EditPort, and how a restore treats a document with unsaved edits. */
+export interface EditorEdits extends EditPort {
+  restoreBytes(path: string, bytes: Uint8Array, opts?: { saveDirty?: boolean }): Promise<void>;
+}
+
+export const vscodeEdits: EditorEdits = {
   async replaceText(path, text) {
-    const uri = vscode.Uri.file(path);
+    const uri = editorUri(path);
     const doc = await vscode.workspace.openTextDocument(uri);
     const edit = new vscode.WorkspaceEdit();
     edit.replace(uri, fullRange(doc), text, META);
@@ -85,8 +128,8 @@ export const vscodeEdits: EditPort = {
   },
 
   async createFile(path, contents) {
-    const uri = vscode.Uri.file(path);
-    await vscode.workspace.fs.createDirectory(vscode.Uri.file(nodePath.dirname(path)));
+    const uri = editorUri(path);
+    await vscode.workspace.fs.createDirectory(vscode.Uri.file(nodePath.dirname(uri.fsPath)));
     const edit = new vscode.WorkspaceEdit();
     edit.createFile(uri, { contents, overwrite: false }, META);
     await apply(edit, `create ${path}`);
@@ -94,16 +137,16 @@ export const vscodeEdits: EditPort = {
 
   async deleteFile(path) {
     const edit = new vscode.WorkspaceEdit();
-    edit.deleteFile(
-      vscode.Uri.file(path),
-      { ignoreIfNotExists: true },
-      { ...META, label: 'Tandem: revert agent change' },
-    );
+    edit.deleteFile(editorUri(path), { ignoreIfNotExists: true }, { ...META, label: 'Tandem: revert agent change' });
     await apply(edit, `delete ${path}`);
   },
 
-  async restoreBytes(path, bytes) {
-    const uri = vscode.Uri.file(path);
+  /**
+   * A document with unsaved edits gets the bytes as an edit and stays unsaved (the user saves or
+   * undoes it), unless `saveDirty`: the user chose to discard those edits.
+   */
+  async restoreBytes(path, bytes, opts = {}) {
+    const uri = editorUri(path);
     let exists = true;
     try {
       await vscode.workspace.fs.stat(uri);
@@ -112,26 +155,23 @@ export const vscodeEdits: EditPort = {
     }
     if (!exists) {
       const edit = new vscode.WorkspaceEdit();
-      await vscode.workspace.fs.createDirectory(vscode.Uri.file(nodePath.dirname(path)));
+      await vscode.workspace.fs.createDirectory(vscode.Uri.file(nodePath.dirname(uri.fsPath)));
       edit.createFile(uri, { contents: bytes, overwrite: true }, { ...META, label: 'Tandem: revert agent change' });
       await apply(edit, `restore ${path}`);
       return;
     }
     const rep = representable(bytes);
+    const wasDirty = findDocument(path)?.isDirty ?? false;
+    if (wasDirty && !opts.saveDirty) {
+      // Nothing on disk changes: the buffer holds the user's work, which is theirs to save.
+      if (!rep) throw new Error(`${path} has unsaved changes, and its content before cannot be shown in an editor`);
+      await apply(replaceAll(await vscode.workspace.openTextDocument(uri), rep), `restore ${path}`);
+      return;
+    }
     if (rep) {
       // An undoable edit of the document, line endings set to the snapshot's, then saved.
       const doc = await vscode.workspace.openTextDocument(uri);
-      const edits = [vscode.TextEdit.replace(fullRange(doc), rep.text)];
-      if (rep.eol !== undefined && rep.eol !== doc.eol) edits.push(vscode.TextEdit.setEndOfLine(rep.eol));
-      const edit = new vscode.WorkspaceEdit();
-      edit.set(
-        uri,
-        edits.map((e): [vscode.TextEdit, vscode.WorkspaceEditEntryMetadata] => [
-          e,
-          { ...META, label: 'Tandem: revert agent change' },
-        ]),
-      );
-      await apply(edit, `restore ${path}`);
+      await apply(replaceAll(doc, rep), `restore ${path}`);
       await save(doc);
     }
     // Save participants (format on save, trim whitespace) or bytes the editor cannot hold

@@ -1,7 +1,8 @@
 // A workspace in a temp folder with Tandem's real fs/write_text_file handler, a ChangeTracker and
 // a CheckpointStore on a storage folder beside it; turns are driven like the agent client does
-// (promptStarted → checkpoint, promptEnded → settle).
-import { mkdirSync, mkdtempSync, realpathSync, statSync } from 'node:fs';
+// (promptStarted → checkpoint, promptEnded → settle). With `throughLink`, the workspace is opened
+// through a symlink to it (macOS /tmp, ~/code -> /Volumes/…): `folder` is the link, `ws` the real path.
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChangeTracker } from '../../../src/client/changeTracker';
@@ -18,6 +19,8 @@ export const S = 'session-1';
 export interface Harness {
   root: string;
   ws: string;
+  /** The workspace folder as opened: `ws`, or a symlink to it. */
+  folder: string;
   dir: string;
   docs: FakeDocs;
   tracker: ChangeTracker;
@@ -35,14 +38,20 @@ export interface Harness {
   reopen(): Promise<Harness>;
 }
 
-export async function harness(limits?: Partial<StoreLimits>, existing?: { root: string }): Promise<Harness> {
+export async function harness(
+  limits?: Partial<StoreLimits>,
+  existing?: { root: string },
+  opts: { throughLink?: boolean } = {},
+): Promise<Harness> {
   const root = existing?.root ?? realpathSync(mkdtempSync(join(tmpdir(), 'tandem-cp-')));
   const ws = join(root, 'ws');
   const dir = join(root, 'storage');
   mkdirSync(ws, { recursive: true });
+  const folder = opts.throughLink ? join(root, 'opened-as') : ws;
+  if (opts.throughLink && !existsSync(folder)) symlinkSync(ws, folder, 'dir');
   const docs = new FakeDocs();
   const tracker = new ChangeTracker();
-  const store = await CheckpointStore.open({ dir, roots: [ws], tracker, limits });
+  const store = await CheckpointStore.open({ dir, roots: [folder], tracker, limits });
   const warnings: string[] = [];
   store.onDidWarn((m) => warnings.push(m));
   const session = new SessionStore(S);
@@ -57,16 +66,17 @@ export async function harness(limits?: Partial<StoreLimits>, existing?: { root: 
       documents: docs,
       fs: nodeFs,
       edits: new FakeEdits(docs),
-      workspace: fakeWorkspace(ws),
+      workspace: fakeWorkspace(folder),
       permission: new FakePermission(),
       tracker,
     },
-    { cwd: ws, logger: new MemoryLogger(), session: (id) => (id === S ? session : undefined) },
+    { cwd: folder, logger: new MemoryLogger(), session: (id) => (id === S ? session : undefined) },
   );
   const turn = () => session.state.turns.length - 1;
   const h: Harness = {
     root,
     ws,
+    folder,
     dir,
     docs,
     tracker,
@@ -95,7 +105,7 @@ export async function harness(limits?: Partial<StoreLimits>, existing?: { root: 
     async reopen() {
       await store.whenIdle();
       store.dispose();
-      return harness(limits, { root });
+      return harness(limits, { root }, opts);
     },
   };
   return h;
