@@ -52,7 +52,7 @@ export function buildCatalog(
     const planned = planInstall(a, platform, tools);
     const plan = 'plan' in planned ? planned.plan : undefined;
     const state: RowState = mine
-      ? compareVersions(a.version, mine.version) > 0 && plan
+      ? compareVersions(a.version, mine.registryVersion ?? mine.version) > 0 && plan
         ? 'update'
         : 'installed'
       : plan

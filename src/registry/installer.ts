@@ -1,6 +1,7 @@
-// Carries out an install plan into a staging folder and promotes it to the version folder only
-// when every step worked. A wrong checksum, a failed unpack, a failed npm install or a cancel
-// removes the staging folder (the download with it): nothing half-installed is left behind.
+// Carries out an install plan into a staging folder and promotes it to a version folder of its
+// own only when every step worked (never into an existing one: it may be running). A wrong
+// checksum, a failed unpack, a failed npm install or a cancel removes the staging folder (the
+// download with it): nothing half-installed is left behind.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentConfig } from '../client/agentConfig';
@@ -31,6 +32,12 @@ export interface InstallOutcome {
   /** The version actually installed (npm may report a more precise one). */
   version: string;
   run: Omit<AgentConfig, 'name'>;
+  /**
+   * Ends the lease that keeps other windows from removing `dir` as left over before it is
+   * recorded (or before an update's check that it starts is done). Call it once recorded, or
+   * before removing `dir`.
+   */
+  release: () => void;
 }
 
 export class ChecksumError extends Error {
@@ -53,10 +60,11 @@ export async function carryOut(
     return {
       version: agent.version,
       run: withEnv({ command: ctx.tools.uvx, args: [plan.package, ...plan.args] }, plan.env),
+      release: () => undefined,
     };
   }
   const staging = await ctx.store.staging(agent.id);
-  let promoted: string | undefined;
+  let promoted: { dir: string; release: () => void } | undefined;
   try {
     if (plan.kind === 'binary') {
       const files = join(staging, 'files');
@@ -66,11 +74,11 @@ export async function carryOut(
       await unpack(join(staging, 'download'), plan.format, files, plan.cmd);
       await resolveCommand(files, plan.cmd); // present, inside, executable: before it is promoted
       ctx.signal?.throwIfAborted();
-      const dest = ctx.store.versionDir(agent.id, agent.version);
-      await ctx.store.promote(files, (promoted = dest));
+      promoted = await ctx.store.promote(files, agent.id, agent.version);
+      const { dir, release } = promoted;
       await ctx.store.removeDir(agent.id, staging);
-      const command = await resolveCommand(dest, plan.cmd);
-      return { dir: dest, version: agent.version, run: withEnv({ command, args: plan.args }, plan.env) };
+      const command = await resolveCommand(dir, plan.cmd);
+      return { dir, version: agent.version, run: withEnv({ command, args: plan.args }, plan.env), release };
     }
     if (!ctx.tools.npm || !ctx.tools.node) throw new Error('npm and node are not on PATH');
     ctx.progress?.(`Installing ${plan.packageName}@${plan.version} with npm…`);
@@ -85,13 +93,17 @@ export async function carryOut(
     await npmBin(staging, plan.packageName); // fail before promoting when there is nothing to run
     const version = (await installedVersion(staging, plan.packageName)) ?? plan.version;
     ctx.signal?.throwIfAborted();
-    const dest = ctx.store.versionDir(agent.id, version);
-    await ctx.store.promote(staging, (promoted = dest));
-    const script = await npmBin(dest, plan.packageName);
-    return { dir: dest, version, run: withEnv({ command: ctx.tools.node, args: [script, ...plan.args] }, plan.env) };
+    promoted = await ctx.store.promote(staging, agent.id, version);
+    const { dir, release } = promoted;
+    const script = await npmBin(dir, plan.packageName);
+    const run = withEnv({ command: ctx.tools.node, args: [script, ...plan.args] }, plan.env);
+    return { dir, version, run, release };
   } catch (err) {
     await ctx.store.removeDir(agent.id, staging);
-    if (promoted) await ctx.store.removeDir(agent.id, promoted);
+    if (promoted) {
+      promoted.release(); // our own lease would keep it
+      await ctx.store.removeDir(agent.id, promoted.dir);
+    }
     throw err;
   }
 }

@@ -1,9 +1,9 @@
 // npx agents, installed once: `npm install` of the pinned package into its own folder (the
 // registry's `npx` would fetch it again on every start), then run with the machine's node from
 // there. The package and version go into that folder's package.json, never onto a command line.
-import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { spawnTree } from '../acp/processTree';
 import { insidePath } from './archive';
 
 export interface NpmInstallOptions {
@@ -23,15 +23,16 @@ export async function npmInstall(o: NpmInstallOptions): Promise<void> {
   await writeFile(join(o.dir, 'package.json'), JSON.stringify(manifest, null, 2));
   const args = ['install', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error'];
   const isWin = process.platform === 'win32';
-  const child = spawn(o.npm, args, {
+  // A guarded process tree (src/acp/processTree.ts): cancelling kills npm's children (install
+  // scripts) too, on every OS, and nothing of it outlives the extension host. npm.cmd on Windows
+  // needs a shell; the arguments above are fixed, nothing from the registry is in them.
+  const tree = spawnTree(o.npm, args, {
     cwd: o.dir,
-    // Its own process group, so cancelling kills npm's children (install scripts) too. npm.cmd on
-    // Windows needs a shell; the arguments above are fixed, nothing from the registry is in them.
-    detached: !isWin,
     shell: isWin,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, npm_config_update_notifier: 'false' },
   });
+  const child = tree.child;
   const tail: string[] = [];
   const onData = (buf: Buffer) => {
     for (const line of buf.toString('utf8').split(/\r?\n/)) {
@@ -41,16 +42,10 @@ export async function npmInstall(o: NpmInstallOptions): Promise<void> {
       if (tail.length > 15) tail.shift();
     }
   };
-  child.stdout.on('data', onData);
-  child.stderr.on('data', onData);
-  const kill = () => {
-    try {
-      if (child.pid && !isWin) process.kill(-child.pid, 'SIGTERM');
-      else child.kill();
-    } catch {
-      /* already gone */
-    }
-  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  // SIGTERM, SIGKILL after the grace (Windows: taskkill /T, then /T /F).
+  const kill = () => void tree.kill();
   o.signal?.addEventListener('abort', kill, { once: true });
   try {
     const code = await new Promise<number | null>((resolve, reject) => {

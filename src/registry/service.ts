@@ -5,9 +5,9 @@ import type { AgentConfig } from '../client/agentConfig';
 import { buildCatalog, type Catalog, type CatalogRow } from './browse';
 import { loadIndex } from './catalog';
 import type { UrlPolicy } from './download';
-import { carryOut, type InstallContext } from './installer';
+import { carryOut, type InstallContext, type InstallOutcome } from './installer';
 import type { PlatformKey } from './types';
-import type { Tools } from './plan';
+import type { InstallPlan, Tools } from './plan';
 import { probeInitialize, type ProbeResult } from './probe';
 import { removeEntry, upsertEntry, uniqueAgentName } from './settingsEntries';
 import type { RegistryStore } from './store';
@@ -85,6 +85,7 @@ export class RegistryService {
       const record: InstalledAgent = {
         id: row.id,
         version: outcome.version,
+        ...registryVersion(row.version, outcome.version),
         kind: row.plan.kind,
         agentName: name,
         dir: outcome.dir,
@@ -94,56 +95,77 @@ export class RegistryService {
         await this.d.settings.write(upsertEntry(entries, { name, ...outcome.run }));
         await this.d.store.record(record);
       } catch (err) {
+        outcome.release();
         if (outcome.dir) await this.d.store.removeDir(row.id, outcome.dir);
         throw err;
       }
+      outcome.release(); // recorded: no window takes it for left over now
       return record;
     });
   }
 
   /**
-   * Installs the index's newer version beside the old one, checks that it starts (ACP
-   * initialize), then switches the settings entry to it and removes the old version (unless that
-   * one is running: it goes with the next `removeStale`). A new version that fails is removed and
-   * the old one stays configured.
+   * Installs the index's newer version beside the old one (in a folder of its own, even when npm
+   * installs the same version), checks that it starts (ACP initialize), then switches the settings
+   * entry to it and removes the old version (unless it is running, in this window or, by its
+   * lease, in another: it goes with the next `removeStale` after it stops). A new version that
+   * fails is removed and the old one stays configured.
    */
   async update(id: string, o: OperationOptions = {}): Promise<{ from: InstalledAgent; to: InstalledAgent }> {
     return this.exclusive(id, async () => {
       const row = await this.row(id, o.catalog);
       const from = row.installed;
       if (!from) throw new Error(`${row.name} is not installed`);
-      if (row.state !== 'update' || !row.plan) throw new Error(`${row.name} ${from.version} is up to date`);
-      const outcome = await carryOut(row, row.plan, this.context(o));
-      const entries = this.d.settings.read();
-      const next = upsertEntry(entries, { name: from.agentName, ...outcome.run });
-      const config = (next.find((e) => (e as AgentConfig).name === from.agentName) as AgentConfig) ?? {
-        name: from.agentName,
-        ...outcome.run,
-      };
-      o.progress?.(`Checking that ${row.name} ${outcome.version} starts…`);
-      const probe = await (this.d.probe ?? ((a) => probeInitialize(a, { cwd: this.d.store.root })))(config);
-      if (!probe.ok) {
-        if (outcome.dir && outcome.dir !== from.dir) await this.d.store.removeDir(id, outcome.dir);
-        throw new Error(
-          `${row.name} ${outcome.version} did not start, so ${from.version} stays installed: ${probe.message}`,
-        );
+      const plan = row.plan;
+      if (row.state !== 'update' || !plan) throw new Error(`${row.name} ${from.version} is up to date`);
+      const outcome = await carryOut(row, plan, this.context(o));
+      try {
+        return await this.switchTo({ ...row, plan }, from, outcome, o);
+      } finally {
+        outcome.release();
       }
-      const to: InstalledAgent = {
-        ...from,
-        version: outcome.version,
-        kind: row.plan.kind,
-        dir: outcome.dir,
-        installedAt: (this.d.now ?? Date.now)(),
-      };
-      await this.d.settings.write(next);
-      await this.d.store.record(to);
-      if (from.dir && from.dir !== to.dir && !this.d.isRunning(from.agentName))
-        await this.d.store.removeDir(id, from.dir);
-      return { from, to };
     });
   }
 
-  /** Removes the files, the record and the `tandem.agents` entry. */
+  /** Checks that the new version starts, then points the settings and the record at it. */
+  private async switchTo(
+    row: CatalogRow & { plan: InstallPlan },
+    from: InstalledAgent,
+    outcome: InstallOutcome,
+    o: OperationOptions,
+  ): Promise<{ from: InstalledAgent; to: InstalledAgent }> {
+    const next = upsertEntry(this.d.settings.read(), { name: from.agentName, ...outcome.run });
+    const config = (next.find((e) => (e as AgentConfig).name === from.agentName) as AgentConfig) ?? {
+      name: from.agentName,
+      ...outcome.run,
+    };
+    o.progress?.(`Checking that ${row.name} ${outcome.version} starts…`);
+    const probe = await (this.d.probe ?? ((a) => probeInitialize(a, { cwd: this.d.store.root })))(config);
+    if (!probe.ok) {
+      outcome.release();
+      if (outcome.dir && outcome.dir !== from.dir) await this.d.store.removeDir(row.id, outcome.dir);
+      throw new Error(
+        `${row.name} ${outcome.version} did not start, so ${from.version} stays installed: ${probe.message}`,
+      );
+    }
+    const to: InstalledAgent = {
+      ...from,
+      version: outcome.version,
+      registryVersion: undefined,
+      ...registryVersion(row.version, outcome.version),
+      kind: row.plan.kind,
+      dir: outcome.dir,
+      installedAt: (this.d.now ?? Date.now)(),
+    };
+    await this.d.settings.write(next);
+    await this.d.store.record(to);
+    // Lease-aware: kept while another window runs it, removed by a removeStale after it stops.
+    if (from.dir && from.dir !== to.dir && !this.d.isRunning(from.agentName))
+      await this.d.store.removeDir(row.id, from.dir);
+    return { from, to };
+  }
+
+  /** Removes the record and the `tandem.agents` entry, and the files unless a window still runs them. */
   async uninstall(id: string): Promise<InstalledAgent> {
     return this.exclusive(id, async () => {
       const rec = (await this.d.store.installed()).find((a) => a.id === id);
@@ -183,4 +205,9 @@ export class RegistryService {
       this.busy.delete(id);
     }
   }
+}
+
+/** The index's version for the record, when npm installed another. */
+function registryVersion(indexVersion: string, installed: string): { registryVersion?: string } {
+  return indexVersion === installed ? {} : { registryVersion: indexVersion };
 }

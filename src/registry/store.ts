@@ -2,17 +2,28 @@
 //   <root>/installed.json             what is installed (id, version, kind, folder, settings name)
 //   <root>/index-cache.json           the last index fetched, with its URL and time (offline use)
 //   <root>/icons/<id>.<theme>.svg     icons, recoloured for light and dark themes
-//   <root>/agents/<id>/<version>/     one folder per installed version
+//   <root>/agents/<id>/<version>/     one folder per install: `<version>`, or `<version>-<random>`
+//                                     when that name is taken (never replaced: it may be running)
 //   <root>/agents/<id>/.staging-*/    an install in progress; never run from, removed on failure
+//   <root>/leases/*.json              which folders running agents use, in every window (leases.ts)
 // A version folder the manifest does not name is left over (an update whose old version was
-// still running, an interrupted install) and is removed by `removeStale`.
+// still running, an interrupted install) and is removed by `removeStale` once no lease holds it.
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, mkdir, readFile, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { Leases, type LeaseHolder } from './leases';
 import type { DistributionKind, InstalledAgent } from './types';
 
 export class RegistryStore {
-  constructor(readonly root: string) {}
+  readonly leases: Leases;
+
+  /** `holder`: whose leases this store takes (default: this process). */
+  constructor(
+    readonly root: string,
+    holder?: LeaseHolder,
+  ) {
+    this.leases = new Leases(join(root, 'leases'), holder);
+  }
 
   get manifestFile(): string {
     return join(this.root, 'installed.json');
@@ -29,6 +40,19 @@ export class RegistryStore {
   versionDir(id: string, version: string): string {
     // A version is a registry string: keep only characters safe in a folder name.
     return join(this.agentDir(id), version.replace(/[^0-9A-Za-z.+-]/g, '_'));
+  }
+
+  /** The version folder one of `paths` (an agent's command and args) lies in, if any. */
+  versionFolderOf(paths: readonly string[]): string | undefined {
+    const agents = join(this.root, 'agents');
+    for (const p of paths) {
+      if (!isAbsolute(p)) continue;
+      const rel = relative(agents, resolve(p));
+      const parts = rel.split(sep);
+      if (isAbsolute(rel) || parts.length < 3 || parts[0] === '..' || parts[1].startsWith('.')) continue;
+      return join(agents, parts[0], parts[1]);
+    }
+    return undefined;
   }
 
   /** A fresh, empty staging folder for an install of `id`. */
@@ -65,25 +89,60 @@ export class RegistryStore {
     await rename(tmp, this.manifestFile);
   }
 
-  /** Moves a finished staging folder to `dest` (replacing an older copy of the same version). */
-  async promote(staging: string, dest: string): Promise<void> {
-    await rm(dest, { recursive: true, force: true });
-    await rename(staging, dest);
-  }
-
-  /** Removes a folder and, when that leaves the agent's folder empty, the agent's folder too. */
-  async removeDir(id: string, dir: string): Promise<void> {
-    await rm(dir, { recursive: true, force: true });
-    await rmdir(this.agentDir(id)).catch(() => undefined); // fails while other versions remain
+  /**
+   * Moves a finished staging folder to a version folder of its own: `<version>`, or
+   * `<version>-<random>` when that exists (the same version may be running in another window, or
+   * npm installed the version of the running one). Nothing is replaced or removed. The folder is
+   * leased to the caller, so no window removes it before it is recorded: call `release` then.
+   */
+  async promote(staging: string, id: string, version: string): Promise<{ dir: string; release: () => void }> {
+    const base = this.versionDir(id, version);
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const dir = attempt === 0 ? base : `${base}-${randomBytes(4).toString('hex')}`;
+      if (await exists(dir)) continue;
+      const release = this.leases.take(dir);
+      try {
+        await rename(staging, dir);
+        return { dir, release };
+      } catch (err) {
+        release();
+        if (!(await exists(dir))) throw err; // a real failure, not a name another window just took
+      }
+    }
+    throw new Error(`found no free folder name for ${id} ${version}`);
   }
 
   /**
-   * Removes what no manifest entry names: staging folders and old versions. `keep` names folders
-   * still in use (the version a running agent was started from).
+   * Removes a folder unless a live lease holds it, then the agent's folder when that leaves it
+   * empty; resolves with whether it is gone. The folder is renamed aside first and the leases read
+   * again: an agent that started from it in between keeps it (it is renamed back).
+   */
+  async removeDir(id: string, dir: string, held?: ReadonlySet<string>): Promise<boolean> {
+    if ((held ?? (await this.leases.held())).has(resolve(dir))) return false;
+    const aside = join(dirname(dir), `.removing-${randomBytes(6).toString('hex')}`);
+    try {
+      await rename(dir, aside);
+    } catch {
+      return !(await exists(dir)); // already gone, or in use where renaming fails (Windows)
+    }
+    if (await this.leases.holds(dir)) {
+      await rename(aside, dir);
+      return false;
+    }
+    await rm(aside, { recursive: true, force: true });
+    await rmdir(this.agentDir(id)).catch(() => undefined); // fails while other versions remain
+    return true;
+  }
+
+  /**
+   * Removes what no manifest entry names and no lease holds: staging folders and old versions.
+   * `keep` names more folders still in use.
    */
   async removeStale(keep: readonly string[] = []): Promise<string[]> {
     const installed = await this.installed();
-    const wanted = new Set([...installed.map((a) => a.dir).filter((d): d is string => !!d), ...keep]);
+    const named = [...installed.map((a) => a.dir).filter((d): d is string => !!d), ...keep];
+    const wanted = new Set(named.map((d) => resolve(d)));
+    const held = await this.leases.held();
     const removed: string[] = [];
     let ids: string[] = [];
     try {
@@ -100,11 +159,10 @@ export class RegistryStore {
       }
       for (const e of entries) {
         const dir = join(this.agentDir(id), e);
-        if (wanted.has(dir)) continue;
+        if (wanted.has(resolve(dir)) || held.has(resolve(dir))) continue;
         // Another window may be installing right now: leave its fresh staging folder alone.
         if (e.startsWith('.staging-') && (await ageMs(dir)) < STAGING_GRACE_MS) continue;
-        await rm(dir, { recursive: true, force: true });
-        removed.push(dir);
+        if (await this.removeDir(id, dir, held)) removed.push(dir);
       }
       await rmdir(this.agentDir(id)).catch(() => undefined);
     }
@@ -122,6 +180,13 @@ async function ageMs(path: string): Promise<number> {
   }
 }
 
+async function exists(path: string): Promise<boolean> {
+  return lstat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
 const KINDS: readonly DistributionKind[] = ['npx', 'uvx', 'binary'];
 
 function isInstalledAgent(v: unknown): v is InstalledAgent {
@@ -132,6 +197,7 @@ function isInstalledAgent(v: unknown): v is InstalledAgent {
     typeof a.version === 'string' &&
     typeof a.agentName === 'string' &&
     KINDS.includes(a.kind as DistributionKind) &&
-    (a.dir === undefined || typeof a.dir === 'string')
+    (a.dir === undefined || typeof a.dir === 'string') &&
+    (a.registryVersion === undefined || typeof a.registryVersion === 'string')
   );
 }

@@ -70,5 +70,11 @@ export interface InstalledAgent {
   agentName: string;
   /** The version folder (npx, binary) or undefined (uvx: nothing on disk). */
   dir?: string;
+  /**
+   * The index's version it was installed for, when `version` (what npm installed) differs: an
+   * index entry can pin an npm version other than its own, and comparing the index with npm's
+   * would offer the same update forever.
+   */
+  registryVersion?: string;
   installedAt: number;
 }

@@ -1,6 +1,7 @@
 // Builds the archives the registry tests download: zip and tar.gz written byte by byte, so a test
 // can also make the bad ones no archiver would (an entry named ../x, an absolute path, a symlink
-// out of the folder). Shared by the unit tests and the VS Code integration test.
+// out of the folder, a chain of links, a hard link, a device). Shared by the unit tests and the
+// VS Code integration test.
 import { createHash } from 'node:crypto';
 import { crc32, deflateRawSync, gzipSync } from 'node:zlib';
 
@@ -13,7 +14,16 @@ export interface ArchiveEntry {
   dir?: boolean;
   /** Makes the entry a symbolic link to this target. */
   symlink?: string;
+  /** Makes the entry a hard link to this path (tar only: zip has no hard links). */
+  hardlink?: string;
+  /** Makes the entry a character or block device or a FIFO (no content). */
+  special?: 'char' | 'block' | 'fifo';
+  /** The uncompressed size the headers claim (default: the real one), to make a bomb cheaply. */
+  declaredSize?: number;
 }
+
+const ZIP_TYPE = { char: 0o020000, block: 0o060000, fifo: 0o010000 } as const;
+const TAR_TYPE = { char: '3', block: '4', fifo: '6' } as const;
 
 export function sha256(buf: Buffer): string {
   return createHash('sha256').update(buf).digest('hex');
@@ -28,7 +38,7 @@ export function makeZip(entries: ArchiveEntry[]): Buffer {
     const raw = e.symlink !== undefined ? Buffer.from(e.symlink) : e.dir ? Buffer.alloc(0) : toBuf(e.data);
     const packed = raw.length ? deflateRawSync(raw) : raw;
     const method = raw.length ? 8 : 0;
-    const type = e.symlink !== undefined ? 0o120000 : e.dir ? 0o040000 : 0o100000;
+    const type = e.symlink !== undefined ? 0o120000 : e.special ? ZIP_TYPE[e.special] : e.dir ? 0o040000 : 0o100000;
     const mode = type | (e.mode ?? (e.dir ? 0o755 : 0o644));
     const crc = crc32(raw);
     const local = Buffer.alloc(30);
@@ -38,7 +48,7 @@ export function makeZip(entries: ArchiveEntry[]): Buffer {
     local.writeUInt16LE(method, 8);
     local.writeUInt32LE(crc, 14);
     local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(raw.length, 22);
+    local.writeUInt32LE(e.declaredSize ?? raw.length, 22);
     local.writeUInt16LE(name.length, 26);
     locals.push(local, name, packed);
     const central = Buffer.alloc(46);
@@ -49,7 +59,7 @@ export function makeZip(entries: ArchiveEntry[]): Buffer {
     central.writeUInt16LE(method, 10);
     central.writeUInt32LE(crc, 16);
     central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(raw.length, 24);
+    central.writeUInt32LE(e.declaredSize ?? raw.length, 24);
     central.writeUInt16LE(name.length, 28);
     central.writeUInt32LE((mode << 16) >>> 0, 38);
     central.writeUInt32LE(offset, 42);
@@ -69,16 +79,18 @@ export function makeZip(entries: ArchiveEntry[]): Buffer {
 export function makeTarGz(entries: ArchiveEntry[]): Buffer {
   const blocks: Buffer[] = [];
   for (const e of entries) {
-    const data = e.symlink !== undefined || e.dir ? Buffer.alloc(0) : toBuf(e.data);
+    const link = e.symlink ?? e.hardlink;
+    const data = link !== undefined || e.dir || e.special ? Buffer.alloc(0) : toBuf(e.data);
     const h = Buffer.alloc(512);
     h.write(e.name, 0, 100, 'utf8');
     h.write(octal(e.mode ?? (e.dir ? 0o755 : 0o644), 8), 100);
     h.write(octal(0, 8), 108);
     h.write(octal(0, 8), 116);
-    h.write(octal(data.length, 12), 124);
+    h.write(octal(e.declaredSize ?? data.length, 12), 124);
     h.write(octal(1_700_000_000, 12), 136);
-    h.write(e.symlink !== undefined ? '2' : e.dir ? '5' : '0', 156);
-    if (e.symlink !== undefined) h.write(e.symlink, 157, 100, 'utf8');
+    const type = e.symlink !== undefined ? '2' : e.hardlink !== undefined ? '1' : e.special ? TAR_TYPE[e.special] : '';
+    h.write(type || (e.dir ? '5' : '0'), 156);
+    if (link !== undefined) h.write(link, 157, 100, 'utf8');
     h.write('ustar\u000000', 257, 'binary');
     h.fill(' ', 148, 156);
     let sum = 0;

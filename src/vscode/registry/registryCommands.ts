@@ -3,14 +3,17 @@
 // Installed agents go to Tandem's global storage and into `tandem.agents` of the USER settings
 // (machine-scoped: a workspace never decides what runs). Nothing is installed or run in a
 // restricted workspace. Right after an install the agent starts, and when it asks to sign in the
-// existing sign-in flow takes over.
+// existing sign-in flow takes over. While an agent from the registry folder runs, this window
+// holds a lease on its version folder, so no window removes it (leases.ts).
 import * as vscode from 'vscode';
 import { findExecutable } from '../../client/agentPresets';
 import { toDisposable } from '../../common/disposable';
+import type { Event } from '../../common/event';
 import type { Logger } from '../../common/logger';
 import { plainText, type Catalog } from '../../registry/browse';
 import { OFFICIAL_INDEX_URL } from '../../registry/catalog';
 import { urlPolicyFromEnv } from '../../registry/download';
+import { AgentLease } from '../../registry/leases';
 import { platformKey } from '../../registry/plan';
 import { RegistryService, type Update } from '../../registry/service';
 import { RegistryStore } from '../../registry/store';
@@ -24,6 +27,15 @@ export interface AgentRunner {
   readonly agent: { name?: string; state: string };
   start(name?: string): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** The controller as a whole window sees it: also what runs now, to lease the folder it runs from. */
+export interface RunningAgent extends AgentRunner {
+  /** The connection to the agent; undefined once stopped. */
+  readonly current: unknown;
+  /** The configuration it was last started with (its command says where its files are). */
+  readonly config?: { command: string; args?: readonly string[] };
+  readonly onDidChangeAgent: Event<unknown>;
 }
 
 export interface RegistryDeps {
@@ -44,7 +56,9 @@ export interface RegistryApi {
 
 const UPDATE_CHECK_EVERY_MS = 24 * 60 * 60 * 1000;
 
-export function registerRegistry(d: RegistryDeps): vscode.Disposable[] & { api: RegistryApi } {
+export function registerRegistry(
+  d: RegistryDeps & { runner: RunningAgent },
+): vscode.Disposable[] & { api: RegistryApi } {
   const cfg = () => vscode.workspace.getConfiguration('tandem');
   const running = new Set(['starting', 'auth', 'ready']);
   const root = vscode.Uri.joinPath(d.context.globalStorageUri, 'registry').fsPath;
@@ -63,9 +77,34 @@ export function registerRegistry(d: RegistryDeps): vscode.Disposable[] & { api: 
     isRunning: (name) => d.runner.agent.name === name && running.has(d.runner.agent.state),
     log: (line) => d.logger.info(`[registry] ${line}`),
   });
+  // The running agent's version folder is leased from 'starting' (before its process is spawned)
+  // until it stops; a folder it leaves may be left over (an update while it ran): tidy up then.
+  const lease = new AgentLease(
+    store.leases,
+    (paths) => store.versionFolderOf(paths),
+    (line) => d.logger.warn(`[registry] ${line}`),
+  );
+  const followAgent = (tidy: boolean) => {
+    const before = lease.dir;
+    const runs = d.runner.current !== undefined && running.has(d.runner.agent.state);
+    lease.follow(runs ? d.runner.config : undefined);
+    if (tidy && before && before !== lease.dir) void store.removeStale().catch(() => undefined);
+  };
+  // A stop fires no state change (the connection goes first): the uninstall's stop follows itself
+  // (and removes the files itself).
+  const runner: AgentRunner = {
+    get agent() {
+      return d.runner.agent;
+    },
+    start: (name) => d.runner.start(name),
+    stop: async () => {
+      await d.runner.stop();
+      followAgent(false);
+    },
+  };
   // Built on first use: activation only registers commands.
   let icons: RegistryIcons | undefined;
-  const actions = new RegistryActions(service, d);
+  const actions = new RegistryActions(service, { ...d, runner });
   const refreshNames = async () => rememberInstalled(await service.installed().catch(() => []));
 
   const browse = async () => {
@@ -105,6 +144,7 @@ export function registerRegistry(d: RegistryDeps): vscode.Disposable[] & { api: 
   const timer = setTimeout(() => {
     void (async () => {
       await refreshNames();
+      followAgent(false);
       await store.removeStale();
       if (cfg().get<boolean>('registry.checkForUpdates', true)) await checkForUpdates(UPDATE_CHECK_EVERY_MS);
     })().catch((err) =>
@@ -115,6 +155,8 @@ export function registerRegistry(d: RegistryDeps): vscode.Disposable[] & { api: 
 
   const disposables: vscode.Disposable[] = [
     toDisposable(() => clearTimeout(timer)),
+    d.runner.onDidChangeAgent(() => followAgent(true)),
+    toDisposable(() => lease.dispose()),
     vscode.commands.registerCommand('tandem.addAgentFromRegistry', async (id?: unknown) => {
       const name = typeof id === 'string' ? await actions.install(id) : await browse();
       await refreshNames();
