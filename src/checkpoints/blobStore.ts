@@ -5,10 +5,10 @@
 // byte of header says which (source text takes about a third; bench/checkpoints.ts). Bounded: a file over `maxFileBytes` is not kept, and nothing is added past
 // `maxTotalBytes`; both refusals are TooBigToKeep errors whose message says what and why.
 import { createHash, randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { deflateRaw, inflateRaw } from 'node:zlib';
+import { deflateRaw, inflateRaw, inflateRawSync } from 'node:zlib';
 import { formatBytes } from '../client/textSlice';
 
 export interface StoreLimits {
@@ -19,6 +19,10 @@ export interface StoreLimits {
 }
 
 export const DEFAULT_LIMITS: StoreLimits = { maxFileBytes: 10 * 1024 * 1024, maxTotalBytes: 1024 * 1024 * 1024 };
+
+/** The one way to free checkpoint storage: a deleted session takes its checkpoints with it. */
+export const FREE_SPACE =
+  'To free space, delete sessions you no longer need (Tandem: Delete Session from History…): their checkpoints go with them.';
 
 const deflate = promisify(deflateRaw);
 const inflate = promisify(inflateRaw);
@@ -108,7 +112,7 @@ export class BlobStore {
     // Read, checked and counted in one step (no await between), so that puts running side by side cannot overshoot.
     if (total + stored.length > this.limits.maxTotalBytes)
       throw new TooBigToKeep(
-        `Checkpoint storage is full (${formatBytes(total)} of ${formatBytes(this.limits.maxTotalBytes)}): ${file} (${formatBytes(bytes.length)}) was not kept. Remove old sessions or raise the limit.`,
+        `Checkpoint storage is full (${formatBytes(total)} of ${formatBytes(this.limits.maxTotalBytes)}): ${file} (${formatBytes(bytes.length)}) was not kept. ${FREE_SPACE}`,
         bytes.length,
       );
     this.total = total + stored.length;
@@ -125,18 +129,39 @@ export class BlobStore {
   }
 
   async get(sha: string): Promise<Uint8Array> {
+    const stored = await fs.readFile(this.pathOf(sha)).catch((err) => this.missing(sha, err));
+    const body = stored.subarray(1);
+    return this.checked(sha, stored[0] === DEFLATED ? await inflate(body) : body);
+  }
+
+  /** get(), synchronously: for a tracker entry's `before`, which is a property (one file, ≤ 10 MB). */
+  getSync(sha: string): Uint8Array {
     let stored: Buffer;
     try {
-      stored = await fs.readFile(this.pathOf(sha));
+      stored = readFileSync(this.pathOf(sha));
     } catch (err) {
-      throw new Error(
-        `The checkpoint copy ${sha.slice(0, 12)} is missing from ${this.dir} (${(err as NodeJS.ErrnoException).code ?? err}).`,
-      );
+      this.missing(sha, err);
     }
     const body = stored.subarray(1);
-    const bytes = stored[0] === DEFLATED ? await inflate(body) : body;
+    return this.checked(sha, stored[0] === DEFLATED ? inflateRawSync(body) : body);
+  }
+
+  private missing(sha: string, err: unknown): never {
+    const code = (err as NodeJS.ErrnoException).code ?? err;
+    throw new Error(`The checkpoint copy ${sha.slice(0, 12)} is missing from ${this.dir} (${code}).`);
+  }
+
+  private checked(sha: string, bytes: Uint8Array): Uint8Array {
     if (sha256(bytes) !== sha) throw new Error(`The checkpoint copy ${sha.slice(0, 12)} in ${this.dir} is damaged.`);
     return bytes;
+  }
+
+  /** Every blob on disk (one directory read per prefix, no file opened). */
+  async list(): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (const sub of await readdirOrEmpty(this.dir))
+      for (const name of await readdirOrEmpty(path.join(this.dir, sub))) if (!name.includes('.')) out.add(sub + name);
+    return out;
   }
 
   async has(sha: string): Promise<boolean> {

@@ -18,14 +18,14 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { ChangeJournal, ChangeTracker, FileChange } from '../client/changeTracker';
 import { Emitter } from '../common/event';
-import { BlobStore, DEFAULT_LIMITS, type StoreLimits, TooBigToKeep } from './blobStore';
+import { BlobStore, DEFAULT_LIMITS, type StoreLimits } from './blobStore';
 import { attribute } from './attribution';
 import { fsClock } from './fsClock';
 import { Manifest } from './manifest';
 import { PathForms } from './pathForms';
 import { agentAfterOf } from './undoChange';
 import { SessionLog } from './sessionLog';
-import { entryRef, reloadTracker } from './reload';
+import { entryRef, liveBlobs, readBefore, reloadTracker, shaOf } from './reload';
 import { type BlobRef, type Checkpoint, type LogRecord, Timeline, withPathForm } from './timeline';
 
 export interface CheckpointStoreOptions {
@@ -45,7 +45,7 @@ export interface SessionData {
   readonly timeline: Timeline;
   readonly log: SessionLog;
   /** The blob of each tracker entry's `before`, valid while the entry holds the same bytes. */
-  readonly refs: Map<string, { bytes: Uint8Array | null; ref: BlobRef }>;
+  readonly refs: Map<string, { bytes: Uint8Array | null | undefined; ref: BlobRef }>;
 }
 
 export class CheckpointStore implements ChangeJournal {
@@ -88,6 +88,7 @@ export class CheckpointStore implements ChangeJournal {
     opts.tracker.setCanonical(store.canonical);
     await reloadTracker(store, [...store.sessions.values()]);
     opts.tracker.setJournal(store);
+    void store.sweepUnreferenced(); // once per activation: copies a crash or an older version left
     return store;
   }
 
@@ -226,12 +227,12 @@ export class CheckpointStore implements ChangeJournal {
   afterOf(sessionId: string, turn: number, file: string): Promise<Uint8Array | null | undefined> {
     return agentAfterOf(this, sessionId, turn, file);
   }
+  // ChangeJournal: a tracker entry's `before` that is not in memory (reloaded, or past the cap).
+  readonly readBefore = (sessionId: string, turn: number, file: string) => readBefore(this, sessionId, turn, file);
 
   /** Bytes of a stored copy (null: the file did not exist). */
   async read(ref: BlobRef): Promise<Uint8Array | null> {
-    if (ref === null) return null;
-    if (typeof ref !== 'string') throw new TooBigToKeep('That file was too big to keep.', ref.tooBig);
-    return this.blobs.get(ref);
+    return ref === null ? null : this.blobs.get(shaOf(ref));
   }
 
   /** A restore wrote `file`: the manifest takes its new state, so no scan mistakes it for an edit. */
@@ -247,12 +248,16 @@ export class CheckpointStore implements ChangeJournal {
     if (s) this.active.delete(s);
     this.opts.tracker.removeSession(sessionId);
     await (s?.log ?? new SessionLog(SessionLog.fileFor(this.sessionsDir, sessionId))).remove();
-    await this.queueScan(async () => {
-      if (!this.sessions.size) await this.manifest.clear();
-      const live = new Set<string>();
-      for (const other of this.sessions.values()) other.timeline.blobs(live);
-      if (this.sessions.size)
-        for (const e of this.manifest.entries.values()) if (typeof e.blob === 'string') live.add(e.blob);
+    if (!this.sessions.size) await this.queueScan(() => this.manifest.clear());
+    await this.sweepUnreferenced();
+  }
+
+  /** Deletes every stored copy no session, tracker entry or manifest entry needs (in the scan queue). */
+  sweepUnreferenced(): Promise<void> {
+    return this.queueScan(async () => {
+      await this.journalTail; // the blobs of its queued records are then in a log
+      const live = this.manifest.liveBlobs(); // none after removeSession took the last session
+      for (const s of this.sessions.values()) liveBlobs(s, live);
       await this.blobs.sweep(live);
     });
   }

@@ -3,11 +3,13 @@
 // stores their new content, and reports what changed since the previous refresh, with the blob
 // of the content before (known because the previous refresh stored it). That is how a change
 // made by a command (`sed -i`, a formatter, `npm install`) can be restored although Tandem
-// never saw it happen. Saved as JSON next to the blobs so a reload starts incremental.
+// never saw it happen. Saved next to the blobs so a reload starts incremental: a save writes only
+// the entries changed since the last one (manifestFile.ts).
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { BlobStore } from './blobStore';
 import { TooBigToKeep } from './blobStore';
+import { ManifestFile, type Row } from './manifestFile';
 import type { BlobRef } from './timeline';
 import { type FileStat, sameStat, scanWorkspace, statFile } from './workspaceScan';
 
@@ -38,47 +40,76 @@ export interface RefreshResult {
 const READ_CONCURRENCY = 16;
 
 export class Manifest {
+  /** Read only: changes go through set() and drop(), which note them for the next save. */
   readonly entries = new Map<string, ManifestEntry>();
   /** True once a refresh (or the saved copy) covers the workspace. */
   complete = false;
+  private readonly disk: ManifestFile;
+  /** Entries changed since the last save (null: deleted). */
+  private readonly dirty = new Map<string, Row | null>();
 
   constructor(
-    private readonly file: string,
+    file: string,
     private readonly blobs: BlobStore,
     /** A saved path in today's form (a manifest written by a version that kept the folder's). */
     private readonly form: (path: string) => string = (p) => p,
-  ) {}
+  ) {
+    this.disk = new ManifestFile(file);
+  }
 
   async load(): Promise<void> {
-    let rows: [string, number, number, number, BlobRef][];
-    try {
-      rows = JSON.parse(await fs.readFile(this.file, 'utf8'));
-    } catch {
-      return; // none yet, or unreadable: the next refresh rebuilds it
+    const rows = await this.disk.read();
+    if (!rows) return; // none yet, or unreadable: the next refresh rebuilds it
+    for (const [p, size, mtimeMs, ino, blob] of rows.values()) {
+      const now = this.form(p);
+      // A path saved in an older form: journal lines name today's form, so rewrite it whole.
+      if (now !== p) this.disk.compactNext();
+      this.entries.set(now, { size, mtimeMs, ino, blob });
     }
-    for (const [p, size, mtimeMs, ino, blob] of rows) this.entries.set(this.form(p), { size, mtimeMs, ino, blob });
     this.complete = true;
   }
 
+  /** Writes what changed since the last save (the whole manifest when the journal is due). */
   async save(): Promise<void> {
-    const rows = [...this.entries].map(([p, e]) => [p, e.size, e.mtimeMs, e.ino, e.blob]);
-    await fs.mkdir(path.dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.tmp`;
-    await fs.writeFile(tmp, JSON.stringify(rows));
-    await fs.rename(tmp, this.file);
+    if (!this.dirty.size && !this.disk.compactionDue) return;
+    const changed = new Map(this.dirty);
+    this.dirty.clear();
+    try {
+      await this.disk.save(() => [...this.entries].map(([p, e]) => row(p, e)), changed);
+    } catch (err) {
+      this.disk.compactNext(); // those changes may not be on disk: the next save writes them all
+      throw err;
+    }
   }
 
   async clear(): Promise<void> {
     this.entries.clear();
+    this.dirty.clear();
     this.complete = false;
-    await fs.rm(this.file, { force: true });
+    await this.disk.remove();
+  }
+
+  /** The blobs the entries refer to (the `before` of the next change found). */
+  liveBlobs(): Set<string> {
+    const out = new Set<string>();
+    for (const e of this.entries.values()) if (typeof e.blob === 'string') out.add(e.blob);
+    return out;
   }
 
   /** `file` was just written with `blob` (null: deleted) by Tandem itself. */
   async note(file: string, blob: BlobRef): Promise<void> {
     const st = await statFile(file);
-    if (st && blob !== null) this.entries.set(file, { ...st, blob });
-    else this.entries.delete(file);
+    if (st && blob !== null) this.set(file, { ...st, blob });
+    else this.drop(file);
+  }
+
+  private set(p: string, e: ManifestEntry): void {
+    this.entries.set(p, e);
+    this.dirty.set(p, row(p, e));
+  }
+
+  private drop(p: string): void {
+    if (this.entries.delete(p)) this.dirty.set(p, null);
   }
 
   async refresh(roots: readonly string[], maxFiles?: number): Promise<RefreshResult> {
@@ -117,7 +148,7 @@ export class Manifest {
 
   /** Drops a deleted file; its deletion time is its folder's mtime (`fallback` if that is gone too). */
   private async deleted(p: string, e: ManifestEntry, fallback: number): Promise<FileDelta> {
-    this.entries.delete(p);
+    this.drop(p);
     const dir = await fs.stat(path.dirname(p)).catch(() => undefined);
     return { path: p, before: e.blob, after: null, mtimeMs: dir?.mtimeMs ?? fallback, beforeMtimeMs: e.mtimeMs };
   }
@@ -133,7 +164,7 @@ export class Manifest {
         if (!read) continue; // gone since the walk: the next refresh sees the deletion
         if (read.problem) problems.push(read.problem);
         const prev = this.entries.get(p);
-        this.entries.set(p, read.entry);
+        this.set(p, read.entry);
         if (!prev || !sameBlob(prev.blob, read.entry.blob))
           deltas.push({
             path: p,
@@ -170,6 +201,10 @@ export class Manifest {
       }
     }
   }
+}
+
+function row(p: string, e: ManifestEntry): Row {
+  return [p, e.size, e.mtimeMs, e.ino, e.blob];
 }
 
 /** Same stored content (a file too big to keep is never known to be the same). */

@@ -4,6 +4,7 @@
 // or found by the workspace scan (a command, a formatter).
 import * as nodePath from 'node:path';
 import { isInside } from './permissions/callFacts';
+import { beforeIfKnown } from './changeEntries';
 import type { FileChange } from './changeTracker';
 
 /** `path` relative to the workspace folder holding it ("a.txt", "src/a.ts"; the folder's name first when there are several); else as given. */
@@ -28,7 +29,8 @@ const VIA: Record<FileChange['source'], string> = {
 
 /** The detail line of a changed file: what happened, how it came, and its state. */
 export function describeChange(c: Pick<FileChange, 'before' | 'source' | 'exact' | 'state'>): string {
-  const what = c.before === null ? 'created' : 'modified';
+  const before = beforeIfKnown(c);
+  const what = before === null ? 'created' : before === undefined ? 'modified (snapshot gone)' : 'modified';
   const state = c.state === 'pending' ? '' : ` · ${c.state}`;
   return `${what} · ${VIA[c.source]}${c.exact ? '' : ' (snapshot rebuilt from the diff)'}${state}`;
 }

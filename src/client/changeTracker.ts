@@ -9,43 +9,23 @@
 // Memory only; a ChangeJournal (the checkpoint store) keeps every entry on disk and loads them
 // back after a reload. Paths are taken in one form (setCanonical: the real path of the workspace
 // folder, checkpoints/pathForms.ts), so a file reached through a symlinked folder is one entry.
+// Bounded: the bytes held for all entries stay under `maxBytes`; past it, the oldest turns' bytes
+// are dropped (the entries stay listed, `dropped`) and read back from the journal when asked
+// (changeEntries.ts); entries reloaded from the journal are read only when asked, too.
+import {
+  type ChangeJournal,
+  type ChangeSource,
+  type ChangeState,
+  type FileChange,
+  type TurnChanges,
+} from './changeEntries';
+import { clone, heldBytes, SnapshotGone, storedEntry } from './changeEntries';
 import { Emitter } from '../common/event';
 
-export type ChangeSource = 'write' | 'diff' | 'scan';
-export type ChangeState = 'pending' | 'kept' | 'reverted';
+export type { ChangeJournal, ChangeSource, ChangeState, FileChange, TurnChanges } from './changeEntries';
 
-export interface FileChange {
-  readonly sessionId: string;
-  readonly turn: number;
-  readonly path: string;
-  /** The file before the agent's first change in this turn; null: it did not exist. */
-  readonly before: Uint8Array | null;
-  /** False when the snapshot was rebuilt from a diff's oldText rather than read from the file. */
-  readonly exact: boolean;
-  readonly source: ChangeSource;
-  /** Tool calls that touched the file in this turn (diff content), if known. */
-  readonly toolCallIds: readonly string[];
-  readonly state: ChangeState;
-  /** Changed on disk by the agent (for diff-sourced entries: the call completed). */
-  readonly applied: boolean;
-}
-
-export interface TurnChanges {
-  readonly sessionId: string;
-  readonly turn: number;
-  readonly files: readonly FileChange[];
-}
-
-/** Keeps the entries beyond memory: told every entry as it is after each change. */
-export interface ChangeJournal {
-  /** `entry` undefined: the entry was dropped (its change never happened). */
-  record(sessionId: string, turn: number, path: string, entry: FileChange | undefined): void;
-  /**
-   * The file as the agent left it after its change in `turn`, when something changed it since
-   * (a later turn, the user's saved edit, a restore); undefined: nothing did that it knows of.
-   */
-  afterOf?(sessionId: string, turn: number, path: string): Promise<Uint8Array | null | undefined>;
-}
+/** Memory for all entries' snapshots together (the oldest turns' bytes are dropped past it). */
+export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 
 type Key = string;
 const key = (sessionId: string, turn: number): Key => `${sessionId}\u0000${turn}`;
@@ -59,7 +39,18 @@ export class ChangeTracker {
   private journal: ChangeJournal | undefined;
   private canon: (path: string) => string = (p) => p;
 
-  constructor(private readonly maxTurns = 50) {}
+  /** Bytes of snapshots held in memory. */
+  private held = 0;
+
+  constructor(
+    private readonly maxTurns = 50,
+    private readonly maxBytes = DEFAULT_MAX_BYTES,
+  ) {}
+
+  /** Bytes of snapshots held in memory now (at most `maxBytes`, past the newest entry). */
+  get heldBytes(): number {
+    return this.held;
+  }
 
   setJournal(journal: ChangeJournal | undefined): void {
     this.journal = journal;
@@ -79,8 +70,9 @@ export class ChangeTracker {
   load(entries: readonly FileChange[]): void {
     const touched = new Map<Key, FileChange>();
     for (const loaded of entries) {
-      const e = { ...loaded, path: this.canon(loaded.path) };
+      const e = clone(loaded, { path: this.canon(loaded.path) });
       this.filesOf(e.sessionId, e.turn).set(e.path, e);
+      this.held += heldBytes(e);
       touched.set(key(e.sessionId, e.turn), e);
     }
     for (const e of touched.values()) this.changed.fire({ sessionId: e.sessionId, turn: e.turn });
@@ -108,7 +100,7 @@ export class ChangeTracker {
     const prev = files.get(path);
     const exact = opts.exact ?? true;
     if (prev && !(exact && !prev.exact && !prev.applied)) {
-      const next = this.withCall({ ...prev, applied: prev.applied || !!opts.applied }, opts.toolCallId);
+      const next = this.withCall(clone(prev, { applied: prev.applied || !!opts.applied }), opts.toolCallId);
       if (next.applied !== prev.applied || next.toolCallIds !== prev.toolCallIds) this.put(files, next);
       return next;
     }
@@ -143,7 +135,8 @@ export class ChangeTracker {
     const lf = (s: string) => s.replace(/\r\n/g, '\n');
     const had = prev.before === null ? null : new TextDecoder().decode(prev.before);
     if (had === before || (had !== null && before !== null && lf(had) === lf(before))) return;
-    this.put(files, { ...prev, before: before === null ? null : new TextEncoder().encode(before), exact: true });
+    const bytes = before === null ? null : new TextEncoder().encode(before);
+    this.put(files, clone(prev, { before: bytes, exact: true, dropped: false }));
   }
 
   /**
@@ -155,12 +148,12 @@ export class ChangeTracker {
     const files = this.turns.get(key(sessionId, turn));
     const prev = files?.get(path);
     if (!files || !prev || prev.exact) return;
-    this.put(files, { ...prev, before: before ? copy(before) : null, exact: true });
+    this.put(files, clone(prev, { before: before ? copy(before) : null, exact: true, dropped: false }));
   }
 
   /** Forgets a session's entries (its checkpoints were removed). */
   removeSession(sessionId: string): void {
-    for (const k of [...this.turns.keys()]) if (k.startsWith(`${sessionId}\u0000`)) this.turns.delete(k);
+    for (const k of [...this.turns.keys()]) if (k.startsWith(`${sessionId}\u0000`)) this.dropTurn(k);
     this.order.splice(0, this.order.length, ...this.order.filter((k) => this.turns.has(k)));
     this.changed.fire({ sessionId, turn: -1 });
   }
@@ -177,7 +170,7 @@ export class ChangeTracker {
     const source = via ?? prev?.source;
     if (!files || !prev || (prev.applied && prev.state === 'pending' && prev.source === source)) return;
     // A change after keep/revert makes the file pending again (the snapshot stays the first one).
-    this.put(files, { ...prev, applied: true, state: 'pending', source: source! });
+    this.put(files, clone(prev, { applied: true, state: 'pending', source: source! }));
   }
 
   /** Drops an entry whose change never happened (the write failed, the call was rejected). */
@@ -187,6 +180,7 @@ export class ChangeTracker {
     const prev = files?.get(path);
     if (!files || !prev || prev.applied) return;
     files.delete(path);
+    this.held -= heldBytes(prev);
     this.journal?.record(sessionId, turn, path, undefined);
     this.changed.fire({ sessionId, turn });
   }
@@ -196,7 +190,7 @@ export class ChangeTracker {
     const files = this.turns.get(key(sessionId, turn));
     const prev = files?.get(path);
     if (!files || !prev || prev.state === state) return;
-    this.put(files, { ...prev, state });
+    this.put(files, clone(prev, { state }));
   }
 
   get(sessionId: string, turn: number, path: string): FileChange | undefined {
@@ -247,20 +241,49 @@ export class ChangeTracker {
       files = new Map();
       this.turns.set(k, files);
       this.order.push(k);
-      while (this.order.length > this.maxTurns) this.turns.delete(this.order.shift()!);
+      while (this.order.length > this.maxTurns) this.dropTurn(this.order.shift()!);
     }
     return files;
   }
 
   private put(files: Map<string, FileChange>, entry: FileChange): void {
+    const prev = files.get(entry.path);
+    this.held += heldBytes(entry) - (prev ? heldBytes(prev) : 0);
     files.set(entry.path, entry);
     this.journal?.record(entry.sessionId, entry.turn, entry.path, entry);
+    this.trim();
     this.changed.fire({ sessionId: entry.sessionId, turn: entry.turn });
+  }
+
+  private dropTurn(k: Key): void {
+    for (const e of this.turns.get(k)?.values() ?? []) this.held -= heldBytes(e);
+    this.turns.delete(k);
+  }
+
+  /** Past the cap: the oldest turns' bytes leave memory first (their entries stay listed). */
+  private trim(): void {
+    for (const k of this.order) {
+      if (this.held <= this.maxBytes) return;
+      const files = this.turns.get(k);
+      for (const e of files?.values() ?? []) {
+        const size = heldBytes(e);
+        if (!size) continue;
+        // Read back from the journal (it was told the entry already) when asked, as on a reload.
+        const { sessionId, turn, path } = e; // not `e`: it holds the bytes
+        const read = () => {
+          if (!this.journal?.readBefore) throw new SnapshotGone(path, turn);
+          return this.journal.readBefore(sessionId, turn, path);
+        };
+        files!.set(e.path, storedEntry({ ...e, dropped: true }, read));
+        this.held -= size;
+        if (this.held <= this.maxBytes) return;
+      }
+    }
   }
 
   private withCall(f: FileChange, toolCallId: string | undefined): FileChange {
     if (!toolCallId || f.toolCallIds.includes(toolCallId)) return f;
-    return { ...f, toolCallIds: [...f.toolCallIds, toolCallId] };
+    return clone(f, { toolCallIds: [...f.toolCallIds, toolCallId] });
   }
 }
 

@@ -10,6 +10,7 @@ import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
 import { planUndo, undoQuestion, type UndoPlan } from '../checkpoints/undoChange';
 import { describeChange, folderDescription } from '../client/changeLabels';
+import { beforeIfKnown } from '../client/changeEntries';
 import type { ChangeTracker, FileChange } from '../client/changeTracker';
 import { Disposable } from '../common/disposable';
 import { editorUri, type EditorEdits, findDocument, workspacePaths } from './workspacePorts';
@@ -38,7 +39,8 @@ class SnapshotProvider extends Disposable implements vscode.TextDocumentContentP
       return '';
     }
     const c = this.tracker.get(q.s, q.t, vscode.Uri.from({ scheme: 'file', path: uri.path }).fsPath);
-    return c?.before ? new TextDecoder().decode(c.before) : '';
+    const before = c && beforeIfKnown(c);
+    return before ? new TextDecoder().decode(before) : '';
   }
 }
 
@@ -285,7 +287,7 @@ function stateIcon(c: FileChange): string {
     ? '$(check)'
     : c.state === 'reverted'
       ? '$(discard)'
-      : c.before === null
+      : beforeIfKnown(c) === null
         ? '$(diff-added)'
         : '$(diff-modified)';
 }

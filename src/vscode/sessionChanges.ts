@@ -6,6 +6,7 @@
 // canonical (a symlinked workspace folder's real path); the editor's form is used to show them.
 import * as vscode from 'vscode';
 import { summarizeChange } from '../checkpoints/changeSummary';
+import { beforeIfKnown } from '../client/changeEntries';
 import type { ChangeTracker, FileChange } from '../client/changeTracker';
 import { Disposable, toDisposable } from '../common/disposable';
 import { Emitter } from '../common/event';
@@ -56,7 +57,8 @@ export class SessionChanges extends Disposable {
         return {
           path: c.path,
           label: vscode.workspace.asRelativePath(workspacePaths().display(c.path)),
-          ...summarizeChange(c.before, now),
+          // A snapshot gone past the memory cap counts no lines rather than failing the turn's list.
+          ...summarizeChange(beforeIfKnown(c) ?? now, now),
           state: c.state,
         };
       }),

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeChange, folderDescription, workspaceRelative } from '../../../src/client/changeLabels';
+import { beforeIfKnown, SnapshotGone, storedEntry } from '../../../src/client/changeEntries';
 import { ChangeTracker } from '../../../src/client/changeTracker';
 
 const b = (s: string) => new TextEncoder().encode(s);
@@ -42,4 +43,25 @@ test('paths are workspace-relative, files at the workspace root included', () =>
   assert.equal(folderDescription('/ws/src/a.ts', ['/ws']), 'src');
   assert.equal(folderDescription('/ws2/x.md', ['/ws', '/ws2']), 'ws2');
   assert.equal(folderDescription('/elsewhere/y', ['/ws']), '/elsewhere');
+});
+
+test('a change whose snapshot is gone (dropped past the memory cap, no stored copy) is labelled, not an error', () => {
+  const gone = storedEntry(
+    {
+      sessionId: 's',
+      turn: 0,
+      path: '/w/a.ts',
+      exact: true,
+      source: 'write',
+      toolCallIds: [],
+      state: 'pending',
+      applied: true,
+      dropped: true,
+    },
+    () => {
+      throw new SnapshotGone('/w/a.ts', 0);
+    },
+  );
+  assert.equal(describeChange(gone), 'modified (snapshot gone) · written through Tandem');
+  assert.equal(beforeIfKnown(gone), undefined);
 });

@@ -92,3 +92,37 @@ test('a journal is told every entry as it changes, and loaded entries come back 
   u.removeSession('s');
   assert.equal(u.allTurns().length, 0);
 });
+
+test('past the byte cap the oldest turns lose their bytes first, stay listed, and read back from the journal', () => {
+  const t = new ChangeTracker(50, 1000);
+  const stored = new Map<string, Uint8Array>();
+  t.setJournal({
+    record: (s, turn, path, e) => void (e?.before && stored.set(`${turn}:${path}`, new Uint8Array(e.before))),
+    readBefore: (s, turn, path) => stored.get(`${turn}:${path}`)!,
+  });
+  for (let turn = 0; turn < 3; turn++)
+    t.snapshot('s', turn, '/f', new Uint8Array(600).fill(65 + turn), { source: 'write', applied: true });
+  assert.ok(t.heldBytes <= 1000, `${t.heldBytes} bytes held`);
+  assert.equal(t.get('s', 0, '/f')!.dropped, true, 'the oldest turn went first');
+  assert.equal(t.get('s', 1, '/f')!.dropped, true);
+  assert.equal(t.get('s', 2, '/f')!.dropped, undefined, 'the newest keeps its bytes');
+  assert.deepEqual(
+    t.allTurns('s').map((x) => x.turn),
+    [2, 1, 0],
+    'every turn is still listed',
+  );
+  assert.equal(t.get('s', 0, '/f')!.before![0], 65, 'read back when asked');
+  t.setState('s', 0, '/f', 'kept');
+  assert.equal(t.get('s', 0, '/f')!.dropped, true, 'a state change does not load the bytes back');
+  assert.ok(t.heldBytes <= 1000);
+});
+
+test('without a journal a dropped snapshot says it is gone instead of reading as empty', () => {
+  const t = new ChangeTracker(50, 100);
+  t.snapshot('s', 0, '/old', new Uint8Array(80), { source: 'write', applied: true });
+  t.snapshot('s', 1, '/new', new Uint8Array(80), { source: 'write', applied: true });
+  const old = t.get('s', 0, '/old')!;
+  assert.equal(old.dropped, true);
+  assert.throws(() => old.before, /is gone: it was dropped to keep memory bounded/);
+  assert.equal(t.changes('s', 0).length, 1, 'still listed');
+});
