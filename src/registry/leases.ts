@@ -100,8 +100,9 @@ export type FolderOf = (paths: readonly string[]) => string | undefined;
 export class AgentLease {
   private held?: { dir: string; release: () => void };
 
+  /** `leases` is asked for when a lease is first taken: activation touches no file. */
   constructor(
-    private readonly leases: Leases,
+    private readonly leases: () => Leases,
     private readonly folderOf: FolderOf,
     private readonly log?: (line: string) => void,
   ) {}
@@ -118,7 +119,7 @@ export class AgentLease {
     this.held = undefined;
     if (!dir) return;
     try {
-      this.held = { dir, release: this.leases.take(dir) };
+      this.held = { dir, release: this.leases().take(dir) };
     } catch (err) {
       this.log?.(`could not record that ${dir} is in use: ${err instanceof Error ? err.message : err}`);
     }

@@ -15,14 +15,17 @@ import { Leases, type LeaseHolder } from './leases';
 import type { DistributionKind, InstalledAgent } from './types';
 
 export class RegistryStore {
-  readonly leases: Leases;
+  private leaseFiles?: Leases;
 
   /** `holder`: whose leases this store takes (default: this process). */
   constructor(
     readonly root: string,
-    holder?: LeaseHolder,
-  ) {
-    this.leases = new Leases(join(root, 'leases'), holder);
+    private readonly holder?: LeaseHolder,
+  ) {}
+
+  /** Made on first use, like every path here: activation builds the store and touches nothing. */
+  get leases(): Leases {
+    return (this.leaseFiles ??= new Leases(join(this.root, 'leases'), this.holder));
   }
 
   get manifestFile(): string {

@@ -80,7 +80,7 @@ export function registerRegistry(
   // The running agent's version folder is leased from 'starting' (before its process is spawned)
   // until it stops; a folder it leaves may be left over (an update while it ran): tidy up then.
   const lease = new AgentLease(
-    store.leases,
+    () => store.leases,
     (paths) => store.versionFolderOf(paths),
     (line) => d.logger.warn(`[registry] ${line}`),
   );
