@@ -1,21 +1,20 @@
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
 import type { ToWebview } from '../shared/protocol';
 import { App, SessionTabs } from './components/App';
 import { clearMarkdownCache } from './components/Markdown';
 import { createHost, HostContext, type VsCodeApi } from './host';
 import { permissionCard, toolDetails } from './lazy';
 import { openHref } from './links';
-import { Mirror, type ViewModel } from './mirror';
+import { Mirror } from './mirror';
 import { setWorkspaceRoots } from './toolTitle';
+import { useMirror } from './useMirror';
 
 declare function acquireVsCodeApi(): VsCodeApi;
 const host = createHost(acquireVsCodeApi());
 const mirror = new Mirror();
 
 function Root() {
-  const [vm, setVm] = useState<ViewModel>(mirror.current);
-  useEffect(() => mirror.subscribe(setVm), []);
+  const vm = useMirror(mirror);
   return (
     <HostContext.Provider value={host}>
       <App vm={vm} />
