@@ -57,8 +57,7 @@ export class SessionChanges extends Disposable {
         return {
           path: c.path,
           label: vscode.workspace.asRelativePath(workspacePaths().display(c.path)),
-          // A snapshot gone past the memory cap counts no lines rather than failing the turn's list.
-          ...summarizeChange(beforeIfKnown(c) ?? now, now),
+          ...summarizeChange(beforeOrNow(c, now), now),
           state: c.state,
         };
       }),
@@ -107,4 +106,13 @@ async function readFile(path: string): Promise<Uint8Array | null> {
   } catch {
     return null;
   }
+}
+
+/**
+ * What a change started from, for its line counts: null for a created file; the file as it is now
+ * when the snapshot is gone past the memory cap (no lines counted rather than failing the list).
+ */
+function beforeOrNow(c: FileChange, now: Uint8Array | null): Uint8Array | null {
+  const before = beforeIfKnown(c);
+  return before === undefined ? now : before;
 }
