@@ -66,7 +66,8 @@ function fakeWorld(platform: NodeJS.Platform) {
   };
 }
 
-const tick = () => new Promise((r) => setTimeout(r, 5));
+/** One turn of the event loop: what a signal or an exit set off has run. */
+const tick = () => new Promise((r) => setImmediate(r));
 
 test('on Windows a stop runs taskkill /T, then taskkill /T /F after the grace, and never kills the leader alone', async () => {
   const w = fakeWorld('win32');

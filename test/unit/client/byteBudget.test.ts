@@ -10,6 +10,7 @@ import { ChangeTracker } from '../../../src/client/changeTracker';
 import { FileSystemHandlers } from '../../../src/client/fileSystem';
 import type { FsPort } from '../../../src/client/ports';
 import { MemoryLogger } from '../../../src/common/logger';
+import { until } from '../../support/until';
 import { FakeDocs, FakeEdits, FakePermission, fakeWorkspace, nodeFs } from './fakePorts';
 
 test('a byte budget admits work while it fits, first come first served, and never over capacity', async () => {
@@ -40,11 +41,19 @@ test('concurrent paged reads of large files wait for the read budget instead of 
   for (let i = 0; i < 4; i++) writeFileSync(join(ws, `big${i}.txt`), `${'line\n'.repeat(40)}`); // 200 bytes
   let inFlight = 0;
   let most = 0;
+  let sized = 0;
+  const held: Array<() => void> = [];
   const fs: FsPort = {
     ...nodeFs,
+    stat: async (p) => {
+      const st = await nodeFs.stat(p);
+      sized++;
+      return st;
+    },
+    // Every read stays in flight until the test lets it finish.
     readFile: async (p) => {
       most = Math.max(most, ++inFlight);
-      await new Promise((r) => setTimeout(r, 5));
+      await new Promise<void>((go) => held.push(go));
       inFlight--;
       return nodeFs.readFile(p);
     },
@@ -63,6 +72,16 @@ test('concurrent paged reads of large files wait for the read budget instead of 
     { cwd: ws, logger: new MemoryLogger(), session: () => undefined },
   );
   const reads = [0, 1, 2, 3].map((i) => h.read({ sessionId: 's', path: join(ws, `big${i}.txt`), line: 2, limit: 1 }));
+  await until(() => sized === 4 && inFlight === 2, 2000, 'every read sized, two of them reading');
+  // Nothing else stands between the other two and their readFile but the budget: give them turns.
+  for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+  assert.equal(inFlight, 2, 'the other two wait for room');
+  let finished = 0;
+  for (const r of reads) void r.then(() => finished++);
+  while (finished < 4) {
+    held.splice(0).forEach((go) => go());
+    await new Promise((r) => setImmediate(r));
+  }
   const results = await Promise.all(reads);
   assert.deepEqual(
     results.map((r) => r.content),

@@ -9,7 +9,7 @@ import { ToolRegistry } from '../../../src/tools/registry';
 import { ToolState } from '../../../src/tools/toolState';
 import { DEFAULT_TOOLS_CONFIG, type Tool, type ToolResult } from '../../../src/tools/types';
 import { until } from '../../support/until';
-import { sleep, tool } from './fixtures';
+import { tool } from './fixtures';
 
 /** Timeout of these calls: far shorter than the user takes to answer. */
 const TIMEOUT_MS = 40;
@@ -20,6 +20,14 @@ function setup(tools: Tool[], extra: Partial<InvokeEnv> = {}) {
   const config = { ...DEFAULT_TOOLS_CONFIG, timeoutMs: TIMEOUT_MS };
   const env: InvokeEnv = { state: new ToolState(registry, () => config), config, sessionId: 's1', ...extra };
   return env;
+}
+/**
+ * Waits for `pred` by letting promises run (setImmediate turns), for tests whose setTimeout and
+ * Date are node:test's mock timers (`until` polls with those).
+ */
+async function settled(pred: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 200 && !pred(); i++) await new Promise((r) => setImmediate(r));
+  assert.ok(pred(), `never happened: ${what}`);
 }
 const text = (r: ToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : JSON.stringify(c))).join('\n');
 
@@ -34,16 +42,18 @@ function prompts() {
   return { open, ask };
 }
 
-test('the timeout starts after the permission answer: an Allow given after the timeout still runs the tool', async () => {
+test('the timeout starts after the permission answer: an Allow given after the timeout still runs the tool', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
   const p = prompts();
   let ran = 0;
   const env = setup([tool('Wipe', () => `wiped ${++ran}`, { requiresPermission: true })], {
     requestPermission: (c) => p.ask(c.signal),
   });
   const call = invokeTool('Wipe', {}, env);
-  await until(() => p.open.length === 1, 2000, 'the prompt');
+  await settled(() => p.open.length === 1, 'the prompt');
   // The user takes longer than the whole timeout to answer.
-  await sleep(TIMEOUT_MS * 3);
+  t.mock.timers.tick(TIMEOUT_MS * 3);
+  await settled(() => true, 'a turn for a timeout to land');
   assert.notEqual(p.open[0].signal?.aborted, true, 'the prompt is still up');
   p.open[0].answer('allow');
   const r = await call;
@@ -51,21 +61,26 @@ test('the timeout starts after the permission answer: an Allow given after the t
   assert.equal(r.isError, undefined);
 });
 
-test('the time after the answer still counts: a handler slower than the timeout times out', async () => {
+test('the time after the answer still counts: a handler slower than the timeout times out', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+  let started = false;
   const env = setup(
     [
       tool(
         'Slow',
-        async () => {
-          await sleep(TIMEOUT_MS * 4);
-          return 'late';
+        () => {
+          started = true;
+          return new Promise<string>(() => undefined); // never answers
         },
         { requiresPermission: true },
       ),
     ],
     { requestPermission: async () => 'allow' },
   );
-  assert.match(text(await invokeTool('Slow', {}, env)), /^Tool Slow timed out after 0\.04 s/);
+  const call = invokeTool('Slow', {}, env);
+  await settled(() => started, 'the handler runs after the answer');
+  t.mock.timers.tick(TIMEOUT_MS);
+  assert.match(text(await call), /^Tool Slow timed out after 0\.04 s/);
 });
 
 test('a call whose session goes away while its prompt waits withdraws the prompt and gets the fallback', async () => {
@@ -142,12 +157,14 @@ const asking = tool('Peek', async (_a, ctx) => {
   return o.outcome === 'selected' ? `answered ${o.optionId}` : 'cancelled';
 });
 
-test("a handler's question waits for the user without the timeout running, in the call's own session", async () => {
+test("a handler's question waits for the user without the timeout running, in the call's own session", async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
   const q = questionPort();
   const env = setup([asking], { permission: q.port });
   const call = invokeTool('Peek', {}, env);
-  await until(() => q.open.length === 1, 2000, 'the question');
-  await sleep(TIMEOUT_MS * 3);
+  await settled(() => q.open.length === 1, 'the question');
+  t.mock.timers.tick(TIMEOUT_MS * 3);
+  await settled(() => true, 'a turn for a timeout to land');
   q.open[0].answer({ outcome: 'selected', optionId: 'allow_once' });
   assert.equal(text(await call), 'answered allow_once');
   assert.equal(q.open[0].sessionId, 's1', 'asked in the session of the call, whatever the handler said');

@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SessionAction } from '../../../src/session/actions';
 import type { SessionSnapshot, ToolCallView } from '../../../src/shared/sessionModel';
-import { installDom, mountTranscript, sessionOf, settle } from './transcriptMount';
+import { until } from '../../support/until';
+import { installDom, mountTranscript, sessionOf } from './transcriptMount';
 import { fakeHost } from './fakeHost';
 
 installDom();
@@ -100,7 +101,7 @@ test('the error message is shown as text, never as markup', async () => {
     throw new Error(message);
   };
   render(h(HostContext.Provider, { value: fakeHost().host }, h(RowGuard, { raw: { id: 1 } }, h(Throws, null))), root);
-  await settle();
+  await until(() => errors(root).length === 1, 2000, 'the error line');
   const [error] = errors(root);
   assert.equal(error.textContent, `This item could not be shown: ${message} Copy raw JSON`);
   assert.equal(error.querySelector('img, b'), null);

@@ -38,9 +38,9 @@ export function sessionOf(actions: readonly SessionAction[], id = 's'): SessionS
   return toSnapshot(s);
 }
 
-/** Effects run on the next frames, lazily loaded chunks a little later. */
-export const settle = async (ticks = 4) => {
-  for (let i = 0; i < ticks; i++) await new Promise((r) => setTimeout(r, 1));
+/** Effects run on the next frames, lazily loaded chunks a frame or two later. */
+export const settle = async (frames = 4) => {
+  for (let i = 0; i < frames; i++) await new Promise((r) => requestAnimationFrame(r));
 };
 
 /**
