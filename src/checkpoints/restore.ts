@@ -5,6 +5,7 @@
 // from a stale picture of the files. Nothing is written through a symlink (restoreTarget.ts).
 import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { isWithin } from '../client/realPath';
 import { sha256, TooBigToKeep, tooBigMessage } from './blobStore';
 import type { CheckpointStore } from './checkpointStore';
 import { restoreTarget } from './restoreTarget';
@@ -198,10 +199,8 @@ function noticeOf(store: CheckpointStore, plan: RestorePlan, restored: readonly 
 }
 
 export function labelOf(roots: readonly string[], file: string): string {
-  for (const root of roots) {
-    const rel = path.relative(root, file);
-    if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) return rel.split(path.sep).join('/');
-  }
+  for (const root of roots)
+    if (file !== root && isWithin(root, file)) return path.relative(root, file).split(path.sep).join('/');
   return file;
 }
 

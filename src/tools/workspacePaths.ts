@@ -3,6 +3,7 @@
 // name ("api/src/a.ts"), as VS Code's own asRelativePath does. Pure: the folders come from a port.
 import * as nodePath from 'node:path';
 import type { JsonSchema } from './types';
+import { isWithin } from '../client/realPath';
 
 export interface WorkspaceFolderInfo {
   /** The folder's name as VS Code shows it (multi-root prefix). */
@@ -13,11 +14,10 @@ export interface WorkspaceFolderInfo {
 
 const URI = /^[a-zA-Z][\w+.-]+:\/\//;
 
+/** `p` relative to `root` with `/`, when inside it (`isWithin`: a file named `..foo` is inside). */
 function inside(p: string, root: string): string | undefined {
-  const rel = nodePath.relative(root, p);
-  if (rel === '') return '';
-  if (rel.startsWith('..') || nodePath.isAbsolute(rel)) return undefined;
-  return rel.split(nodePath.sep).join('/');
+  if (!isWithin(root, p)) return undefined;
+  return nodePath.relative(root, p).split(nodePath.sep).join('/');
 }
 
 /**

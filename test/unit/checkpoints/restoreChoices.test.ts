@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RestoreFile, RestorePlan } from '../../../src/checkpoints/restore';
+import * as nodePath from 'node:path';
+import { labelOf, type RestoreFile, type RestorePlan } from '../../../src/checkpoints/restore';
 import { restoreChoices, restoreFileItems, restoreSummary } from '../../../src/checkpoints/restoreChoices';
 
 const file = (label: string, action: RestoreFile['action'], extra: Partial<RestoreFile> = {}): RestoreFile => ({
@@ -75,4 +76,11 @@ test('the summary names what was left alone and what failed', () => {
     }),
     'Restored 1 file to before prompt 1. Left alone: b.ts has unsaved changes in an editor.',
   );
+});
+
+test('a restored file whose name starts with two dots is labelled relative to its folder', () => {
+  const root = nodePath.resolve('/ws');
+  assert.equal(labelOf([root], nodePath.join(root, '..env')), '..env');
+  assert.equal(labelOf([root], nodePath.join(root, 'src', 'a.ts')), 'src/a.ts');
+  assert.equal(labelOf([root], nodePath.resolve('/etc/hosts')), nodePath.resolve('/etc/hosts'));
 });

@@ -29,3 +29,8 @@ test('paths in calls: relative to the folder (or the named folder), absolute, or
   // What comes out goes back in.
   assert.equal(resolveInputPath(displayPath(nodePath.join(B, 'x', 'y.ts'), two), two), nodePath.join(B, 'x', 'y.ts'));
 });
+
+test('a file whose name starts with two dots is inside its folder, as everywhere else in Tandem', () => {
+  assert.equal(displayPath(nodePath.join(A, '..foo'), one), '..foo');
+  assert.equal(displayPath(nodePath.join(A, '..', 'foo'), one), nodePath.resolve('/ws/foo'));
+});
