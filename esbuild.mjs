@@ -28,13 +28,13 @@ const common = {
 const bundles = [
   {
     ...common,
-    // mcp-bridge: stdio ↔ HTTP relay for agents without http MCP (client tools, src/tools/bridge.ts).
+    // mcp-bridge: stdio ↔ HTTP relay for agents without http MCP (client tools, src/tools/mcp/bridge.ts).
     // replay-agent: plays a recorded session back as an agent (src/demo/replayAgent.ts).
     entryPoints: {
       extension: 'src/extension.ts',
       'demo-agent': 'src/demo/agent.ts',
       'replay-agent': 'src/demo/replayAgent.ts',
-      'mcp-bridge': 'src/tools/bridge.ts',
+      'mcp-bridge': 'src/tools/mcp/bridge.ts',
     },
     outdir: 'dist',
     platform: 'node',

@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ManifestFile, type Row } from '../src/checkpoints/manifestFile';
-import { storedEntry } from '../src/client/changeEntries';
-import { ChangeTracker, DEFAULT_MAX_BYTES, type FileChange } from '../src/client/changeTracker';
+import { storedEntry } from '../src/client/changes/changeEntries';
+import { ChangeTracker, DEFAULT_MAX_BYTES, type FileChange } from '../src/client/changes/changeTracker';
 import { heapAfterGc, mb } from './lib/memory';
 
 const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, readdirSync, lstatSync, rmSync, writeFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ChangeTracker } from '../src/client/changeTracker';
+import { ChangeTracker } from '../src/client/changes/changeTracker';
 import { CheckpointStore } from '../src/checkpoints/checkpointStore';
 
 const { values } = parseArgs({

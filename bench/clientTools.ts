@@ -5,7 +5,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { nullLogger } from '../src/common/logger';
-import { McpToolServer } from '../src/tools/mcpServer';
+import { McpToolServer } from '../src/tools/mcp/mcpServer';
 import { ToolRegistry } from '../src/tools/registry';
 import { DEFAULT_TOOLS_CONFIG } from '../src/tools/types';
 import { httpEcho, measure, pct } from './lib/latency';

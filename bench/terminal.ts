@@ -5,7 +5,7 @@
 // `node out/bench/terminal.js [--mb 200] [--limit 1048576] [--runs 3]`; prints one JSON line.
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { TerminalManager } from '../src/client/terminals';
+import { TerminalManager } from '../src/client/terminals/terminals';
 import { nullLogger } from '../src/common/logger';
 import { SessionStore } from '../src/session/store';
 

@@ -836,11 +836,13 @@ async function floodBatches(path = '') {
 /**
  * A command printing 20 MB into a live terminal of the running turn at the rate the long-output
  * e2e measured with real agents (20 MB in about 7.5 s; build-tool lines, some colored), sent the
- * way Tandem's terminal sends it (src/client/liveOutput.ts): a flush after 50 ms, then, while
+ * way Tandem's terminal sends it (src/client/terminals/liveOutput.ts): a flush after 50 ms, then, while
  * the output pours, one per HEAVY_FLUSH_MS holding at most the view's 256 KiB from a whole line.
  */
 async function terminalFlood(path = '') {
-  const { LIVE_FLUSH_MS, HEAVY_FLUSH_MS, HEAVY_FLUSH_BYTES } = require(join(REPO, 'out/src/client/liveOutput.js'));
+  const { LIVE_FLUSH_MS, HEAVY_FLUSH_MS, HEAVY_FLUSH_BYTES } = require(
+    join(REPO, 'out/src/client/terminals/liveOutput.js'),
+  );
   const { TERMINAL_VIEW_MAX_CHARS } = require(join(REPO, 'out/src/shared/sessionModel.js'));
   const TOTAL = quick ? 5e6 : 20e6;
   const BYTES_PER_MS = 20e6 / 7500;

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { nullLogger } from '../../src/common/logger';
-import { McpToolServer } from '../../src/tools/mcpServer';
+import { McpToolServer } from '../../src/tools/mcp/mcpServer';
 import type { ToolRegistry } from '../../src/tools/registry';
 import { DEFAULT_TOOLS_CONFIG } from '../../src/tools/types';
 import { until } from '../../test/support/until';

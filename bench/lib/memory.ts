@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { AgentClient } from '../../src/client/agentClient';
+import { AgentClient } from '../../src/client/connection/agentClient';
 import { nullLogger } from '../../src/common/logger';
 import type { AgentScript } from '../../src/demo/scriptTypes';
 

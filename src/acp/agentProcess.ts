@@ -2,7 +2,7 @@
 // with the extension host) with stdio pipes, keeps a bounded tail of its stderr (also forwarded to
 // the logger, secrets masked), reports its exit once with a human message, and kills the whole
 // tree (SIGTERM, then SIGKILL after a grace) so no CLI child is left behind.
-// No vscode here (DESIGN.md: src/acp is plain Node).
+// No vscode here (docs/ARCHITECTURE.md: src/acp is plain Node).
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';

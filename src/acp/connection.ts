@@ -12,11 +12,11 @@
 //   it drains on a later macrotask, after the promise continuations of that response ran. So
 //   `await sendRequest(session/new)` resumes before the session/update that followed the
 //   response is delivered, exactly as if everything went through vscode-jsonrpc.
-import { CancellationToken, NotificationType, RequestType, ResponseError } from 'vscode-jsonrpc';
+import { type CancellationToken, type NotificationType, type RequestType, ResponseError } from 'vscode-jsonrpc';
 import type { Message, MessageConnection, NotificationMessage, RequestMessage, ResponseMessage } from 'vscode-jsonrpc';
 import { createMessageConnection } from 'vscode-jsonrpc/node';
 import type { IDisposable } from '../common/disposable';
-import { Emitter, Event } from '../common/event';
+import { Emitter, type Event } from '../common/event';
 import type { Logger } from '../common/logger';
 import { AcpError, toAcpError, toResponseError } from './errors';
 import { NdjsonMessageReader, NdjsonMessageWriter } from './ndjson';

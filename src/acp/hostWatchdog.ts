@@ -10,7 +10,7 @@
 // SIGTERM dies even when the host exits (reload, window closed) before its own timer fires.
 // It exits on its own once it guards nothing; the host starts a new one for the next tree.
 // Windows: the same, with `taskkill /T` for SIGTERM and `taskkill /T /F` for SIGKILL.
-// No vscode here (DESIGN.md: src/acp is plain Node).
+// No vscode here (docs/ARCHITECTURE.md: src/acp is plain Node).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { groupAlive, processAlive } from './processGroups';
 

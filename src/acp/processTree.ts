@@ -1,10 +1,10 @@
 // A process and everything it starts, as one thing to stop: agents (agentProcess.ts), the
-// agent's terminal commands (client/nodeProcesses.ts) and the registry's npm install all spawn
+// agent's terminal commands (client/terminals/nodeProcesses.ts) and the registry's npm install all spawn
 // through here. The tree runs in its own process group (POSIX) so a signal reaches every child;
 // on Windows `taskkill /T` walks it by parent instead. The host watchdog (hostWatchdog.ts) guards
 // it: if the host dies, the tree dies, and a SIGTERM sent here is followed by the watchdog's
 // SIGKILL after the grace even when the host is gone by then.
-// No vscode here (DESIGN.md: src/acp is plain Node).
+// No vscode here (docs/ARCHITECTURE.md: src/acp is plain Node).
 import { execFile, spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { hostWatchdog, type Watchdog } from './hostWatchdog';
 import { groupAlive, taskkillArgs } from './processGroups';

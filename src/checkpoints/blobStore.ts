@@ -9,7 +9,7 @@ import { promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { deflateRaw, inflateRaw, inflateRawSync } from 'node:zlib';
-import { formatBytes } from '../client/textSlice';
+import { formatBytes } from '../client/files/textSlice';
 
 export interface StoreLimits {
   /** A file larger than this is not kept (its changes are listed, but cannot be restored). */

@@ -16,7 +16,7 @@
 // paths are scanned, and a path given in a folder's symlinked form is rewritten as it comes in.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { ChangeJournal, ChangeTracker, FileChange } from '../client/changeTracker';
+import type { ChangeJournal, ChangeTracker, FileChange } from '../client/changes/changeTracker';
 import { Emitter } from '../common/event';
 import { BlobStore, DEFAULT_LIMITS, type StoreLimits } from './blobStore';
 import { attribute } from './attribution';

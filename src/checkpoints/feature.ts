@@ -4,7 +4,7 @@
 // Neither is awaited: a prompt never waits for a checkpoint.
 import type { ClientCapabilities } from '@agentclientprotocol/sdk';
 import type { IDisposable } from '../common/disposable';
-import type { ClientFeature, FeatureContext } from '../client/feature';
+import type { ClientFeature, FeatureContext } from '../client/connection/feature';
 import type { CheckpointStore } from './checkpointStore';
 
 export class CheckpointsFeature implements ClientFeature {

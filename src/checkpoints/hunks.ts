@@ -4,18 +4,12 @@
 // `current` (the file now). The pending hunks are the diff baseline → current. Keeping a hunk
 // copies it into the baseline; undoing one puts the baseline's lines back into the current text;
 // every other hunk stays as it is. Lines keep their terminators, so CRLF files and a last line
-// without a newline come back byte for byte. The line diff is jsdiff's (Myers), bounded: past
-// MAX_EDIT_LENGTH edits the changed middle becomes a single hunk instead of stalling the host.
-import { diffArrays } from 'diff';
+// without a newline come back byte for byte. The line diff is the shared one
+// (src/shared/lineDiff.ts, also the webview's), bounded: past its bound the changed middle is a
+// single hunk instead of stalling the host.
+import { type Hunk, lineDiff, splitLines } from '../shared/lineDiff';
 
-export interface Hunk {
-  /** First line (0-based) of the hunk in the baseline, and the lines it has there. */
-  readonly oldStart: number;
-  readonly oldLines: readonly string[];
-  /** First line (0-based) of the hunk in the current text, and the lines it has now. */
-  readonly newStart: number;
-  readonly newLines: readonly string[];
-}
+export { type Hunk, splitLines };
 
 /** A replacement of whole lines [startLine, endLine) of a text by `text`. */
 export interface LineEdit {
@@ -26,20 +20,6 @@ export interface LineEdit {
 
 /** pending: hunks to review; kept: none left, the file differs from the original; undone: it is the original again. */
 export type FileReviewState = 'pending' | 'kept' | 'undone';
-
-const MAX_EDIT_LENGTH = 4000;
-
-/** The lines of `text`, each with its own terminator (\n or \r\n; the last may have none). */
-export function splitLines(text: string): string[] {
-  const out: string[] = [];
-  let start = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', start)) {
-    out.push(text.slice(start, i + 1));
-    start = i + 1;
-  }
-  if (start < text.length) out.push(text.slice(start));
-  return out;
-}
 
 /** The text of `bytes` when they are UTF-8 text that encodes back to the same bytes; else undefined (binary). */
 export function decodeExact(bytes: Uint8Array): string | undefined {
@@ -53,43 +33,9 @@ export function decodeExact(bytes: Uint8Array): string | undefined {
   return text;
 }
 
-export function computeHunks(baseline: string, current: string): Hunk[] {
-  const a = splitLines(baseline);
-  const b = splitLines(current);
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head++;
-  let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
-  const am = a.slice(head, a.length - tail);
-  const bm = b.slice(head, b.length - tail);
-  if (!am.length && !bm.length) return [];
-  const parts = diffArrays(am, bm, { maxEditLength: MAX_EDIT_LENGTH }) ?? [
-    { value: am, removed: true, added: false, count: am.length },
-    { value: bm, added: true, removed: false, count: bm.length },
-  ];
-  const hunks: Hunk[] = [];
-  let o = head;
-  let n = head;
-  let open: { oldStart: number; oldLines: string[]; newStart: number; newLines: string[] } | undefined;
-  for (const p of parts) {
-    if (!p.added && !p.removed) {
-      if (open) hunks.push(open);
-      open = undefined;
-      o += p.value.length;
-      n += p.value.length;
-      continue;
-    }
-    open ??= { oldStart: o, oldLines: [], newStart: n, newLines: [] };
-    if (p.removed) {
-      open.oldLines.push(...p.value);
-      o += p.value.length;
-    } else {
-      open.newLines.push(...p.value);
-      n += p.value.length;
-    }
-  }
-  if (open) hunks.push(open);
-  return hunks;
+/** The hunks from `baseline` to `current` (one whole-middle hunk past the diff's bound). */
+export function computeHunks(baseline: string, current: string): readonly Hunk[] {
+  return lineDiff(baseline, current).hunks;
 }
 
 /** The edit of the current text that undoes `h` (its lines go back to the baseline's). */
@@ -99,13 +45,14 @@ export function undoEdit(h: Hunk): LineEdit {
 
 function replaceLines(text: string, start: number, count: number, lines: readonly string[]): string {
   const all = splitLines(text);
-  all.splice(start, count, ...lines);
-  return all.join('');
+  // Not splice(start, count, ...lines): a hunk past the diff's bound can have more lines than a
+  // call may take arguments.
+  return [...all.slice(0, start), ...lines, ...all.slice(start + count)].join('');
 }
 
 /** One file's review: the pending hunks, keep / undo per hunk or all, and the resulting state. */
 export class FileReview {
-  private cached: Hunk[] | undefined;
+  private cached: readonly Hunk[] | undefined;
 
   constructor(
     readonly path: string,

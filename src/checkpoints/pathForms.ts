@@ -6,7 +6,7 @@
 // and the checkpoints (`canonical`), and go back to the folder's form where VS Code shows them in
 // an editor (`display`). Both are prefix rewrites: only the folders are resolved, once.
 import * as nodePath from 'node:path';
-import { isWithin, realPathSync } from '../client/realPath';
+import { isWithin, realPathSync } from '../client/files/realPath';
 
 interface Folder {
   /** As the workspace names it. */

@@ -5,8 +5,8 @@
 // that would be every changed file, inflated), and so are those the tracker dropped past its cap.
 // Entries whose content was too big to keep stay out (a revert would have nothing to write); the
 // restore plan reports them.
-import { SnapshotGone, snapshotInMemory, storedEntry } from '../client/changeEntries';
-import type { FileChange } from '../client/changeTracker';
+import { SnapshotGone, snapshotInMemory, storedEntry } from '../client/changes/changeEntries';
+import type { FileChange } from '../client/changes/changeTracker';
 import { TooBigToKeep } from './blobStore';
 import type { CheckpointStore, SessionData } from './checkpointStore';
 import type { BlobRef, ChangeRecord } from './timeline';

@@ -5,7 +5,7 @@
 // from a stale picture of the files. Nothing is written through a symlink (restoreTarget.ts).
 import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { isWithin } from '../client/realPath';
+import { isWithin } from '../client/files/realPath';
 import { sha256, TooBigToKeep, tooBigMessage } from './blobStore';
 import type { CheckpointStore } from './checkpointStore';
 import { restoreTarget } from './restoreTarget';

@@ -8,7 +8,7 @@
 // Synchronous: a few lstat calls per file, on a user's request.
 import { lstatSync, readlinkSync } from 'node:fs';
 import * as nodePath from 'node:path';
-import { isWithin, realPathSync } from '../client/realPath';
+import { isWithin, realPathSync } from '../client/files/realPath';
 
 export interface RestoreTarget {
   /** Why the file must not be written or deleted (a folder on its way is a symlink now). */

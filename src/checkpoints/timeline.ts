@@ -9,7 +9,7 @@
 // State at checkpoint K of a file: the `before` of the file's first change after K; a file with
 // no change after K is as it was. Restoring to K rewrites the files the agent (or a restore)
 // changed after K to that state.
-import type { ChangeSource, ChangeState } from '../client/changeTracker';
+import type { ChangeSource, ChangeState } from '../client/changes/changeTracker';
 
 /** A file's content in the blob store: sha256; null: the file did not exist; tooBig: not kept. */
 export type BlobRef = string | null | { readonly tooBig: number };

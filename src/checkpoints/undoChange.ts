@@ -63,14 +63,16 @@ export function mergeUndo(before: string, after: string, current: string): strin
   const later = computeHunks(after, current);
   if (undo.some((u) => later.some((l) => touches(u, l)))) return undefined;
   const base = splitLines(after);
-  const out: string[] = [];
+  // Pieces, joined once: not out.push(...lines), as a hunk past the diff's bound can have more
+  // lines than a call may take arguments.
+  const pieces: string[] = [];
   let i = 0;
   for (const h of [...undo, ...later].sort((x, y) => x.oldStart - y.oldStart)) {
-    out.push(...base.slice(i, h.oldStart), ...h.newLines);
+    pieces.push(base.slice(i, h.oldStart).join(''), h.newLines.join(''));
     i = h.oldStart + h.oldLines.length;
   }
-  out.push(...base.slice(i));
-  return out.join('');
+  pieces.push(base.slice(i).join(''));
+  return pieces.join('');
 }
 
 /** Both hunks' lines in the base, as closed ranges (an insertion is the point where it goes). */
@@ -102,7 +104,9 @@ export function undoQuestion(files: readonly { label: string; turn: number; plan
 function lostText(plan: UndoPlan): string {
   const lost = plan.kind === 'conflict' ? plan.lost : undefined;
   if (!lost || lost.added === undefined) return 'The changes made since would be lost.';
-  return `The changes made since (${lost.added} line${lost.added === 1 ? '' : 's'} added, ${lost.removed} removed) would be lost.`;
+  // Past the line diff's bound the counts are the whole changed middle: say they are at most that.
+  const upTo = lost.tooLarge ? 'up to ' : '';
+  return `The changes made since (${upTo}${lost.added} line${lost.added === 1 ? '' : 's'} added, ${upTo}${lost.removed} removed) would be lost.`;
 }
 
 /**

@@ -25,7 +25,7 @@ import type { SessionStore } from '../session/store';
 import { httpHost, type ElicitationContent } from '../shared/elicitation';
 import { validateElicitationContent } from '../shared/elicitationValidation';
 import type { ElicitationRequestView } from '../shared/sessionModel';
-import type { ClientFeature, FeatureContext } from './feature';
+import type { ClientFeature, FeatureContext } from './connection/feature';
 
 /** How a URL elicitation reaches the user. */
 export interface UrlPort {

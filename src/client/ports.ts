@@ -1,5 +1,5 @@
 // The ports the agent's hands (fs, terminals, follow-along, review) use. src/client never imports
-// vscode: src/vscode/workspacePorts.ts implements these with the editor; unit tests with fakes.
+// vscode: src/vscode/editor/workspacePorts.ts implements these with the editor; unit tests with fakes.
 // Paths are absolute file-system paths (the agent speaks paths, not URIs).
 import type { IDisposable } from '../common/disposable';
 

@@ -1,4 +1,4 @@
-import { IDisposable } from './disposable';
+import { type IDisposable } from './disposable';
 
 export type Event<T> = (listener: (e: T) => void) => IDisposable;
 

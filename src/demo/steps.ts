@@ -1,6 +1,6 @@
 // Runs a script's steps (the kinds are documented in scriptTypes.ts) for one turn. Every wait is
 // cancellable: a session/cancel interrupts the turn at the step it is in.
-import { McpClients, type McpServerEntry } from './mcpClients';
+import { type McpClients, type McpServerEntry } from './mcpClients';
 import type { Answer, Json, RpcChannel } from './rpcChannel';
 import type { RpcErrorSpec, Step } from './scriptTypes';
 import { holds, lookup, subst } from './substitution';

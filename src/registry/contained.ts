@@ -8,7 +8,7 @@
 // the write it guards.
 import { lstat, mkdir, readdir, realpath, symlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { isWithin, realPathSync } from '../client/realPath';
+import { isWithin, realPathSync } from '../client/files/realPath';
 
 export type EntryKind = 'file' | 'dir' | 'link';
 

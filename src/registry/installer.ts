@@ -4,7 +4,7 @@
 // download with it): nothing half-installed is left behind.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AgentConfig } from '../client/agentConfig';
+import type { AgentConfig } from '../client/agents/agentConfig';
 import { resolveCommand, unpack } from './archive';
 import { downloadFile, sameSha256, type UrlPolicy } from './download';
 import { installedVersion, npmBin, npmInstall } from './npm';

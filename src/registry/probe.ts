@@ -3,8 +3,8 @@
 // a working one.
 import { errorDetail } from '../acp/errors';
 import { AGENT_METHODS } from '../acp/methods';
-import type { AgentConfig } from '../client/agentConfig';
-import { openTransport } from '../client/transport';
+import type { AgentConfig } from '../client/agents/agentConfig';
+import { openTransport } from '../client/connection/transport';
 import { nullLogger, type Logger } from '../common/logger';
 
 export type ProbeResult = { ok: true; agentVersion?: string } | { ok: false; message: string };

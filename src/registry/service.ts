@@ -1,7 +1,7 @@
 // Install, update and uninstall registry agents, with VS Code left outside: the settings it writes
 // (`tandem.agents` in user settings) and what is running reach it through small ports, so the
 // whole flow runs in plain Node tests against a local index.
-import type { AgentConfig } from '../client/agentConfig';
+import type { AgentConfig } from '../client/agents/agentConfig';
 import { buildCatalog, type Catalog, type CatalogRow } from './browse';
 import { loadIndex } from './catalog';
 import type { UrlPolicy } from './download';

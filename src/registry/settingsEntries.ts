@@ -1,6 +1,6 @@
 // The `tandem.agents` entries a registry install writes, as plain list edits: the VS Code side
 // reads the user-settings list, applies one of these, and writes it back.
-import { DEMO_AGENT_NAME, type AgentConfig } from '../client/agentConfig';
+import { DEMO_AGENT_NAME, type AgentConfig } from '../client/agents/agentConfig';
 import type { InstalledAgent } from './types';
 
 type Entry = Record<string, unknown>;

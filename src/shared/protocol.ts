@@ -101,6 +101,8 @@ export interface ChangedFile {
   kind: 'created' | 'deleted' | 'modified';
   added?: number;
   removed?: number;
+  /** Too large for the line diff (src/shared/lineDiff.ts): added / removed are upper bounds. */
+  tooLarge?: true;
   state: 'pending' | 'kept' | 'reverted';
 }
 

@@ -1,18 +1,18 @@
 // Client tools on one agent connection: a ClientFeature that starts Tandem's MCP server for the
 // connection (one bearer token per connection), opens a slot per session/new, passes it in
 // `mcpServers` (http when the agent supports it, else a stdio entry running the bundled bridge),
-// shows each client tool call in the session's tool-call tree (callRows.ts), and asks permission
+// shows each client tool call in the session's tool-call tree (callUpdates.ts), and asks permission
 // through the PermissionPort. Pure: no vscode (src/vscode/ wires settings, the IDE group and the port).
-import type { PermissionPort } from '../client/permissionPort';
+import type { PermissionPort } from '../client/permissions/permissionPort';
 import type { AgentCapabilities, McpServer, PermissionOption } from '@agentclientprotocol/sdk';
-import type { ClientFeature, FeatureContext, SessionMcpServers } from '../client/feature';
+import type { ClientFeature, FeatureContext, SessionMcpServers } from '../client/connection/feature';
 import { clientToolTitleText } from '../shared/clientToolTitle';
 import { toDisposable, type IDisposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
-import { CallRows } from './callRows';
+import { CallUpdates } from './callUpdates';
 import type { PermissionDecision } from './invoke';
-import type { McpToolServer } from './mcpServer';
-import type { ToolSlot } from './toolSlot';
+import type { McpToolServer } from './mcp/mcpServer';
+import type { ToolSlot } from './mcp/toolSlot';
 import type { ToolRegistry } from './registry';
 import { MCP_SERVER_NAME, type ToolsConfig } from './types';
 
@@ -81,16 +81,16 @@ class ConnectionTools implements IDisposable {
   readonly server: McpToolServer;
   private readonly listening: Promise<void>;
   private current?: ToolSlot;
-  private readonly rows: CallRows;
+  private readonly rows: CallUpdates;
 
   constructor(
     private readonly opts: ClientToolsOptions,
     readonly ctx: FeatureContext,
   ) {
-    this.rows = new CallRows(ctx, opts.now);
+    this.rows = new CallUpdates(ctx, opts.now);
     // The MCP SDK loads with the first agent connection, not at extension activation.
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- synchronous lazy load, see above
-    const { McpToolServer: Server } = require('./mcpServer') as typeof import('./mcpServer');
+    const { McpToolServer: Server } = require('./mcp/mcpServer') as typeof import('./mcp/mcpServer');
     this.server = new Server({
       registry: opts.registry,
       config: opts.config,

@@ -15,7 +15,7 @@ export function containerDescription(g: ToolGroup): string {
 /**
  * The container's input: nothing (expand), or a function of the group to run through it. Some
  * agents (Claude Code) never re-read the tool list after list_changed; proxying keeps the
- * group usable for them. See ../../shared/ACP-NOTES.md and claude-code issue #13646.
+ * group usable for them. See docs/ACP-NOTES.md and claude-code issue #13646.
  */
 export function containerSchema(g: ToolGroup): JsonSchema {
   return {

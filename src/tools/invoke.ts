@@ -5,7 +5,7 @@
 // never counts the user's time (callClock.ts); a call that ends early (timeout, the agent's
 // cancel, disconnection) withdraws the prompts it still has open.
 import type { ValidateFunction } from 'ajv';
-import type { PermissionPort } from '../client/permissionPort';
+import type { PermissionPort } from '../client/permissions/permissionPort';
 import { CallClock } from './callClock';
 import type { ListedTool, Tool, ToolContent, ToolResult, ToolsConfig } from './types';
 import { textResult } from './types';

@@ -1,7 +1,7 @@
 // Client tools: groups of tools the agent calls and the client (VS Code) executes. Pure types,
 // no vscode, no transport: the registry and invocation know nothing of MCP, so MCP-over-ACP
-// (draft) or another transport can replace src/tools/mcpServer.ts later.
-import type { PermissionPort } from '../client/permissionPort';
+// (draft) or another transport can replace src/tools/mcp/mcpServer.ts later.
+import type { PermissionPort } from '../client/permissions/permissionPort';
 import type { DisconnectionStrategy } from './disconnection';
 
 /** A JSON Schema (draft-07 / 2019-09 subset ajv understands) for a tool's arguments object. */

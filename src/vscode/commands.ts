@@ -2,17 +2,18 @@
 // function per command id (rust-analyzer's createCommands()). The view's intents that do the
 // same thing call these functions (viewIntents.ts), so the view and the palette cannot drift apart.
 import * as vscode from 'vscode';
-import { replayAgent } from '../client/agentConfig';
-import { forgetSecrets } from './agentSecrets';
-import { pickAgent } from './agentPicker';
-import type { Controller } from './controller';
-import { exportSession } from './exportSession';
-import { forkSession } from './forkSession';
-import { currentSelection } from './promptContent';
-import { sendPrompt } from './sendPrompt';
-import { deletePastSession, openPastSession, type SessionHistory } from './sessionHistory';
-import { readSettings } from './settings';
-import { signIn } from './signIn';
+import { replayAgent } from '../client/agents/agentConfig';
+import { forgetSecrets } from './agent/agentSecrets';
+import { pickAgent } from './agent/agentPicker';
+import type { Controller } from './agent/controller';
+import { exportSession } from './sessions/exportSession';
+import { forkSession } from './sessions/forkSession';
+import { currentSelection } from './prompts/promptContent';
+import type { PromptSender } from './prompts/promptSender';
+import type { Ctx } from './ctx';
+import { deletePastSession, openPastSession, type SessionHistory } from './sessions/sessionHistory';
+import { readSettings } from './config';
+import { signIn } from './agent/signIn';
 
 export interface CommandDeps {
   context: vscode.ExtensionContext;
@@ -21,9 +22,11 @@ export interface CommandDeps {
   traffic: { show(): unknown };
   history: SessionHistory;
   permissions: { manage(): unknown };
+  /** Every prompt goes out through it (prompts/promptSender.ts). */
+  sender: Pick<PromptSender, 'send'>;
   showLog(): void;
   /** Deletes a session's checkpoints (when it leaves the history). */
-  removeCheckpoints?(sessionId: string): Promise<void>;
+  removeCheckpoints?: { removeSession(sessionId: string): Promise<void> };
 }
 
 export function createCommands(d: CommandDeps) {
@@ -56,7 +59,7 @@ export function createCommands(d: CommandDeps) {
     'tandem.deleteSession': (sessionId?: unknown) =>
       deletePastSession(
         d.history,
-        (id) => d.removeCheckpoints?.(id) ?? Promise.resolve(),
+        (id) => d.removeCheckpoints?.removeSession(id) ?? Promise.resolve(),
         typeof sessionId === 'string' ? sessionId : undefined,
       ),
     'tandem.exportSession': async (target?: vscode.Uri) => {
@@ -80,7 +83,7 @@ export function createCommands(d: CommandDeps) {
             });
       if (question === undefined) return;
       view.show();
-      await sendPrompt(ctl, question || 'Look at this selection.', [sel.attachment]);
+      await d.sender.send(question || 'Look at this selection.', [sel.attachment]);
     },
     // (uri, question) may come from a menu, a keybinding's args or another extension.
     'tandem.askAboutFile': async (uri?: vscode.Uri, preset?: string) => {
@@ -98,7 +101,7 @@ export function createCommands(d: CommandDeps) {
             });
       if (!question) return;
       view.show();
-      await sendPrompt(ctl, question, [{ kind: 'file', path: target.fsPath }]);
+      await d.sender.send(question, [{ kind: 'file', path: target.fsPath }]);
     },
     'tandem.replayRecording': async (file?: vscode.Uri) => {
       const uri = file instanceof vscode.Uri ? file : await pickRecording(d.context.globalStorageUri);
@@ -127,8 +130,11 @@ export function createCommands(d: CommandDeps) {
 
 export type TandemCommands = ReturnType<typeof createCommands>;
 
-export function registerCommands(commands: TandemCommands): vscode.Disposable[] {
-  return Object.entries(commands).map(([id, run]) => vscode.commands.registerCommand(id, run));
+/** Registers every palette command for the extension's lifetime; returns them for the view's intents. */
+export function registerCommands(ctx: Ctx, d: Omit<CommandDeps, 'context' | 'showLog'>): TandemCommands {
+  const commands = createCommands({ ...d, context: ctx.extension, showLog: () => ctx.log.show(true) });
+  for (const [id, run] of Object.entries(commands)) ctx.own(vscode.commands.registerCommand(id, run));
+  return commands;
 }
 
 /** "Tandem: Switch Mode": the agent's modes, the other ones first so Enter switches. */

@@ -1,120 +1,57 @@
-// Line diff for the inline view of `{type:"diff"}` tool content. Myers' O(ND) algorithm on
-// lines after trimming the common head and tail; bounded: a huge change degrades to
-// "all old removed, all new added" instead of stalling the webview.
+// Rows of the inline diff of a `{type:"diff"}` tool content: the shared line diff
+// (src/shared/lineDiff.ts, the one the host counts changed lines with, so the +/− here and in the
+// changes list agree) laid out as numbered rows, then folded to the changed rows with some context.
+import { diffLineArrays, splitLines } from '../shared/lineDiff';
 
-export type DiffLine = { t: ' ' | '+' | '-'; text: string; oldNo?: number; newNo?: number };
+export type DiffLine = {
+  t: ' ' | '+' | '-';
+  /** The line without its terminator. */
+  text: string;
+  oldNo?: number;
+  newNo?: number;
+  /** The text's last line, without a newline at its end (only the newline may have changed). */
+  noNewline?: true;
+};
 
 export interface DiffResult {
+  /** Every line of both texts in order; empty when tooLarge. */
   lines: DiffLine[];
   added: number;
   removed: number;
   /** oldText was null: a new file. */
   isNew: boolean;
-}
-
-const MAX_D = 2000;
-
-export function splitLines(s: string): string[] {
-  if (s === '') return [];
-  const lines = s.split(/\r?\n/);
-  if (lines[lines.length - 1] === '') lines.pop();
-  return lines;
+  /** Past the line diff's bound: no rows, and added / removed count the whole changed middle. */
+  tooLarge: boolean;
 }
 
 export function diffLines(oldText: string | null | undefined, newText: string): DiffResult {
   const isNew = oldText == null;
   const a = splitLines(oldText ?? '');
   const b = splitLines(newText);
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head++;
-  let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
-  const am = a.slice(head, a.length - tail);
-  const bm = b.slice(head, b.length - tail);
-  const ops = myers(am, bm) ?? [...am.map(() => '-' as const), ...bm.map(() => '+' as const)];
+  const d = diffLineArrays(a, b);
+  const result = { added: d.added, removed: d.removed, isNew, tooLarge: d.tooLarge === true };
+  if (d.tooLarge) return { ...result, lines: [] };
   const lines: DiffLine[] = [];
-  let o = 0,
-    n = 0,
-    added = 0,
-    removed = 0;
-  for (let i = 0; i < head; i++) lines.push({ t: ' ', text: a[i], oldNo: ++o, newNo: ++n });
-  let ai = 0,
-    bi = 0;
-  for (const op of ops) {
-    if (op === ' ') {
-      lines.push({ t: ' ', text: am[ai++], oldNo: ++o, newNo: ++n });
-      bi++;
-    } else if (op === '-') {
-      lines.push({ t: '-', text: am[ai++], oldNo: ++o });
-      removed++;
-    } else {
-      lines.push({ t: '+', text: bm[bi++], newNo: ++n });
-      added++;
-    }
+  let o = 0;
+  let n = 0;
+  const row = (t: DiffLine['t'], line: string): void => {
+    const r: DiffLine = { t, text: line.replace(/\r?\n$/, '') };
+    if (t !== '+') r.oldNo = ++o;
+    if (t !== '-') r.newNo = ++n;
+    if (!line.endsWith('\n')) r.noNewline = true;
+    lines.push(r);
+  };
+  for (const h of d.hunks) {
+    while (o < h.oldStart) row(' ', a[o]);
+    for (const l of h.oldLines) row('-', l);
+    for (const l of h.newLines) row('+', l);
   }
-  for (let i = a.length - tail; i < a.length; i++) lines.push({ t: ' ', text: a[i], oldNo: ++o, newNo: ++n });
-  return { lines, added, removed, isNew };
-}
-
-/** Edit script (' ', '-', '+') or undefined when the distance exceeds MAX_D. */
-function myers(a: string[], b: string[]): (' ' | '-' | '+')[] | undefined {
-  const N = a.length,
-    M = b.length;
-  if (N === 0) return b.map(() => '+' as const);
-  if (M === 0) return a.map(() => '-' as const);
-  const max = Math.min(N + M, MAX_D);
-  const off = max + 1;
-  const v = new Int32Array(2 * max + 3);
-  const trace: Int32Array[] = [];
-  for (let d = 0; d <= max; d++) {
-    trace.push(v.slice());
-    for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[off + k - 1] < v[off + k + 1]) ? v[off + k + 1] : v[off + k - 1] + 1;
-      let y = x - k;
-      while (x < N && y < M && a[x] === b[y]) {
-        x++;
-        y++;
-      }
-      v[off + k] = x;
-      if (x >= N && y >= M) return backtrack(trace, a, b, off, d);
-    }
-  }
-  return undefined;
-}
-
-function backtrack(trace: Int32Array[], a: string[], b: string[], off: number, dEnd: number): (' ' | '-' | '+')[] {
-  const out: (' ' | '-' | '+')[] = [];
-  let x = a.length,
-    y = b.length;
-  for (let d = dEnd; d > 0; d--) {
-    const v = trace[d];
-    const k = x - y;
-    const prevK = k === -d || (k !== d && v[off + k - 1] < v[off + k + 1]) ? k + 1 : k - 1;
-    const prevX = v[off + prevK];
-    const prevY = prevX - prevK;
-    while (x > prevX && y > prevY) {
-      out.push(' ');
-      x--;
-      y--;
-    }
-    if (x === prevX) {
-      out.push('+');
-      y--;
-    } else {
-      out.push('-');
-      x--;
-    }
-  }
-  while (x > 0 && y > 0) {
-    out.push(' ');
-    x--;
-    y--;
-  }
-  return out.reverse();
+  while (o < a.length) row(' ', a[o]);
+  return { ...result, lines };
 }
 
 /** Keeps changed lines with `context` lines around them; gaps become one `null` entry. */
-export function hunks(lines: DiffLine[], context = 3): (DiffLine | null)[] {
+export function foldUnchanged(lines: DiffLine[], context = 3): (DiffLine | null)[] {
   const keep = new Uint8Array(lines.length);
   lines.forEach((l, i) => {
     if (l.t === ' ') return;

@@ -1,7 +1,8 @@
 // The extension host as the webview sees it: one-way intents, requests answered by a reply with
-// the same seq (rejected on an error reply or when none comes in time), and the state VS Code
-// keeps for a hidden or reloaded view. Components get it from HostContext (main.tsx provides the
-// real one over acquireVsCodeApi; tests provide a fake), never from a module global.
+// the same seq (rejected on an error reply or when none comes in time), the host's word that the
+// agent's changes moved, and the state VS Code keeps for a hidden or reloaded view. Components
+// get it from HostContext (main.tsx provides the real one over acquireVsCodeApi; tests provide a
+// fake), never from a module global.
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { RequestMethod, RequestParams, RequestResult, WebviewIntent, WebviewReply } from '../shared/protocol';
@@ -24,6 +25,14 @@ export interface Host {
   post(intent: WebviewIntent): void;
   request<M extends RequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>>;
   state: ViewState;
+  /** Calls `l` whenever the host says the agent's changes (or their review state) moved; returns the unsubscribe. */
+  onChanges(l: () => void): () => void;
+}
+
+/** What the page's one message dispatcher (dispatch.ts) hands the host: replies, and "changes". */
+export interface HostInbox {
+  settle(r: WebviewReply): void;
+  changed(): void;
 }
 
 /** How long a request waits for its reply. */
@@ -39,10 +48,11 @@ export function viewStateOf(api: Pick<VsCodeApi, 'getState' | 'setState'>): View
   };
 }
 
-/** The host over a VS Code webview API; `settle` takes the replies the page receives. */
-export function createHost(api: VsCodeApi, timeoutMs = REQUEST_TIMEOUT_MS): Host & { settle(r: WebviewReply): void } {
+/** The host over a VS Code webview API; the dispatcher feeds it the replies and "changes" the page receives. */
+export function createHost(api: VsCodeApi, timeoutMs = REQUEST_TIMEOUT_MS): Host & HostInbox {
   let seq = 0;
   const waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  const changes = new Set<() => void>();
   return {
     post: (intent) => api.postMessage(intent),
     request<M extends RequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>> {
@@ -71,6 +81,11 @@ export function createHost(api: VsCodeApi, timeoutMs = REQUEST_TIMEOUT_MS): Host
       else w.resolve(r.result);
     },
     state: viewStateOf(api),
+    onChanges(l) {
+      changes.add(l);
+      return () => changes.delete(l);
+    },
+    changed: () => changes.forEach((l) => l()),
   };
 }
 

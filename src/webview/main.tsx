@@ -1,12 +1,10 @@
 import { render } from 'preact';
-import type { ToWebview } from '../shared/protocol';
 import { App, SessionTabs } from './components/App';
-import { clearMarkdownCache } from './components/Markdown';
+import { listen } from './dispatch';
 import { createHost, HostContext, type VsCodeApi } from './host';
 import { permissionCard, toolDetails } from './lazy';
 import { openHref } from './links';
 import { Mirror } from './mirror';
-import { setWorkspaceRoots } from './toolTitle';
 import { useMirror } from './useMirror';
 
 declare function acquireVsCodeApi(): VsCodeApi;
@@ -22,19 +20,8 @@ function Root() {
   );
 }
 
-window.addEventListener('message', (e: MessageEvent<ToWebview>) => {
-  const m = e.data;
-  if (!m || typeof m !== 'object' || !('type' in m)) return;
-  if (m.type === 'reply') {
-    host.settle(m);
-    return;
-  }
-  if (m.type === 'snapshot') {
-    clearMarkdownCache();
-    if (m.workspaceRoots) setWorkspaceRoots(m.workspaceRoots);
-  }
-  mirror.receive(m);
-});
+// Every message from the host, through the one dispatcher (dispatch.ts).
+listen(window, host, mirror);
 
 // Polite announcements (tool calls finishing, turns ending), throttled so a flood of
 // completions is one sentence, not a thousand.

@@ -18,6 +18,9 @@ export interface ViewModel {
   queue?: QueueView;
 }
 
+/** The messages that carry state (dispatch.ts routes the others: replies and "changes", to the Host). */
+export type StateMessage = Exclude<ToWebview, WebviewReply | { type: 'changes' }>;
+
 type Listener = (vm: ViewModel) => void;
 type Announcer = (text: string) => void;
 
@@ -56,8 +59,8 @@ export class Mirror {
     };
   }
 
-  /** A state message from the host (replies to requests go to the Host that asked). */
-  receive(msg: Exclude<ToWebview, WebviewReply>): void {
+  /** A state message from the host, handed on by the page's dispatcher (dispatch.ts). */
+  receive(msg: StateMessage): void {
     switch (msg.type) {
       case 'snapshot':
         this.pending = [];
@@ -90,6 +93,10 @@ export class Mirror {
         for (const p of msg.patches) this.pending.push(p);
         if (!this.frame) this.frame = this.schedule(() => this.flush());
         break;
+      default: {
+        // A state message without a case here does not compile.
+        const _unhandled: never = msg;
+      }
     }
   }
 

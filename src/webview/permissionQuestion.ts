@@ -3,7 +3,7 @@
 // (claude-code-acp's requests carry only a title and the raw input; the row has the kind).
 import type { PermissionRequestView, ToolCallView } from '../shared/sessionModel';
 import { commandLineOf } from '../shared/commandLine';
-import { niceTitle, relPath } from './toolTitle';
+import { niceTitle, relativePath } from './toolTitle';
 
 export interface PromptQuestion {
   verb: string;
@@ -47,8 +47,9 @@ const cut = (s: string) => {
   return line.length > MAX || line !== s ? `${line.slice(0, MAX - 1)}…` : s;
 };
 
-export function promptQuestion(c: ToolCallView): PromptQuestion {
-  const t = niceTitle(c);
+/** `roots`: the workspace folders, paths are shown relative to them. */
+export function promptQuestion(c: ToolCallView, roots: readonly string[]): PromptQuestion {
+  const t = niceTitle(c, roots);
   // Tandem's client tools ("IDE · OpenFile src/a.ts:3"): the call, then what it is about.
   if (t.verb.includes(' ·')) return { verb: 'Call', subject: t.subject ? `${t.verb} ${t.subject}` : t.verb };
   const command = commandOf(c);
@@ -65,7 +66,9 @@ export function promptQuestion(c: ToolCallView): PromptQuestion {
       ...[raw.file_path, raw.path].filter((p): p is string => typeof p === 'string'),
     ]),
   ];
-  const files = paths.length ? relPath(paths[0]) + (paths.length > 1 ? ` and ${paths.length - 1} more` : '') : '';
+  const files = paths.length
+    ? relativePath(paths[0], roots) + (paths.length > 1 ? ` and ${paths.length - 1} more` : '')
+    : '';
   const created = diffs.length > 0 && diffs.every((d) => !d.oldText);
   const verb = { edit: created ? 'Create' : 'Edit', delete: 'Delete', move: 'Move', read: 'Read' }[c.kind as string];
   if (verb && files) return { verb, subject: files };

@@ -1,7 +1,11 @@
 // Natural titles for tool calls. Claude Code (claude-code-acp, claude-agent-acp) titles its
 // tools "Read /abs/path", "Edit `/abs/path`", "Terminal", the raw shell line, "Read File"…; the
 // tool name is in `_meta.claudeCode.toolName` (sometimes `mcp__acp__Read`) or `name`. We show a
-// verb and the workspace-relative subject, and keep the agent's title as the tooltip.
+// verb and the workspace-relative subject, and keep the agent's title as the tooltip. The
+// workspace folders come with the host's snapshot into the mirrored state; App provides them as
+// RootsContext and the functions here take them as an argument.
+import { createContext } from 'preact';
+import { useContext } from 'preact/hooks';
 import { clientCallOfMcpName, clientToolTitle, type ClientCallFacts } from '../shared/clientToolTitle';
 import type { ToolCallView } from '../shared/sessionModel';
 
@@ -11,22 +15,28 @@ export interface NiceTitle {
   detail?: string;
 }
 
-let roots: string[] = [];
-/** Workspace folders, so paths show relative to them. */
-export function setWorkspaceRoots(r: string[]): void {
-  roots = r.map((p) => p.replace(/[\\/]+$/, ''));
-}
+/** The workspace folders (the mirrored state's `workspaceRoots`), so paths show relative to them. */
+export const RootsContext = createContext<readonly string[]>([]);
+export const useRoots = (): readonly string[] => useContext(RootsContext);
 
-export function relPath(p: string): string {
-  for (const r of roots)
+const trim = (p: string) => p.replace(/[\\/]+$/, '');
+
+/** `p` relative to the workspace folder it is in, else as it is. */
+export function relativePath(p: string, roots: readonly string[]): string {
+  for (const root of roots) {
+    const r = trim(root);
     if (r && (p === r || p.startsWith(r + '/') || p.startsWith(r + '\\'))) return p.slice(r.length + 1) || p;
+  }
   return p;
 }
 
+/** relativePath against RootsContext: a hook (call it while rendering, unconditionally). */
+export const useRelPath = (p: string): string => relativePath(p, useRoots());
+
 /** " in src" for a search's folder; nothing for a workspace folder itself (the usual case). */
-function inFolder(p: string | undefined): string {
-  const r = p && relPath(p);
-  return !r || roots.includes(r.replace(/[\\/]+$/, '')) ? '' : ` in ${r}`;
+function inFolder(p: string | undefined, roots: readonly string[]): string {
+  const r = p && relativePath(p, roots);
+  return !r || roots.some((x) => trim(x) === trim(r)) ? '' : ` in ${r}`;
 }
 
 export function toolName(call: ToolCallView): string | undefined {
@@ -38,13 +48,14 @@ export function toolName(call: ToolCallView): string | undefined {
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
 const short = (s: string, n = 80) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
 
-export function niceTitle(call: ToolCallView): NiceTitle {
+export function niceTitle(call: ToolCallView, roots: readonly string[]): NiceTitle {
   const input = (call.rawInput && typeof call.rawInput === 'object' ? call.rawInput : {}) as Record<string, unknown>;
   const path = str(input.file_path) ?? str(input.path) ?? str(input.notebook_path) ?? call.locations[0]?.path;
-  const rel = path ? relPath(path) : undefined;
+  const relative = (p: string) => relativePath(p, roots);
+  const rel = path ? relative(path) : undefined;
   const name = toolName(call);
   const mcp = clientCallOfMcpName(name ?? call.title, call.rawInput);
-  const client = clientToolMeta(call.meta?.tandem) ?? (mcp && clientToolTitle(mcp, relPath));
+  const client = clientToolMeta(call.meta?.tandem, relative) ?? (mcp && clientToolTitle(mcp, relative));
   if (client) return client;
   switch (name) {
     case 'Read': {
@@ -75,7 +86,7 @@ export function niceTitle(call: ToolCallView): NiceTitle {
       return { verb: 'Stop', subject: 'background command' };
     case 'Glob': {
       const pat = str(input.pattern);
-      if (pat) return { verb: 'Find files', subject: pat + inFolder(str(input.path)) };
+      if (pat) return { verb: 'Find files', subject: pat + inFolder(str(input.path), roots) };
       break;
     }
     case 'Grep': {
@@ -83,7 +94,8 @@ export function niceTitle(call: ToolCallView): NiceTitle {
       if (pat)
         return {
           verb: 'Search',
-          subject: `"${short(pat, 60)}"` + inFolder(str(input.path)) + (str(input.glob) ? ` (${input.glob})` : ''),
+          subject:
+            `"${short(pat, 60)}"` + inFolder(str(input.path), roots) + (str(input.glob) ? ` (${input.glob})` : ''),
         };
       break;
     }
@@ -111,30 +123,34 @@ export function niceTitle(call: ToolCallView): NiceTitle {
       return { verb: 'Update', subject: 'plan' };
     case 'ExitPlanMode':
       return { verb: 'Ready to code', subject: '' };
+    default:
+    // Another agent's tool, or none named: titled from what it carries, below.
   }
   // codex-acp titles a command with the command itself ({command: [shell, "-lc", line]}).
   const argv = Array.isArray(input.command) ? input.command : undefined;
   if (call.kind === 'execute' && call.title && argv?.[argv.length - 1] === call.title)
     return { verb: 'Run', subject: short(call.title, 120) };
-  return { verb: '', subject: cleanTitle(call.title || name || 'Tool call') };
+  return { verb: '', subject: cleanTitle(call.title || name || 'Tool call', roots) };
 }
 
 /** A row of Tandem's client tools (`_meta.tandem`, on the agent's own row or on Tandem's). */
-function clientToolMeta(t: unknown): NiceTitle | undefined {
+function clientToolMeta(t: unknown, relative: (p: string) => string): NiceTitle | undefined {
   const m = t as Partial<ClientCallFacts> | undefined;
   if (typeof m?.group !== 'string' || typeof m.tool !== 'string') return undefined;
   return clientToolTitle(
     { group: m.group, tool: m.tool, kind: m.kind, args: m.args && typeof m.args === 'object' ? m.args : undefined },
-    relPath,
+    relative,
   );
 }
 
 /** Backticks around paths dropped, absolute workspace paths made relative. */
-export function cleanTitle(t: string): string {
-  return t.replace(/`([^`]+)`/g, '$1').replace(/(?:^|\s)(\/[^\s]+)/g, (m, p: string) => m.replace(p, relPath(p)));
+export function cleanTitle(t: string, roots: readonly string[]): string {
+  return t
+    .replace(/`([^`]+)`/g, '$1')
+    .replace(/(?:^|\s)(\/[^\s]+)/g, (m, p: string) => m.replace(p, relativePath(p, roots)));
 }
 
-export function titleText(call: ToolCallView): string {
-  const t = niceTitle(call);
+export function titleText(call: ToolCallView, roots: readonly string[]): string {
+  const t = niceTitle(call, roots);
   return t.verb ? `${t.verb} ${t.subject}`.trim() : t.subject;
 }

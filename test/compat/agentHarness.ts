@@ -5,14 +5,14 @@ import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RequestPermissionRequest } from '@agentclientprotocol/sdk';
-import { AgentClient } from '../../src/client/agentClient';
-import type { ClientFeature } from '../../src/client/feature';
-import { ChangeTracker } from '../../src/client/changeTracker';
-import { FileSystemFeature } from '../../src/client/fileSystem';
-import { TerminalsFeature } from '../../src/client/terminals';
+import { AgentClient } from '../../src/client/connection/agentClient';
+import type { ClientFeature } from '../../src/client/connection/feature';
+import { ChangeTracker } from '../../src/client/changes/changeTracker';
+import { FileSystemFeature } from '../../src/client/files/fileSystem';
+import { TerminalsFeature } from '../../src/client/terminals/terminals';
 import { CLIENT_METHODS } from '../../src/acp/methods';
 import { MemoryLogger } from '../../src/common/logger';
-import type { PermissionPort } from '../../src/client/permissionPort';
+import type { PermissionPort } from '../../src/client/permissions/permissionPort';
 import { FakeDocs, FakeEdits, FakePermission, fakeWorkspace, nodeFs } from '../unit/client/fakePorts';
 
 export {
@@ -82,6 +82,19 @@ export function client(
     clientInfo: { name: 'tandem-compat', version: '0' },
   });
   return { c, logger, tracker, traffic };
+}
+
+/** client(), started: fails with the log's tail (the agent shut down) unless the agent is ready. */
+export async function startedClient(...args: Parameters<typeof client>) {
+  const r = client(...args);
+  try {
+    await r.c.start();
+    assert.equal(r.c.agent.state, 'ready', `${r.c.agent.message}\n${logTail(r.logger)}`);
+  } catch (err) {
+    await r.c.shutdown();
+    throw err;
+  }
+  return r;
 }
 
 export function methods(traffic: { dir: string; msg: { method?: string } }[]): string[] {

@@ -63,7 +63,7 @@ export const CLAUDE_AGENT_ACP_101 = join(
 /** claude-agent-acp needs Node ≥ 22: test/compat/run.mjs passes the Node 24 the VS Code harness installs. */
 export const AGENT_NODE = process.env.TANDEM_AGENT_NODE ?? '';
 
-/** claude-code-acp against a fake Anthropic server, with a throwaway HOME (ACP-NOTES.md). */
+/** claude-code-acp against a fake Anthropic server, with a throwaway HOME (docs/ACP-NOTES.md). */
 export const claudeCodeEnv = (model: FakeServer, home: string): Record<string, string> => ({
   ANTHROPIC_BASE_URL: model.url,
   ANTHROPIC_API_KEY: 'dummy',

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fakeAnthropic, type Lane } from './fakeModels';
+import { until } from '../support/until';
 import { userPermissions } from './userPermissions';
 import {
   AGENT_NODE,
@@ -232,10 +233,10 @@ test(
       assert.equal(c.agent.state, 'ready', `${c.agent.message}\n${logTail(logger)}`);
       await endedTurn(c, logger, 'Use a subagent');
       // 0.100.0 runs the subagent in the background: its calls may come after the turn's answer.
-      const deadline = Date.now() + 20_000;
       const read = () =>
         Object.values(c.session!.snapshot().toolCalls).find((t) => t.kind === 'read' && t.status === 'completed');
-      while (!read() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      // Not there in time: the assertions below say what came instead.
+      await until(() => read() !== undefined, 20_000, "the subagent's Read", 100).catch(() => undefined);
       const snap = c.session!.snapshot();
       const agent = Object.values(snap.toolCalls).find((t) => t.name === 'Agent');
       assert.ok(

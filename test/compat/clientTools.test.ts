@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentClient } from '../../src/client/agentClient';
+import { AgentClient } from '../../src/client/connection/agentClient';
 import { MemoryLogger } from '../../src/common/logger';
 import { ClientToolsFeature } from '../../src/tools/clientToolsFeature';
 import { ToolRegistry } from '../../src/tools/registry';
@@ -73,7 +73,7 @@ function setup(name: string, command: string, args: string[], env: Record<string
     registry,
     config: () => DEFAULT_TOOLS_CONFIG,
     logger,
-    bridge: { command: process.execPath, args: [join(__dirname, '../../src/tools/bridge.js')] },
+    bridge: { command: process.execPath, args: [join(__dirname, '../../src/tools/mcp/bridge.js')] },
   });
   const traffic: Array<{ dir: string; msg: { method?: string; params?: { mcpServers?: unknown[] } } }> = [];
   const c = new AgentClient({

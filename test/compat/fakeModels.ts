@@ -1,7 +1,7 @@
 // Fake model servers on 127.0.0.1 for the compatibility tests: scripted replies in the wire
 // formats of the Anthropic Messages API (claude-code-acp), the Gemini API (gemini-cli) and the
 // OpenAI Responses API (codex-acp).
-// Facts: ACP-NOTES.md in the team's shared folder, "Running real agents offline".
+// Facts: docs/ACP-NOTES.md, "Running real agents offline".
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 

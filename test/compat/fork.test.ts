@@ -5,9 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { forkSupported } from '../../src/client/fork';
+import { forkSupported } from '../../src/client/connection/fork';
 import { fakeAnthropic } from './fakeModels';
-import { AGENT_NODE, claudeAgentEnv, client, logTail, workspace } from './agentHarness';
+import { AGENT_NODE, claudeAgentEnv, startedClient, logTail, workspace } from './agentHarness';
 import { CLAUDE_AGENT_ACP_101 } from './agentPaths';
 
 const skip =
@@ -22,7 +22,7 @@ function texts(request: unknown): string {
 test('claude-agent-acp 0.101.0: a fork continues the same conversation', { skip, timeout: 180_000 }, async () => {
   const { ws, home } = workspace();
   const model = await fakeAnthropic([{ text: 'Noted: the word is MANGO.' }, { text: 'It was MANGO.' }]);
-  const { c, logger, traffic } = client(
+  const { c, logger, traffic } = await startedClient(
     'Claude Agent',
     AGENT_NODE,
     [CLAUDE_AGENT_ACP_101],
@@ -30,8 +30,6 @@ test('claude-agent-acp 0.101.0: a fork continues the same conversation', { skip,
     ws,
   );
   try {
-    await c.start();
-    assert.equal(c.agent.state, 'ready', `${c.agent.message}\n${logTail(logger)}`);
     assert.equal(forkSupported(c.agentCapabilities), true, JSON.stringify(c.agentCapabilities?.sessionCapabilities));
     await c.prompt('Remember the word MANGO.');
     const source = c.session!;

@@ -49,7 +49,7 @@ test(
     const hostFile = join(ws, '..', 'host.js');
     writeFileSync(
       hostFile,
-      `const { AgentClient } = require(${JSON.stringify(join(__dirname, '../../src/client/agentClient.js'))});
+      `const { AgentClient } = require(${JSON.stringify(join(__dirname, '../../src/client/connection/agentClient.js'))});
 const c = new AgentClient({
   agent: { name: 'Claude Code', command: process.execPath, args: [${JSON.stringify(CLAUDE_CODE_ACP)}], env: ${JSON.stringify(env)}, cwd: ${JSON.stringify(ws)} },
   cwd: ${JSON.stringify(ws)},

@@ -5,10 +5,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { steeringSupported } from '../../src/client/steering';
+import { steeringSupported } from '../../src/client/connection/steering';
 import { until } from '../support/until';
 import { fakeAnthropic } from './fakeModels';
-import { AGENT_NODE, claudeAgentEnv, client, logTail, workspace } from './agentHarness';
+import { AGENT_NODE, claudeAgentEnv, startedClient, logTail, workspace } from './agentHarness';
 import { CLAUDE_AGENT_ACP_101 } from './agentPaths';
 
 const skip =
@@ -22,7 +22,7 @@ test('claude-agent-acp 0.101.0: steering adds a prompt to the running turn', { s
     { text: 'Done, and bananas noted.' },
     { text: 'Still done.' },
   ]);
-  const { c, logger, traffic } = client(
+  const { c, logger, traffic } = await startedClient(
     'Claude Agent',
     AGENT_NODE,
     [CLAUDE_AGENT_ACP_101],
@@ -30,8 +30,6 @@ test('claude-agent-acp 0.101.0: steering adds a prompt to the running turn', { s
     ws,
   );
   try {
-    await c.start();
-    assert.equal(c.agent.state, 'ready', `${c.agent.message}\n${logTail(logger)}`);
     assert.equal(steeringSupported(c.initializeResult), true, JSON.stringify(c.initializeResult?._meta));
     const turn = c.prompt('Run the command');
     const session = c.session!;

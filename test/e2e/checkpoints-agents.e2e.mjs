@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import { installPaths } from '../harness/install.mjs';
 import { agentIdle, notification, openTandemView, runCommand, sendPrompt } from '../harness/codeServer.mjs';
 import { installAgents } from '../compat/installAgents.mjs';
+// The tests' one polling wait, test/support/until.ts, as the build transpiles it (out/ exists
+// whenever e2e runs: the scripted agent runs from there too).
+import { until } from '../../out/test/support/until.js';
 
 const require = createRequire(import.meta.url);
 const ORIGINAL = { a: 'alpha\r\nbeta\r\ngamma\r\n', b: 'b0\n', d: 'delta one\ndelta two\n' };
@@ -67,13 +70,6 @@ async function undoRestore(page, log, restored) {
   const item = await notification(page, restored);
   await item.locator('.monaco-button', { hasText: 'Undo Restore' }).click();
   await pickRestore(page, log);
-}
-
-async function until(pred, what, ms = 20_000) {
-  for (const t0 = Date.now(); !pred();) {
-    if (Date.now() - t0 > ms) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 const bytes = (name) => (existsSync(file(name)) ? readFileSync(file(name), 'latin1') : undefined);
@@ -159,14 +155,18 @@ export default {
         await restoreFirstPrompt(page, view, log);
         await until(
           () => bytes('a.txt') === ORIGINAL.a && bytes('b.txt') === ORIGINAL.b && bytes('c.txt') === undefined,
+          20_000,
           `restored: ${JSON.stringify({ a: bytes('a.txt'), b: bytes('b.txt'), c: bytes('c.txt') })}`,
+          100,
         );
         log(`screenshot: ${await screenshot('e2e-checkpoints-agent-restored')}`);
 
         await undoRestore(page, log, 'Restored 3 files to before prompt 1');
         await until(
           () => bytes('a.txt') === after.a && bytes('b.txt') === after.b && bytes('c.txt') === after.c,
+          20_000,
           `undone: ${JSON.stringify({ a: bytes('a.txt'), b: bytes('b.txt'), c: bytes('c.txt') })}`,
+          100,
         );
       },
     },
@@ -187,10 +187,10 @@ export default {
 
         await reloadWindow(page, view, 'Claude Code');
         await restoreFirstPrompt(page, view, log);
-        await until(() => bytes('d.txt') === ORIGINAL.d, `restored: ${JSON.stringify(bytes('d.txt'))}`);
+        await until(() => bytes('d.txt') === ORIGINAL.d, 20_000, `restored: ${JSON.stringify(bytes('d.txt'))}`, 100);
         log(`screenshot: ${await screenshot('e2e-checkpoints-client-restored')}`);
         await undoRestore(page, log, 'Restored 1 file to before prompt 1');
-        await until(() => bytes('d.txt') === after, `undone: ${JSON.stringify(bytes('d.txt'))}`);
+        await until(() => bytes('d.txt') === after, 20_000, `undone: ${JSON.stringify(bytes('d.txt'))}`, 100);
       },
     },
   ],

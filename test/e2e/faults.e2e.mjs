@@ -8,6 +8,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openTandemView, runCommand, sendPrompt, scriptedAgentSettings } from '../harness/codeServer.mjs';
+// The tests' one polling wait, test/support/until.ts, as the build transpiles it (out/ exists
+// whenever e2e runs: the scripted agent runs from there too).
+import { until } from '../../out/test/support/until.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tandem-e2e-faults-'));
 const SCRIPT = join(dir, 'faults-agent.json');
@@ -85,15 +88,6 @@ function processes() {
     .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), pgid: Number(m[3]), args: m[5] }));
 }
 
-async function waitFor(pred, ms, what) {
-  const t0 = Date.now();
-  while (Date.now() - t0 < ms) {
-    if (await pred()) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out: ${what}`);
-}
-
 export default {
   userSettings: scriptedAgentSettings(SCRIPT, { name: 'Faults' }),
   tests: [
@@ -142,10 +136,11 @@ export default {
         await page.reload({ waitUntil: 'domcontentloaded' });
         await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
         // The old extension host's deactivate() kills the agent's process group.
-        await waitFor(
+        await until(
           () => !agentPids().includes(before[0]),
           30_000,
-          `agent ${before[0]} still running after the reload`,
+          `agent ${before[0]} to be gone after the reload`,
+          200,
         );
         log('old agent gone');
         await openTandemView(page);
@@ -174,10 +169,11 @@ export default {
           .locator('[data-testid="message-agent"]', { hasText: 'RUNNING-LONG-COMMAND' })
           .waitFor({ timeout: 20_000 });
         let command;
-        await waitFor(
-          () => (command = processes().find((p) => p.args.includes(LONG_MARK))),
+        await until(
+          () => (command = processes().find((p) => p.args.includes(LONG_MARK))) !== undefined,
           20_000,
           'the long command to start',
+          200,
         );
         const agents = agentPids();
         if (agents.length !== 1) throw new Error(`expected one agent, found ${agents.join(', ') || 'none'}`);
@@ -193,7 +189,7 @@ export default {
         execFileSync('kill', ['-KILL', String(host.pid)]);
         // Each tree's grace is 2 s (SIGTERM, then SIGKILL for what ignores it): gone well within 5 s.
         try {
-          await waitFor(() => left().length === 0, 5000, 'the agent and its command to be gone');
+          await until(() => left().length === 0, 5000, 'the agent and its command to be gone', 200);
         } catch (err) {
           throw new Error(`${err.message}: still running ${JSON.stringify(left())}`);
         }

@@ -5,15 +5,11 @@
 // primary button; claude-agent-acp-like rows read workspace-relative with the command as the
 // terminal's title; a long error wraps; many sessions keep the active tab in view.
 import { runCommand, sendPrompt, scriptedAgentSettings } from '../harness/codeServer.mjs';
+// The tests' one polling wait, test/support/until.ts, as the build transpiles it (out/ exists
+// whenever e2e runs: the scripted agent runs from there too).
+import { until } from '../../out/test/support/until.js';
 
 const SCRIPT = 'test/fixtures/scripts/e2e-layout.json';
-
-async function until(cond, ms, what) {
-  for (const end = Date.now() + ms; !(await cond());) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function box(locator) {
   const b = await locator.boundingBox();
@@ -90,6 +86,7 @@ export default {
           },
           10_000,
           'the Bash row expanded',
+          100,
         );
         const cmd = await bash.locator('.terminal-command').innerText();
         if (cmd !== 'npm run build') throw new Error(`terminal title: ${JSON.stringify(cmd)}`);
@@ -115,7 +112,7 @@ export default {
           const t = await box(view.locator('.session-tab.active'));
           return t.x >= strip.x - 1 && t.x + t.width <= strip.x + strip.width + 1;
         };
-        await until(inView, 5_000, 'the active tab scrolled into view');
+        await until(inView, 5_000, 'the active tab scrolled into view', 100);
         log(`screenshot: ${await screenshot('e2e-layout-tabs')}`);
         const list = view.locator('[data-testid="session-list"]');
         const first = await list.locator('option').first().getAttribute('value');
@@ -123,7 +120,7 @@ export default {
         await view.locator('.session-tab.active [data-testid="session-tab"]', { hasText: labels[0] }).waitFor({
           timeout: 10_000,
         });
-        await until(inView, 5_000, 'the first tab scrolled into view');
+        await until(inView, 5_000, 'the first tab scrolled into view', 100);
         log(`screenshot: ${await screenshot('e2e-layout-tabs-first')}`);
       },
     },

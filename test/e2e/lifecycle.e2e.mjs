@@ -14,6 +14,9 @@ import {
   sendPrompt,
   scriptedAgentSettings,
 } from '../harness/codeServer.mjs';
+// The tests' one polling wait, test/support/until.ts, as the build transpiles it (out/ exists
+// whenever e2e runs: the scripted agent runs from there too).
+import { until } from '../../out/test/support/until.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tandem-e2e-lifecycle-'));
 const SCRIPT = join(dir, 'lifecycle-agent.json');
@@ -56,15 +59,6 @@ function processes() {
 
 const agents = () =>
   processes().filter((p) => p.argv.some((a) => a.includes('scripted-agent')) && p.argv.includes(SCRIPT));
-
-async function waitFor(pred, ms, what) {
-  const t0 = Date.now();
-  while (Date.now() - t0 < ms) {
-    if (await pred()) return Date.now() - t0;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out: ${what}`);
-}
 
 export default {
   userSettings: scriptedAgentSettings(SCRIPT, { name: 'Lifecycle' }),
@@ -155,12 +149,14 @@ export default {
         if (!watchdog) throw new Error('no watchdog for the extension host');
         log(`agent ${agent.pid}, extension host ${host.pid}, watchdog ${watchdog.pid}: SIGKILL to the host`);
         execFileSync('kill', ['-KILL', String(host.pid)]);
-        const ms = await waitFor(
+        const killedAt = Date.now();
+        await until(
           () => !processes().some((p) => p.pgid === agent.pid || p.pid === watchdog.pid),
           10_000,
-          `agent group ${agent.pid} or watchdog ${watchdog.pid} still running`,
+          `agent group ${agent.pid} and watchdog ${watchdog.pid} to be gone`,
+          100,
         );
-        log(`agent group and watchdog gone ${ms} ms after the kill`);
+        log(`agent group and watchdog gone ${Date.now() - killedAt} ms after the kill`);
       },
     },
   ],

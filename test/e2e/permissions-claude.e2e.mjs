@@ -13,6 +13,9 @@ import { join } from 'node:path';
 import { installPaths } from '../harness/install.mjs';
 import { agentIdle, agentReply, openTandemView, runCommand, sendPrompt } from '../harness/codeServer.mjs';
 import { installAgents } from '../compat/installAgents.mjs';
+// The tests' one polling wait, test/support/until.ts, as the build transpiles it (out/ exists
+// whenever e2e runs: the scripted agent runs from there too).
+import { until } from '../../out/test/support/until.js';
 
 const require = createRequire(import.meta.url);
 /** Where Claude Code keeps the allow rules it writes for itself. */
@@ -31,12 +34,6 @@ async function decisionOf(row) {
   if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.tool-head').click();
   return text(row.locator('[data-testid="tool-permission"]'));
 }
-async function until(what, ms, pred) {
-  for (const t0 = Date.now(); !(await pred());) {
-    if (Date.now() - t0 > ms) throw new Error(`timed out after ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 async function selectAgent(page, view, name) {
   await runCommand(page, 'Tandem: Select Agent');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().click({ timeout: 10_000 });
@@ -45,7 +42,7 @@ async function selectAgent(page, view, name) {
 async function setMode(view, id) {
   const picker = view.locator('[data-testid="mode-picker"]:not([disabled])');
   await picker.selectOption(id, { timeout: 30_000 });
-  await until(`mode picker shows ${id}`, 10_000, async () => (await picker.inputValue()) === id);
+  await until(async () => (await picker.inputValue()) === id, 10_000, `mode picker shows ${id}`, 100);
 }
 const file = (name) => join(ws, name);
 const read = (name) => readFileSync(file(name), 'utf8');
@@ -136,7 +133,7 @@ export default {
         await first.locator('[data-testid="permission-option"][data-kind="allow_always"]').click();
         // The second `git status -s` runs on the remembered decision; the third line asks.
         const rows = view.locator('[data-testid="tool-call"]');
-        await until('the third call', 90_000, async () => (await rows.count()) >= 3);
+        await until(async () => (await rows.count()) >= 3, 90_000, 'the third call', 100);
         const pwned = card(view);
         await pwned.waitFor({ timeout: 60_000 });
         const question = await text(pwned.locator('[data-testid="permission-question"]'));
@@ -187,9 +184,10 @@ export default {
         // Nobody answers a card from here on: the reply comes only if the edit ran unasked.
         await agentReply(view, 'PLAN-EDIT-DONE', { timeout: 90_000 });
         await until(
-          'the mode picker shows Accept Edits',
-          10_000,
           async () => (await view.locator('[data-testid="mode-picker"]').inputValue()) === 'acceptEdits',
+          10_000,
+          'the mode picker shows Accept Edits',
+          100,
         );
         if (read('plan.txt') !== 'plan.txt after\n') throw new Error(`plan.txt: ${read('plan.txt')}`);
         const rows = view.locator('[data-testid="tool-call"]');

@@ -10,6 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentReply, openTandemView, sendPrompt } from '../harness/codeServer.mjs';
 import { installAgents } from '../compat/installAgents.mjs';
+// The tests' one polling wait, test/support/until.ts, as the build transpiles it (out/ exists
+// whenever e2e runs: the scripted agent runs from there too).
+import { until } from '../../out/test/support/until.js';
 
 const require = createRequire(import.meta.url);
 let model;
@@ -27,13 +30,6 @@ const panelText = (page) =>
     .first()
     .innerText()
     .catch(() => '');
-
-async function untilTrue(what, ms, pred) {
-  for (const t0 = Date.now(); !(await pred());) {
-    if (Date.now() - t0 > ms) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 export default {
   async userSettings({ repo }) {
@@ -80,8 +76,11 @@ export default {
         await agentReply(view, 'VISIBLE-TERMINAL-DONE', { timeout: 90_000 });
 
         // The VS Code terminal shows both commands' output (one terminal, reused).
-        await untilTrue('both outputs in the VS Code terminal', 20_000, async () =>
-          /vt-line-1[\s\S]*vt-blue[\s\S]*vt-second-command/.test(await panelText(page)),
+        await until(
+          async () => /vt-line-1[\s\S]*vt-blue[\s\S]*vt-second-command/.test(await panelText(page)),
+          20_000,
+          'both outputs in the VS Code terminal',
+          200,
         );
         const tabs = await page.locator('.terminal-tabs-entry', { hasText: 'Claude Code (Tandem)' }).count();
         log(`terminal tabs named "Claude Code (Tandem)": ${tabs}`);
@@ -101,8 +100,11 @@ export default {
         await call.waitFor({ timeout: 10_000 });
         await call.click();
         const box = view.locator('[data-testid="terminal"]').first();
-        await untilTrue('the output in the tool call', 10_000, async () =>
-          /vt-line-1[\s\S]*vt-blue/.test(await box.innerText().catch(() => '')),
+        await until(
+          async () => /vt-line-1[\s\S]*vt-blue/.test(await box.innerText().catch(() => '')),
+          10_000,
+          'the output in the tool call',
+          200,
         );
         // Each run of one style is a span in its line: vt-blue is drawn unlike its plain line box.
         const boxLine = box.locator('.term-line', { hasText: /^vt-blue$/ }).first();

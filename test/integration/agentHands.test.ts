@@ -8,20 +8,20 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { activateTandem, configureScriptedAgent, until } from './helpers';
-import type { Controller } from '../../src/vscode/controller';
-import type { AgentHands } from '../../src/vscode/agentHands';
+import type { Controller } from '../../src/vscode/agent/controller';
+import type { TestedTandem } from './helpers';
 
 suite('agent hands (fs, terminals, follow-along, review)', () => {
   let ctl: Controller;
-  let hands: AgentHands;
+  let hands: TestedTandem;
   let ws: string;
   const write = (name: string) => join(ws, 'hands', name);
 
   suiteSetup(async function () {
     this.timeout(60_000);
-    const { api, extensionPath } = await activateTandem<{ controller: Controller; hands: AgentHands }>();
+    const { api, extensionPath } = await activateTandem();
     ctl = api.controller;
-    hands = api.hands;
+    hands = api;
     ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
     mkdirSync(join(ws, 'hands'), { recursive: true });
     const sid = '${sessionId}';
@@ -130,7 +130,7 @@ suite('agent hands (fs, terminals, follow-along, review)', () => {
     await ctl.current!.prompt('write crlf');
     const sid = ctl.current!.session!.sessionId;
     const turn = ctl.current!.session!.state.turns.length - 1;
-    const changes = hands.tracker.changes(sid, turn);
+    const changes = hands.changes.tracker.changes(sid, turn);
     assert.deepEqual(
       changes.map((c) => c.path).sort(),
       [write('crlf.txt'), write('deep/new.txt'), write('mixed.txt')].sort(),
@@ -138,7 +138,7 @@ suite('agent hands (fs, terminals, follow-along, review)', () => {
     assert.equal(readFileSync(write('deep/new.txt'), 'utf8'), 'new\n', 'parent folders created');
 
     const c = changes.find((x) => x.path === write('crlf.txt'))!;
-    await hands.review.openDiff(c);
+    await hands.changes.review.openDiff(c);
     await until(
       () => {
         const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
@@ -155,7 +155,7 @@ suite('agent hands (fs, terminals, follow-along, review)', () => {
     assert.ok(left, 'snapshot side visible');
     assert.equal(left.document.getText().replace(/\r\n/g, '\n'), 'a\nb\nc');
 
-    await hands.review.revertTurn(sid, turn);
+    await hands.changes.review.revertTurn(sid, turn);
     assert.deepEqual([...readFileSync(write('crlf.txt'))], [...crlf], 'crlf.txt bytes');
     assert.deepEqual([...readFileSync(write('mixed.txt'))], [...mixed], 'mixed.txt bytes');
     await until(
@@ -170,7 +170,7 @@ suite('agent hands (fs, terminals, follow-along, review)', () => {
       5000,
       'created file deleted',
     );
-    assert.ok(hands.tracker.changes(sid, turn).every((x) => x.state === 'reverted'));
+    assert.ok(hands.changes.tracker.changes(sid, turn).every((x) => x.state === 'reverted'));
   });
 
   test('follow-along opens the tool call location at the right line', async () => {
@@ -208,7 +208,7 @@ suite('agent hands (fs, terminals, follow-along, review)', () => {
     await until(() => liveBeforeExit !== undefined, 10_000, 'live output');
     assert.equal(liveBeforeExit, true, 'live-1 posted to the view while the command ran');
     const [t] = Object.values(ctl.current!.session!.snapshot().terminals);
-    const term = await hands.mirror.show(t.terminalId);
+    const term = await hands.terminals.mirror.show(t.terminalId);
     assert.ok(term, 'mirror terminal opened');
     await done;
     sub.dispose();

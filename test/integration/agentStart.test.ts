@@ -3,7 +3,7 @@
 // or a restart starts one) leave exactly one agent process, and stop leaves none.
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import type { Controller } from '../../src/vscode/controller';
+import type { Controller } from '../../src/vscode/agent/controller';
 import { activateTandem, configureScriptedAgent, until } from './helpers';
 
 /** Processes whose command line contains `marker` (Linux /proc). */
@@ -26,7 +26,7 @@ suite('agent start', () => {
 
   suiteSetup(async function () {
     this.timeout(30_000);
-    const t = await activateTandem<{ controller: Controller }>();
+    const t = await activateTandem();
     ctl = t.api.controller;
     // The script's path is unique to this suite: it marks this suite's agent processes.
     script = await configureScriptedAgent(t.extensionPath, 'Starter', {

@@ -7,10 +7,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { runAccepting, until } from './helpers';
-import type { Controller } from '../../src/vscode/controller';
-
-const ID = 'tandem-dev.tandem';
+import { activateTandem, runAccepting, until } from './helpers';
+import type { Controller } from '../../src/vscode/agent/controller';
 
 suite('sign-in (auth methods)', () => {
   let ctl: Controller;
@@ -18,9 +16,9 @@ suite('sign-in (auth methods)', () => {
 
   suiteSetup(async function () {
     this.timeout(60_000);
-    const ext = vscode.extensions.getExtension<{ controller: Controller }>(ID)!;
-    ctl = (await ext.activate()).controller;
-    const agentJs = join(ext.extensionPath, 'out', 'test', 'fixtures', 'agents', 'auth-agent.js');
+    const { api, extensionPath } = await activateTandem();
+    ctl = api.controller;
+    const agentJs = join(extensionPath, 'out', 'test', 'fixtures', 'agents', 'auth-agent.js');
     await vscode.workspace.getConfiguration('tandem').update(
       'agents',
       [

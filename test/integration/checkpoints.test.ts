@@ -5,23 +5,23 @@
 // byte, the agent is told with the next prompt, and the restore is undone; after a reload (the
 // store opened again from its folder) the same restore still gives the original bytes.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { activateTandem, configureScriptedAgent, runAccepting, until } from './helpers';
 import { CheckpointStore } from '../../src/checkpoints/checkpointStore';
 import { applyRestore, planRestore, type RestoreResult } from '../../src/checkpoints/restore';
-import { ChangeTracker } from '../../src/client/changeTracker';
-import type { Controller } from '../../src/vscode/controller';
-import type { AgentHands } from '../../src/vscode/agentHands';
-import type { ViewIntents } from '../../src/vscode/viewIntents';
+import { ChangeTracker } from '../../src/client/changes/changeTracker';
+import type { Controller } from '../../src/vscode/agent/controller';
+import type { AgentChanges } from '../../src/vscode/changes/agentChanges';
+import type { ViewIntents } from '../../src/vscode/view/viewIntents';
 
 const ORIGINAL = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'].map((l) => `${l}\r\n`).join('');
 const TWO_HUNKS = ORIGINAL.replace('two\r\n', 'TWO\r\n').replace('seven\r\n', 'SEVEN\r\nseven and a half\r\n');
 
 suite('checkpoints (restore to a prompt, per-hunk review)', () => {
   let ctl: Controller;
-  let hands: AgentHands;
+  let hands: AgentChanges;
   let intents: ViewIntents;
   let dir: string;
   const file = (name: string) => join(dir, name);
@@ -29,12 +29,8 @@ suite('checkpoints (restore to a prompt, per-hunk review)', () => {
 
   suiteSetup(async function () {
     this.timeout(60_000);
-    const { api, extensionPath } = await activateTandem<{
-      controller: Controller;
-      hands: AgentHands;
-      intents: ViewIntents;
-    }>();
-    ({ controller: ctl, hands, intents } = api);
+    const { api, extensionPath } = await activateTandem();
+    ({ controller: ctl, changes: hands, intents } = api);
     dir = join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'checkpoints');
     mkdirSync(dir, { recursive: true });
     writeFileSync(file('a.txt'), ORIGINAL);
@@ -79,7 +75,9 @@ suite('checkpoints (restore to a prompt, per-hunk review)', () => {
     });
     await ctl.start('Checkpoints');
     assert.equal(ctl.agent.state, 'ready', ctl.agent.message);
-    await new Promise((r) => setTimeout(r, 50)); // the files' times before the first checkpoint's
+    // The files' times before the first checkpoint's.
+    const written = Math.max(statSync(file('a.txt')).mtimeMs, statSync(file('b.txt')).mtimeMs);
+    await until(() => Date.now() > written + 50, 1000, "the clock past the files' times");
   });
 
   suiteTeardown(async () => {

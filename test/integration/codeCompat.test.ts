@@ -15,8 +15,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { fakeAnthropic, type FakeServer } from '../compat/fakeModels';
 import { CACHE, CLAUDE_CODE_ACP, claudeCodeEnv } from '../compat/agentPaths';
-import { until } from './helpers';
-import type { TandemApi } from './toolsSession';
+import { activateTandem, type TestedTandem, until } from './helpers';
 
 const INSTRUCTIONS = 'Tandem compat: prefer the Code group for navigation.';
 
@@ -37,13 +36,13 @@ function lastToolResult(request: unknown): string {
 if (process.env.TANDEM_COMPAT === '1') {
   suite('compat: claude-code-acp uses the Code group through the real extension', function () {
     this.timeout(180_000);
-    let api: TandemApi;
+    let api: TestedTandem;
     let model: FakeServer | undefined;
     let unsub: { dispose(): void } | undefined;
 
     suiteSetup(async function () {
       this.timeout(120_000);
-      api = await vscode.extensions.getExtension<TandemApi>('tandem-dev.tandem')!.activate();
+      ({ api } = await activateTandem());
       const ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
       cpSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'code-intel'), join(ws, 'code-intel'), {
         recursive: true,

@@ -125,7 +125,7 @@ suite('client tools: Code and Workspace groups', function () {
     assert.match(after, /export function areaOf\(r: Rectangle\)/, 'saved to disk');
     assert.match(readFileSync(fixture('report.ts'), 'utf8'), /import \{ areaOf, totalArea/);
     // Review Changes: both files, in the session's current turn, with what they were.
-    const changes = s.api.hands.tracker.changes(s.sessionId, 0);
+    const changes = s.api.changes.tracker.changes(s.sessionId, 0);
     assert.deepEqual(changes.map((c) => c.path).sort(), [fixture('report.ts'), fixture('shapes.ts')]);
     assert.equal(Buffer.from(changes.find((c) => c.path === fixture('shapes.ts'))!.before!).toString(), before.shapes);
     // One undo restores both files (VS Code asks nothing: the edit is one workspace undo step).

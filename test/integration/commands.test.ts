@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { activateTandem, configureScriptedAgent, runAccepting, TANDEM_ID, until } from './helpers';
-import type { Controller } from '../../src/vscode/controller';
-import type { ViewIntents } from '../../src/vscode/viewIntents';
+import type { Controller } from '../../src/vscode/agent/controller';
+import type { ViewIntents } from '../../src/vscode/view/viewIntents';
 
 suite('commands, sessions, export', () => {
   let ctl: Controller;
@@ -18,7 +18,7 @@ suite('commands, sessions, export', () => {
 
   suiteSetup(async function () {
     this.timeout(60_000);
-    const t = await activateTandem<{ controller: Controller; intents: ViewIntents }>();
+    const t = await activateTandem();
     ctl = t.api.controller;
     intents = t.api.intents;
     ws = vscode.workspace.workspaceFolders![0].uri.fsPath;

@@ -15,9 +15,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { Controller } from '../../src/vscode/controller';
-import type { AgentHands } from '../../src/vscode/agentHands';
-import type { TandemPermissions } from '../../src/vscode/permissions';
+import type { Controller } from '../../src/vscode/agent/controller';
+import type { AgentChanges } from '../../src/vscode/changes/agentChanges';
+import type { TandemPermissions } from '../../src/vscode/permissions/tandemPermissions';
 import type { SessionSnapshot } from '../../src/shared/sessionModel';
 import {
   fakeAnthropic,
@@ -41,9 +41,8 @@ import {
   codexHome,
   codexSandboxProblem,
 } from '../compat/agentPaths';
-import { runAccepting, until } from './helpers';
+import { activateTandem, runAccepting, until } from './helpers';
 
-const ID = 'tandem-dev.tandem';
 const NOT_INSTALLED = (what: string) =>
   `${what} is not installed in ${CACHE}: run node test/compat/run.mjs (it installs the pinned agents)`;
 
@@ -64,7 +63,7 @@ if (process.env.TANDEM_COMPAT === '1') {
   suite('compat: real agents through the real extension', function () {
     this.timeout(180_000);
     let ctl: Controller;
-    let hands: AgentHands;
+    let hands: AgentChanges;
     let permissions: TandemPermissions;
     let ws: string;
     let asked: Array<{ title: string; kinds: string[] }> = [];
@@ -74,11 +73,9 @@ if (process.env.TANDEM_COMPAT === '1') {
 
     suiteSetup(async function () {
       this.timeout(60_000);
-      const api = await vscode.extensions
-        .getExtension<{ controller: Controller; hands: AgentHands; permissions: TandemPermissions }>(ID)!
-        .activate();
+      const { api } = await activateTandem();
       ctl = api.controller;
-      hands = api.hands;
+      hands = api.changes;
       permissions = api.permissions;
       ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
       mkdirSync(join(ws, 'compat'), { recursive: true });

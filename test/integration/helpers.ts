@@ -3,15 +3,21 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { TandemApi, TandemTestApi } from '../../src/api';
 import { until } from '../support/until';
 export { until };
 
 export const TANDEM_ID = 'tandem-dev.tandem';
 
-/** Tandem, activated in this VS Code: its extension API and where it is installed. */
-export async function activateTandem<Api>(): Promise<{ api: Api; extensionPath: string }> {
-  const ext = vscode.extensions.getExtension<Api>(TANDEM_ID)!;
-  return { api: await ext.activate(), extensionPath: ext.extensionPath };
+/** Tandem's extension API with its parts for tests (src/api.ts: `testing`, under ExtensionMode.Test). */
+export type TestedTandem = Omit<TandemApi, 'testing'> & TandemTestApi;
+
+/** Tandem, activated in this VS Code: its extension API with its test parts, and where it is installed. */
+export async function activateTandem(): Promise<{ api: TestedTandem; extensionPath: string }> {
+  const ext = vscode.extensions.getExtension<TandemApi>(TANDEM_ID)!;
+  const exported = await ext.activate();
+  if (!exported.testing) throw new Error('Tandem did not return its test parts: is the extension host in test mode?');
+  return { api: { ...exported, ...exported.testing }, extensionPath: ext.extensionPath };
 }
 
 /**
@@ -27,8 +33,6 @@ export async function configureScriptedAgent(extensionPath: string, name: string
     .update('agents', [{ name, command: process.execPath, args: [agentJs, file] }], vscode.ConfigurationTarget.Global);
   return file;
 }
-
-/** Polls `pred` until it holds (exceptions count as "not yet"), or fails after `ms`. */
 
 /**
  * Runs a command that shows a QuickPick or InputBox and accepts its first item. (Moving the

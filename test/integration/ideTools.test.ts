@@ -6,19 +6,16 @@ import * as vscode from 'vscode';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { nullLogger } from '../../src/common/logger';
-import { McpToolServer } from '../../src/tools/mcpServer';
-import type { ToolRegistry } from '../../src/tools/registry';
+import { McpToolServer } from '../../src/tools/mcp/mcpServer';
+import { activateTandem } from './helpers';
 import { DEFAULT_TOOLS_CONFIG } from '../../src/tools/types';
-
-const ID = 'tandem-dev.tandem';
 
 suite('client tools: IDE group', () => {
   let server: McpToolServer;
   let client: Client;
 
   suiteSetup(async () => {
-    const ext = vscode.extensions.getExtension(ID)!;
-    const api = (await ext.activate()) as { clientTools: { registry: ToolRegistry }; registerToolGroup: unknown };
+    const { api } = await activateTandem();
     assert.equal(typeof api.registerToolGroup, 'function');
     server = new McpToolServer({
       registry: api.clientTools.registry,

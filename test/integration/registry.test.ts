@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { Controller } from '../../src/vscode/controller';
+import type { Controller } from '../../src/vscode/agent/controller';
 import type { RegistryApi } from '../../src/vscode/registry/registryCommands';
 import { platformKey } from '../../src/registry/plan';
 import { PLATFORM_KEYS } from '../../src/registry/types';
@@ -19,7 +19,7 @@ import { claudeCodeEnv } from '../compat/agentPaths';
 import { fakeAnthropic, type FakeServer } from '../compat/fakeModels';
 import { sha256 } from '../support/archives';
 import { serveRegistry, tinyAgentArchive, type RegistryServer } from '../support/registryServer';
-import { TANDEM_ID, until } from './helpers';
+import { activateTandem, until } from './helpers';
 
 const here = platformKey()!;
 const elsewhere = PLATFORM_KEYS.find((p) => p !== here)!;
@@ -108,11 +108,10 @@ suite('registry: add agents from the ACP Registry', function () {
 
   suiteSetup(async function () {
     this.timeout(60_000);
-    const ext = vscode.extensions.getExtension<{ controller: Controller; registry: RegistryApi }>(TANDEM_ID)!;
-    const api = await ext.activate();
+    const { api, extensionPath } = await activateTandem();
     ctl = api.controller;
     registry = api.registry;
-    agentJs = readFileSync(join(ext.extensionPath, 'out', 'test', 'fixtures', 'agents', 'auth-agent.js'));
+    agentJs = readFileSync(join(extensionPath, 'out', 'test', 'fixtures', 'agents', 'auth-agent.js'));
     // The tests' registry is plain http on 127.0.0.1: allowed only with this variable (same process).
     process.env.TANDEM_REGISTRY_ALLOW_LOOPBACK_HTTP = '1';
     srv = await serveRegistry();

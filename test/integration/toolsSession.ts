@@ -5,21 +5,10 @@
 import * as assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { ClientTools } from '../../src/vscode/clientToolsSettings';
-import type { Controller } from '../../src/vscode/controller';
-import type { AgentHands } from '../../src/vscode/agentHands';
-import type { TandemPermissions } from '../../src/vscode/permissions';
-import { activateTandem, configureScriptedAgent } from './helpers';
-
-export interface TandemApi {
-  controller: Controller;
-  hands: AgentHands;
-  permissions: TandemPermissions;
-  clientTools: ClientTools;
-}
+import { activateTandem, configureScriptedAgent, type TestedTandem } from './helpers';
 
 export interface ToolsSession {
-  api: TandemApi;
+  api: TestedTandem;
   client: Client;
   sessionId: string;
   /** Titles of the permission prompts answered so far. */
@@ -31,7 +20,7 @@ export interface ToolsSession {
 }
 
 export async function openToolsSession(agentName: string): Promise<ToolsSession> {
-  const { api, extensionPath } = await activateTandem<TandemApi>();
+  const { api, extensionPath } = await activateTandem();
   // Its own session ids: the ChangeTracker is extension-wide and other suites' scripted agents
   // also start at sess-1.
   const slug = agentName.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase();

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { activateTandem, configureScriptedAgent, runAccepting, until } from './helpers';
 import type { RestoreResult } from '../../src/checkpoints/restore';
-import type { AgentHands } from '../../src/vscode/agentHands';
-import type { Controller } from '../../src/vscode/controller';
+import type { AgentChanges } from '../../src/vscode/changes/agentChanges';
+import type { Controller } from '../../src/vscode/agent/controller';
 
 const lines = (...ls: string[]) => ls.map((l) => `${l}\n`).join('');
 const BASE = lines('1', '2', '3', '4', '5', '6', '7', '8', '9', '10');
@@ -20,7 +20,7 @@ const LATER = TURN.replace('8\n', 'eight (later turn)\n');
 
 suite('undo keeps later work (an earlier turn, saved and unsaved edits, a symlinked path)', () => {
   let ctl: Controller;
-  let hands: AgentHands;
+  let hands: AgentChanges;
   let dir: string;
   let alias: string;
   const file = (name: string) => join(dir, name);
@@ -29,8 +29,8 @@ suite('undo keeps later work (an earlier turn, saved and unsaved edits, a symlin
 
   suiteSetup(async function () {
     this.timeout(60_000);
-    const { api, extensionPath } = await activateTandem<{ controller: Controller; hands: AgentHands }>();
-    ({ controller: ctl, hands } = api);
+    const { api, extensionPath } = await activateTandem();
+    ({ controller: ctl, changes: hands } = api);
     const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
     dir = join(folder, 'undo-later');
     mkdirSync(dir, { recursive: true });

@@ -7,10 +7,10 @@
 import * as assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { TerminalManager } from '../../src/client/terminals';
+import { TerminalManager } from '../../src/client/terminals/terminals';
 import { MemoryLogger } from '../../src/common/logger';
 import { SessionStore } from '../../src/session/store';
-import { VisibleTerminals } from '../../src/vscode/visibleTerminals';
+import { VisibleTerminals } from '../../src/vscode/terminals/visibleTerminals';
 import { until } from './helpers';
 
 const S1 = 'visible-s1';

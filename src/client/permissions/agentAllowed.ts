@@ -6,8 +6,8 @@
 import type { ToolKind } from '@agentclientprotocol/sdk';
 import type { IDisposable } from '../../common/disposable';
 import type { ToolCallView } from '../../shared/sessionModel';
-import { DEMO_AGENT_NAME } from '../agentConfig';
-import type { FeatureContext } from '../feature';
+import { DEMO_AGENT_NAME } from '../agents/agentConfig';
+import type { FeatureContext } from '../connection/feature';
 import { callFacts, type CallFacts } from './callFacts';
 import type { RememberedDecisions } from './remembered';
 import { evaluate, type RuleSet } from './ruleEvaluation';

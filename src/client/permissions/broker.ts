@@ -9,7 +9,7 @@ import { Emitter } from '../../common/event';
 import type { Logger } from '../../common/logger';
 import type { PermissionDecider, PermissionDecisionView, PermissionRequestView } from '../../shared/sessionModel';
 import type { SessionStore } from '../../session/store';
-import type { PermissionPort } from '../permissionPort';
+import type { PermissionPort } from './permissionPort';
 import { memoryFor, reachText, replyFor, SessionDecisions, stricter } from './answerMemory';
 import { callFacts, type CallFacts } from './callFacts';
 import { isModePrompt } from './modeSwitch';

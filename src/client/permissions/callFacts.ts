@@ -5,7 +5,7 @@
 import * as nodePath from 'node:path';
 import { homedir } from 'node:os';
 import type { ToolCallUpdate, ToolKind } from '@agentclientprotocol/sdk';
-import { isWithin, realPathSync } from '../realPath';
+import { isWithin, realPathSync } from '../files/realPath';
 import { commandLineOf } from '../../shared/commandLine';
 
 export interface CallFacts {
@@ -18,7 +18,7 @@ export interface CallFacts {
   command?: string;
   /**
    * Where the call lands: the real paths (symlinks and `..` resolved as the file system will,
-   * src/client/realPath.ts) of the paths it names in locations, rawInput paths and diff paths.
+   * src/client/files/realPath.ts) of the paths it names in locations, rawInput paths and diff paths.
    */
   paths: string[];
   /**

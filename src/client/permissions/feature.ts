@@ -4,7 +4,7 @@
 import type { ClientCapabilities } from '@agentclientprotocol/sdk';
 import { CLIENT_METHODS } from '../../acp/methods';
 import { DisposableStore, type IDisposable } from '../../common/disposable';
-import type { ClientFeature, FeatureContext } from '../feature';
+import type { ClientFeature, FeatureContext } from '../connection/feature';
 import { watchAgentAllowed, type AgentAllowListPort } from './agentAllowed';
 import type { PermissionBroker, RequestScope } from './broker';
 import type { CallFacts } from './callFacts';

@@ -3,7 +3,7 @@
 // Which answers get here (not a mode switch, not one that says "this session") is answerMemory.ts.
 import * as nodePath from 'node:path';
 import type { PermissionOption, ToolKind } from '@agentclientprotocol/sdk';
-import { isWithin, withRealRoots } from '../realPath';
+import { isWithin, withRealRoots } from '../files/realPath';
 import { pathUnknown, type CallFacts } from './callFacts';
 import { commandScope, describeCommandScope, scopeMatches } from './commandScope';
 import { isModeCall } from './modeSwitch';

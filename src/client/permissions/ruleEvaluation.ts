@@ -8,7 +8,7 @@ import type { PermissionOption } from '@agentclientprotocol/sdk';
 import picomatch from 'picomatch';
 import * as nodePath from 'node:path';
 import { homedir } from 'node:os';
-import { isWithin, withRealRoots } from '../realPath';
+import { isWithin, withRealRoots } from '../files/realPath';
 import { pathUnknown, type CallFacts } from './callFacts';
 import { commandMatchesPrefix } from './commandScope';
 import { DEFAULT_RULES, type Rule, type RuleAction } from './rules';

@@ -8,6 +8,7 @@ import { UV_HELP } from '../../registry/plan';
 import type { RegistryService } from '../../registry/service';
 import { stateText } from './browser';
 import type { RegistryDeps } from './registryCommands';
+import { setDefaultAgent, userDefaultAgent } from '../config';
 
 interface Action extends vscode.QuickPickItem {
   run: () => Promise<unknown>;
@@ -110,9 +111,7 @@ export class RegistryActions {
       // A running agent is stopped first, so its files can go.
       if (rec && this.d.runner.agent.name === rec.agentName) await this.d.runner.stop();
       const removed = await this.service.uninstall(id);
-      const cfg = vscode.workspace.getConfiguration('tandem');
-      if (cfg.inspect<string>('defaultAgent')?.globalValue === removed.agentName)
-        await cfg.update('defaultAgent', undefined, vscode.ConfigurationTarget.Global);
+      if (userDefaultAgent() === removed.agentName) await setDefaultAgent(undefined);
       void say('information', `Tandem: uninstalled ${removed.agentName}.`);
       return removed.agentName;
     } catch (err) {
@@ -123,7 +122,7 @@ export class RegistryActions {
 
   /** Makes `name` the default agent and starts it; an agent that asks to sign in gets the sign-in flow. */
   private async use(name: string, readyMessage?: string): Promise<string> {
-    await vscode.workspace.getConfiguration('tandem').update('defaultAgent', name, vscode.ConfigurationTarget.Global);
+    await setDefaultAgent(name);
     if (!vscode.workspace.isTrusted) return name;
     this.d.showView();
     await this.d.runner.start(name);

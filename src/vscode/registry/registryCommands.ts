@@ -6,12 +6,11 @@
 // existing sign-in flow takes over. While an agent from the registry folder runs, this window
 // holds a lease on its version folder, so no window removes it (leases.ts).
 import * as vscode from 'vscode';
-import { findExecutable } from '../../client/agentPresets';
+import { findExecutable } from '../../client/agents/agentPresets';
 import { toDisposable } from '../../common/disposable';
 import type { Event } from '../../common/event';
 import type { Logger } from '../../common/logger';
 import { plainText, type Catalog } from '../../registry/browse';
-import { OFFICIAL_INDEX_URL } from '../../registry/catalog';
 import { urlPolicyFromEnv } from '../../registry/download';
 import { AgentLease } from '../../registry/leases';
 import { platformKey } from '../../registry/plan';
@@ -21,6 +20,8 @@ import { pickRow } from './browser';
 import { RegistryIcons } from './icons';
 import { rememberInstalled } from './installedAgents';
 import { RegistryActions } from './registryActions';
+import { registryCheckForUpdates, registryUrl, setUserAgentEntries, userAgentEntries } from '../config';
+import { GLOBAL_STATE } from '../storageKeys';
 
 /** What the registry needs of the agent controller (the running agent, start, stop). */
 export interface AgentRunner {
@@ -56,23 +57,22 @@ export interface RegistryApi {
 
 const UPDATE_CHECK_EVERY_MS = 24 * 60 * 60 * 1000;
 
-export function registerRegistry(
+export function registryCommands(
   d: RegistryDeps & { runner: RunningAgent },
 ): vscode.Disposable[] & { api: RegistryApi } {
-  const cfg = () => vscode.workspace.getConfiguration('tandem');
   const running = new Set(['starting', 'auth', 'ready']);
   const root = vscode.Uri.joinPath(d.context.globalStorageUri, 'registry').fsPath;
   const store = new RegistryStore(root);
   const service = new RegistryService({
     store,
     // Machine-scoped in package.json: only user (or remote machine) settings can set it.
-    indexUrl: () => cfg().get<string>('registry.url') || OFFICIAL_INDEX_URL,
+    indexUrl: registryUrl,
     policy: () => urlPolicyFromEnv(),
     tools: () => ({ node: findExecutable('node'), npm: findExecutable('npm'), uvx: findExecutable('uvx') }),
     platform: platformKey(),
     settings: {
-      read: () => (cfg().inspect<unknown[]>('agents')?.globalValue ?? []).slice(),
-      write: (entries) => Promise.resolve(cfg().update('agents', entries, vscode.ConfigurationTarget.Global)),
+      read: userAgentEntries,
+      write: setUserAgentEntries,
     },
     isRunning: (name) => d.runner.agent.name === name && running.has(d.runner.agent.state),
     log: (line) => d.logger.info(`[registry] ${line}`),
@@ -120,11 +120,11 @@ export function registerRegistry(
   const checkForUpdates = async (maxAgeMs = 0): Promise<Update[]> => {
     if (!(await service.installed()).length) return [];
     const updates = await service.updates(maxAgeMs);
-    const notified = d.context.globalState.get<Record<string, string>>('tandem.registry.notified', {});
+    const notified = d.context.globalState.get<Record<string, string>>(GLOBAL_STATE.registryNotified, {});
     const fresh = updates.filter((u) => notified[u.id] !== u.to);
     if (fresh.length) {
       for (const u of fresh) notified[u.id] = u.to;
-      await d.context.globalState.update('tandem.registry.notified', notified);
+      await d.context.globalState.update(GLOBAL_STATE.registryNotified, notified);
       const what = plainText(fresh.map((u) => `${u.name} ${u.from} → ${u.to}`).join(', '), 500);
       void vscode.window
         .showInformationMessage(
@@ -146,7 +146,7 @@ export function registerRegistry(
       await refreshNames();
       followAgent(false);
       await store.removeStale();
-      if (cfg().get<boolean>('registry.checkForUpdates', true)) await checkForUpdates(UPDATE_CHECK_EVERY_MS);
+      if (registryCheckForUpdates()) await checkForUpdates(UPDATE_CHECK_EVERY_MS);
     })().catch((err) =>
       d.logger.warn(`[registry] background check failed: ${err instanceof Error ? err.message : err}`),
     );

@@ -3,6 +3,7 @@ import type { ViewModel } from '../mirror';
 import { useHost } from '../host';
 import { lazyComponent } from '../lazy';
 import { memo } from '../memo';
+import { RootsContext } from '../toolTitle';
 import { Composer as ComposerView } from './Composer';
 import { PermissionCards } from './PermissionPrompt';
 import { Plan as PlanView } from './Plan';
@@ -20,7 +21,16 @@ const LazyQueue = lazyComponent(() => import('./QueueList').then((m) => m.defaul
 /** Tabs show only with two sessions or more (the eager bundle is at its budget); preloaded when idle. */
 export const SessionTabs = lazyComponent(() => import('./SessionTabs.js').then((m) => m.SessionTabs));
 
+/** The view of `vm`; paths and titles in it are relative to its workspace folders. */
 export function App({ vm }: { vm: ViewModel }) {
+  return (
+    <RootsContext.Provider value={vm.workspaceRoots}>
+      <View vm={vm} />
+    </RootsContext.Provider>
+  );
+}
+
+function View({ vm }: { vm: ViewModel }) {
   const { post } = useHost();
   const { agent, session } = vm;
   const working = session?.meta.status === 'working';

@@ -1,8 +1,9 @@
 // Inline diff of a `{type:"diff"}` tool content: line-level, colored, with line numbers,
-// changed hunks with 3 lines of context, and "Open diff" into VS Code's diff editor.
+// changed hunks with 3 lines of context, and "Open diff" into VS Code's diff editor. Past the shared
+// line diff's bound (src/shared/lineDiff.ts) it says "too large to diff" instead of rows.
 import { useMemo, useState } from 'preact/hooks';
-import { diffLines, hunks } from '../diff';
-import { relPath } from '../toolTitle';
+import { diffLines, foldUnchanged } from '../diff';
+import { useRelPath } from '../toolTitle';
 import { useHost } from '../host';
 import { openLocation } from '../links';
 
@@ -25,23 +26,32 @@ export function DiffView({
   requestId?: string;
 }) {
   const host = useHost();
+  const shownPath = useRelPath(path);
   const d = useMemo(() => diffLines(oldText, newText), [oldText, newText]);
-  const shown = useMemo(() => hunks(d.lines), [d]);
+  const shown = useMemo(() => foldUnchanged(d.lines), [d]);
   const [all, setAll] = useState(false);
   const lines = all ? shown : shown.slice(0, MAX_LINES);
   return (
     <div class="diff" data-testid="diff" data-new-file={d.isNew ? 'true' : 'false'}>
       <div class="diff-header">
         <button type="button" class="link-button diff-path" title={path} onClick={() => openLocation(host, path)}>
-          {relPath(path)}
+          {shownPath}
         </button>
         {d.isNew && (
           <span class="badge badge-new" data-testid="diff-new-file">
             New file
           </span>
         )}
-        <span class="diff-stat">
-          <span class="diff-add">+{d.added}</span> <span class="diff-del">−{d.removed}</span>
+        <span
+          class="diff-stat"
+          title={d.tooLarge ? 'Too large to diff: at most this many lines added and removed' : undefined}
+        >
+          <span class="diff-add">
+            {d.tooLarge ? '≤' : ''}+{d.added}
+          </span>{' '}
+          <span class="diff-del">
+            {d.tooLarge ? '≤' : ''}−{d.removed}
+          </span>
         </span>
         <span class="spacer" />
         <button
@@ -56,7 +66,12 @@ export function DiffView({
           <span class="open-diff-label"> Open diff</span>
         </button>
       </div>
-      <div class="diff-body" role="table" aria-label={`Changes to ${relPath(path)}`}>
+      <div class="diff-body" role="table" aria-label={`Changes to ${shownPath}`}>
+        {d.tooLarge && (
+          <div class="diff-line diff-gap" role="row" data-testid="diff-too-large">
+            <span class="diff-text">Too large to diff here: open the diff editor.</span>
+          </div>
+        )}
         {lines.map((l, i) =>
           l === null ? (
             <div key={i} class="diff-line diff-gap" role="row">
@@ -79,7 +94,10 @@ export function DiffView({
               <span class="diff-sign" aria-label={l.t === '+' ? 'added' : l.t === '-' ? 'removed' : undefined}>
                 {l.t === ' ' ? ' ' : l.t === '-' ? '−' : '+'}
               </span>
-              <span class="diff-text">{l.text}</span>
+              <span class="diff-text">
+                {l.text}
+                {l.noNewline && l.t !== ' ' && <span class="muted"> (no newline at end)</span>}
+              </span>
             </div>
           ),
         )}

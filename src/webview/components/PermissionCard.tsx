@@ -5,7 +5,7 @@
 // when the view is idle.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PermissionOption, PermissionRequestView, ToolCallContent, ToolCallView } from '../../shared/sessionModel';
-import { relPath } from '../toolTitle';
+import { relativePath, useRoots } from '../toolTitle';
 import { useHost } from '../host';
 import { toolDetails } from '../lazy';
 import { askedCall, commandOf, diffsOf, promptQuestion } from '../permissionQuestion';
@@ -40,6 +40,7 @@ export function PermissionPrompt({
   standalone?: boolean;
 }) {
   const { post } = useHost();
+  const roots = useRoots();
   const [sent, setSent] = useState<string | undefined>(undefined);
   const root = useRef<HTMLDivElement>(null);
   // Allow (once) first, then the rest as the agent ordered them; Alt+N follows what is shown.
@@ -72,7 +73,7 @@ export function PermissionPrompt({
   }, [active, req.requestId]);
 
   const asked = askedCall(req.toolCall, call);
-  const q = promptQuestion(asked);
+  const q = promptQuestion(asked, roots);
   // What the agent proposes to write: the request's own diffs (open with its requestId), else
   // those of the call's row (claude-code-acp asks with the raw input only).
   const own = diffsOf(req.toolCall).length > 0;
@@ -116,7 +117,7 @@ export function PermissionPrompt({
           <div class="permission-paths">
             {paths.map((p) => (
               <span key={p} class="chip" title={p}>
-                <i class="codicon codicon-file" aria-hidden="true" /> {relPath(p)}
+                <i class="codicon codicon-file" aria-hidden="true" /> {relativePath(p, roots)}
               </span>
             ))}
           </div>
@@ -166,6 +167,7 @@ function PromptDiffs({
   requestId?: string;
 }) {
   const m = toolDetails.use();
+  const roots = useRoots();
   return (
     <div class="permission-diffs" data-testid="permission-diffs">
       {content.map((d, i) =>
@@ -181,7 +183,7 @@ function PromptDiffs({
           />
         ) : (
           <div key={i} class="chip">
-            {relPath(d.path)}
+            {relativePath(d.path, roots)}
           </div>
         ),
       )}

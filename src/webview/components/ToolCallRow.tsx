@@ -3,7 +3,7 @@
 // JSON), raw input/output as JSON, and how its permission was decided.
 import { memo } from '../memo';
 import type { TerminalView, ToolCallView } from '../../shared/sessionModel';
-import { niceTitle, relPath } from '../toolTitle';
+import { niceTitle, relativePath, useRoots } from '../toolTitle';
 import { useHost } from '../host';
 import { openLocation } from '../links';
 import { treeItem } from '../treeItem';
@@ -91,18 +91,19 @@ interface Props {
 export const ToolCallRow = memo(
   function ToolCallRow({ call, expanded, focused, terminals, onToggle, onFocus, prompts, depth = 0 }: Props) {
     const host = useHost();
+    const roots = useRoots();
     // claude-agent-acp leaves its command "pending" until the result: while its terminal runs
     // and no prompt waits on it, the row says so.
     const term = call.agentTerminalId ? terminals[call.agentTerminalId] : undefined;
     const runs = call.status === 'pending' && !!term && !term.exited && !prompts;
     const status = call.interrupted ? INTERRUPTED : runs ? STATUS.in_progress : (STATUS[call.status] ?? STATUS.pending);
-    const t = niceTitle(call);
+    const t = niceTitle(call, roots);
     const expandable = hasDetails(call);
     // A call that arrives already finished has no duration worth showing.
     const duration =
       call.endedAt !== undefined && call.endedAt > call.startedAt ? formatDuration(call.endedAt - call.startedAt) : '';
     const loc = call.locations[0];
-    const locName = loc ? (relPath(loc.path).split('/').pop() ?? '') : '';
+    const locName = loc ? (relativePath(loc.path, roots).split('/').pop() ?? '') : '';
     // The location link is shown unless the title already names that file.
     const showLoc = !!loc && !expanded && !`${t.verb} ${t.subject}`.includes(locName);
     const label = `${KIND_LABEL[call.kind] ?? 'Tool'}: ${t.verb ? `${t.verb} ${t.subject}` : t.subject}, ${status.label}${duration ? `, ${duration}` : ''}`;
@@ -143,7 +144,7 @@ export const ToolCallRow = memo(
                 openLocation(host, call.locations[0].path, call.locations[0].line);
               }}
             >
-              {shortLoc(call.locations[0])}
+              {shortLoc(call.locations[0], roots)}
             </button>
           )}
           {duration && (
@@ -173,7 +174,7 @@ export const ToolCallRow = memo(
     (a.expanded || !a.call.agentTerminalId || a.terminals === b.terminals),
 );
 
-function shortLoc(l: { path: string; line?: number | null }): string {
-  const name = relPath(l.path).split('/').pop() ?? l.path;
+function shortLoc(l: { path: string; line?: number | null }, roots: readonly string[]): string {
+  const name = relativePath(l.path, roots).split('/').pop() ?? l.path;
   return l.line ? `${name}:${l.line}` : name;
 }

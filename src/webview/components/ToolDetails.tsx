@@ -3,7 +3,7 @@
 // when the first tool call is expanded (and is preloaded when the view is idle).
 import { useState } from 'preact/hooks';
 import type { TerminalView, ToolCallContent, ToolCallView } from '../../shared/sessionModel';
-import { relPath } from '../toolTitle';
+import { relativePath, useRoots } from '../toolTitle';
 import { useHost } from '../host';
 import { openLocation } from '../links';
 import { ContentBlockView } from './ContentBlocks';
@@ -22,6 +22,7 @@ export default function ToolDetails({
   terminals: Record<string, TerminalView>;
 }) {
   const host = useHost();
+  const roots = useRoots();
   const [raw, setRaw] = useState<'' | 'input' | 'output'>('');
   const shownTerms = new Set<string>();
   const p = call.permission;
@@ -38,7 +39,7 @@ export default function ToolDetails({
               title={l.path}
               onClick={() => openLocation(host, l.path, l.line)}
             >
-              <i class="codicon codicon-file" aria-hidden="true" /> {relPath(l.path)}
+              <i class="codicon codicon-file" aria-hidden="true" /> {relativePath(l.path, roots)}
               {l.line ? `:${l.line}` : ''}
             </button>
           ))}

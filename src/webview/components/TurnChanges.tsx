@@ -3,7 +3,7 @@
 // click opens the native diff, "Review" all of them in the multi-file diff editor, keep / undo per
 // file or for the turn. A lazy chunk: the eager bundle has no room. The host owns the state (the
 // same model as Review Changes and the editor's per-hunk actions); this asks for it again whenever
-// the host says the changes moved.
+// the host says the changes moved (host.onChanges: the page's dispatcher passes that on).
 import { useEffect, useState } from 'preact/hooks';
 import type { ChangeAction, ChangedFile } from '../../shared/protocol';
 import { useHost } from '../host';
@@ -22,13 +22,10 @@ export function TurnChanges({ turn, tools, fork }: { turn: number; tools: boolea
         () => undefined, // the list stays as it was; the next change asks again
       );
     void load();
-    const onMessage = (e: MessageEvent) => {
-      if ((e.data as { type?: unknown } | null)?.type === 'changes') void load();
-    };
-    window.addEventListener('message', onMessage);
+    const off = host.onChanges(() => void load());
     return () => {
       live = false;
-      window.removeEventListener('message', onMessage);
+      off();
     };
   }, [host, turn, tools]);
   const restore = (
@@ -90,8 +87,19 @@ export function TurnChanges({ turn, tools, fork }: { turn: number; tools: boolea
             {f.label}
           </a>
           {f.kind !== 'modified' && <span class="muted"> {f.kind}</span>}
-          {f.added !== undefined && <span class="diff-add"> +{f.added}</span>}
-          {f.removed !== undefined && <span class="diff-del"> −{f.removed}</span>}
+          {/* Too large to diff line by line: the counts are upper bounds (shared/lineDiff.ts). */}
+          {f.added !== undefined && (
+            <span class="diff-add">
+              {' '}
+              {f.tooLarge ? '≤' : ''}+{f.added}
+            </span>
+          )}
+          {f.removed !== undefined && (
+            <span class="diff-del">
+              {' '}
+              {f.tooLarge ? '≤' : ''}−{f.removed}
+            </span>
+          )}
           {f.state !== 'pending' && <span class="muted"> · {f.state === 'kept' ? 'kept' : 'undone'}</span>}
           <span class="spacer" />
           <IconButton

@@ -4,6 +4,7 @@ import { PassThrough } from 'node:stream';
 import { MemoryLogger } from '../../../src/common/logger';
 import { AcpConnection, AcpConnectionOptions } from '../../../src/acp/connection';
 import { CLIENT_METHODS } from '../../../src/acp/methods';
+import { until } from '../../support/until';
 
 export type Json = Record<string, unknown>;
 
@@ -31,7 +32,6 @@ export function createHarness(opts: Partial<AcpConnectionOptions> = {}): Harness
   const logger = new MemoryLogger();
   const conn = new AcpConnection({ input, output, logger, ...opts });
   const written: Json[] = [];
-  const waiters: Array<{ pred: (m: Json) => boolean; resolve: (m: Json) => void }> = [];
   let buf = '';
   output.on('data', (c: Buffer) => {
     buf += c.toString('utf8');
@@ -40,11 +40,6 @@ export function createHarness(opts: Partial<AcpConnectionOptions> = {}): Harness
       const m = JSON.parse(buf.slice(0, i)) as Json;
       buf = buf.slice(i + 1);
       written.push(m);
-      for (const w of waiters.slice())
-        if (w.pred(m)) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.resolve(m);
-        }
     }
   });
   let aliveRegistered = false;
@@ -60,27 +55,16 @@ export function createHarness(opts: Partial<AcpConnectionOptions> = {}): Harness
     sendRaw: (data) => {
       input.write(data);
     },
-    nextWritten(pred, timeoutMs = 2000) {
-      const found = written.find(pred);
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve, reject) => {
-        const t = setTimeout(
-          () =>
-            reject(
-              new Error(
-                `timed out waiting for a written message; written: ${JSON.stringify(written).slice(0, 800)}; log: ${JSON.stringify(logger.records).slice(0, 800)}`,
-              ),
-            ),
-          timeoutMs,
+    async nextWritten(pred, timeoutMs = 2000) {
+      let found: Json | undefined;
+      try {
+        await until(() => (found = written.find(pred)) !== undefined, timeoutMs, 'a written message');
+      } catch (err) {
+        throw new Error(
+          `${err instanceof Error ? err.message : err}; written: ${JSON.stringify(written).slice(0, 800)}; log: ${JSON.stringify(logger.records).slice(0, 800)}`,
         );
-        waiters.push({
-          pred,
-          resolve: (m) => {
-            clearTimeout(t);
-            resolve(m);
-          },
-        });
-      });
+      }
+      return found!;
     },
     async assertAlive() {
       if (!aliveRegistered) {

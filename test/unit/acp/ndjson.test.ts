@@ -189,7 +189,6 @@ test('a ~65 MiB line with the real default cap: reported once, memory stays boun
   const chunkSize = 1024 * 1024;
   const chunks = 65;
   const before = process.memoryUsage();
-  const t0 = Date.now();
   let peakExternal = 0;
   const prefix = '{"jsonrpc":"2.0","method":"session/update","params":{"x":"';
   h.sendRaw(prefix);
@@ -201,7 +200,6 @@ test('a ~65 MiB line with the real default cap: reported once, memory stays boun
   }
   h.sendRaw('"}}\n');
   await settle();
-  const elapsed = Date.now() - t0;
   const errs = h.errors();
   assert.equal(errs.length, 1, JSON.stringify(errs));
   const size = Buffer.byteLength(prefix) + chunks * chunkSize + 3;
@@ -210,7 +208,6 @@ test('a ~65 MiB line with the real default cap: reported once, memory stays boun
   // Up to the cap the line must be held (it could still be valid); past it nothing is kept.
   // Without GC control, bound the peak loosely: well under 2x the line (no concatenation copies).
   assert.ok(peakExternal < 140 * 1024 * 1024, `peak arrayBuffers growth ${(peakExternal / 1048576).toFixed(0)} MiB`);
-  assert.ok(elapsed < 10000, `took ${elapsed} ms`);
 });
 
 test('a final line without a newline is delivered at end of stream; close is reported', async () => {

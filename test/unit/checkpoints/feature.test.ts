@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FeatureContext } from '../../../src/client/feature';
+import type { FeatureContext } from '../../../src/client/connection/feature';
 import { CheckpointsFeature } from '../../../src/checkpoints/feature';
 import { applyRestore, planRestore } from '../../../src/checkpoints/restore';
 import { SessionStore } from '../../../src/session/store';

@@ -5,8 +5,8 @@
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ChangeTracker } from '../../../src/client/changeTracker';
-import { FileSystemHandlers } from '../../../src/client/fileSystem';
+import { ChangeTracker } from '../../../src/client/changes/changeTracker';
+import { FileSystemHandlers } from '../../../src/client/files/fileSystem';
 import { MemoryLogger } from '../../../src/common/logger';
 import { CheckpointStore } from '../../../src/checkpoints/checkpointStore';
 import type { StoreLimits } from '../../../src/checkpoints/blobStore';

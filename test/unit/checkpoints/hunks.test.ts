@@ -86,3 +86,16 @@ test('binary bytes are not text for the hunk model; UTF-8 with a BOM is', () => 
   assert.equal(decodeExact(new Uint8Array([0xff, 0xfe, 0x41])), undefined);
   assert.equal(decodeExact(new Uint8Array([0xef, 0xbb, 0xbf, 0x68, 0x69])), '\ufeffhi');
 });
+
+test('a hunk longer than a call may take arguments is kept and undone (no spread into a call)', () => {
+  const a = Array.from({ length: 200_000 }, (_, i) => `a${i}\n`).join('');
+  const b = Array.from({ length: 200_000 }, (_, i) => `b${i}\n`).join('');
+  const undo = new FileReview('/big.txt', a, b);
+  assert.equal(undo.hunks.length, 1, 'past the bound: one hunk');
+  undo.undo(0);
+  assert.equal(undo.current, a);
+  const keep = new FileReview('/big.txt', a, b);
+  keep.keep(0);
+  assert.equal(keep.baseline, b);
+  assert.equal(keep.state, 'kept');
+});

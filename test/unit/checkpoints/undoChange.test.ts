@@ -45,6 +45,20 @@ test('when the later changes touch the lines the agent changed, the user is aske
   assert.match(q.detail, /\(2 lines added, 2 removed\) would be lost/);
 });
 
+test('past the line diff\'s bound: a huge later hunk merges, and the lost lines are "up to" counts', () => {
+  const many = (p: string) => Array.from({ length: 200_000 }, (_, i) => `${p}${i}\n`).join('');
+  // The later change rewrites the tail past the bound (one hunk of 200,000 lines); the turn's is apart.
+  const after = TURN + many('old');
+  const current = TURN + many('new');
+  assert.equal(mergeUndo(BASE + many('old'), after, current), BASE + many('new'));
+  const touched = TURN.replace('two (agent)\n', 'two!\n') + many('new');
+  const plan = planUndo(enc(BASE + many('old')), enc(after), enc(touched));
+  assert.equal(plan.kind === 'conflict' && plan.lost?.tooLarge, true);
+  const q = undoQuestion([{ label: 'big.txt', turn: 0, plan }]);
+  // The whole changed middle: from the agent's line 2 to the end (9 + 200,000 lines).
+  assert.match(q.detail, /\(up to 200009 lines added, up to 200009 removed\) would be lost/);
+});
+
 test('a created, deleted or binary file changed since cannot be taken apart: the user is asked', () => {
   const kinds = (b: string | null, a: string | null, c: string | null) => {
     const p = planUndo(b === null ? null : enc(b), a === null ? null : enc(a), c === null ? null : enc(c));

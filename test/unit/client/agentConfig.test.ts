@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { demoAgent, parseAgents } from '../../../src/client/agentConfig';
+import { demoAgent, parseAgents } from '../../../src/client/agents/agentConfig';
 
 test('parseAgents keeps valid entries and warns about each bad one', () => {
   const { agents, warnings } = parseAgents([

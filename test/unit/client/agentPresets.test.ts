@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AGENT_PRESETS, findExecutable, missingCommandHelp } from '../../../src/client/agentPresets';
+import { AGENT_PRESETS, findExecutable, missingCommandHelp } from '../../../src/client/agents/agentPresets';
 
 test('findExecutable looks up PATH, needs the executable bit, takes paths as they are', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tandem-path-'));

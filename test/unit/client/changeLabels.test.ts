@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeChange, folderDescription, workspaceRelative } from '../../../src/client/changeLabels';
-import { beforeIfKnown, SnapshotGone, storedEntry } from '../../../src/client/changeEntries';
-import { ChangeTracker } from '../../../src/client/changeTracker';
+import { describeChange, folderDescription, workspaceRelative } from '../../../src/client/changes/changeLabels';
+import { beforeIfKnown, SnapshotGone, storedEntry } from '../../../src/client/changes/changeEntries';
+import { ChangeTracker } from '../../../src/client/changes/changeTracker';
 
 const b = (s: string) => new TextEncoder().encode(s);
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChangeTracker } from '../../../src/client/changeTracker';
+import { ChangeTracker } from '../../../src/client/changes/changeTracker';
 
 const b = (s: string) => new TextEncoder().encode(s);
 

@@ -4,12 +4,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentClient } from '../../../src/client/agentClient';
+import { AgentClient } from '../../../src/client/connection/agentClient';
 import { ElicitationFeature, type UrlPort } from '../../../src/client/elicitation';
 import { CLIENT_RESPONSES } from '../../../src/acp/validation';
 import { MemoryLogger } from '../../../src/common/logger';
 import type { AgentScript, Step } from '../../../src/demo/scriptTypes';
 import { until } from '../../support/until';
+import { settleMicrotasks } from '../../support/mockTimers';
 
 const AGENT = join(__dirname, '../../fixtures/agents/scripted-agent.js');
 const dir = mkdtempSync(join(tmpdir(), 'tandem-elic-'));
@@ -290,7 +291,7 @@ test('url mode: cancelled while the dialog is open → cancel, and a late yes op
   await turn;
   await until(() => t.answers().length === 1);
   t.port.release(true);
-  await new Promise((r) => setTimeout(r, 50));
+  await settleMicrotasks(); // the late yes is handled in the promise callbacks it resolves
   assert.deepEqual(t.port.opened, []);
   assert.deepEqual(t.answers(), [{ action: 'cancel' }]);
 

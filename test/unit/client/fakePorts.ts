@@ -3,7 +3,7 @@
 import { mkdirSync, promises as fsp, realpathSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { PermissionOption, RequestPermissionOutcome, ToolCallUpdate } from '@agentclientprotocol/sdk';
-import type { PermissionPort } from '../../../src/client/permissionPort';
+import type { PermissionPort } from '../../../src/client/permissions/permissionPort';
 import type { DocumentsPort, EditPort, FsPort, OpenDocument, WorkspacePort } from '../../../src/client/ports';
 
 export const nodeFs: FsPort = {

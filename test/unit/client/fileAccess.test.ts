@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileAccess } from '../../../src/client/fileAccess';
+import { FileAccess } from '../../../src/client/files/fileAccess';
 import { FakePermission, fakeWorkspace, nodeFs } from './fakePorts';
 
 test('"Allow for this session" for a file outside the workspace lasts for that session only', async () => {

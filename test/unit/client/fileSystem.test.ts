@@ -4,14 +4,31 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlink
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AcpError } from '../../../src/acp/errors';
-import { ChangeTracker } from '../../../src/client/changeTracker';
-import { FileSystemFeature, FileSystemHandlers, type FileSystemDeps } from '../../../src/client/fileSystem';
+import { ChangeTracker } from '../../../src/client/changes/changeTracker';
+import { FileSystemFeature, FileSystemHandlers, type FileSystemDeps } from '../../../src/client/files/fileSystem';
 import { MemoryLogger } from '../../../src/common/logger';
 import { SessionStore } from '../../../src/session/store';
 import { FakeDocs, FakeEdits, FakePermission, fakeWorkspace, nodeFs } from './fakePorts';
-import { decodeText, sliceLines } from '../../../src/client/textSlice';
+import { decodeText, sliceLines } from '../../../src/client/files/textSlice';
+import type { FsPort } from '../../../src/client/ports';
+import { until } from '../../support/until';
 
 const S = 'sess-1';
+
+/** nodeFs, counting the calls in flight: `idle()` waits for the disk reads updates started (snapshots). */
+function trackedFs() {
+  let inFlight = 0;
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    inFlight++;
+    return p.finally(() => inFlight--);
+  };
+  const fs: FsPort = {
+    stat: (p) => track(nodeFs.stat(p)),
+    readFile: (p) => track(nodeFs.readFile(p)),
+    realpath: (p) => track(nodeFs.realpath(p)),
+  };
+  return { fs, idle: () => until(() => inFlight === 0, 2000, 'the reads in flight to finish') };
+}
 
 function setup(opts: { permission?: string; agentInfoName?: string } = {}) {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-fs-')));
@@ -23,9 +40,10 @@ function setup(opts: { permission?: string; agentInfoName?: string } = {}) {
   const tracker = new ChangeTracker();
   const store = new SessionStore(S);
   store.dispatch({ type: 'promptStarted', at: 1, prompt: [{ type: 'text', text: 'go' }] });
+  const { fs, idle } = trackedFs();
   const deps: FileSystemDeps = {
     documents: docs,
-    fs: nodeFs,
+    fs,
     edits,
     workspace: fakeWorkspace(ws),
     permission,
@@ -37,7 +55,7 @@ function setup(opts: { permission?: string; agentInfoName?: string } = {}) {
     logger: new MemoryLogger(),
     session: (id) => (id === S ? store : undefined),
   });
-  return { root, ws, docs, edits, permission, tracker, store, h };
+  return { root, ws, docs, edits, permission, tracker, store, h, idle };
 }
 
 async function rejects(p: Promise<unknown>, code: number, re: RegExp): Promise<AcpError> {
@@ -250,16 +268,16 @@ test('a write that fails leaves no review entry', async () => {
 });
 
 test('diff content of an agent that writes itself: snapshot while pending, applied on completion', async () => {
-  const { ws, tracker, store, h } = setup();
+  const { ws, tracker, store, h, idle } = setup();
   const f = join(ws, 'self.txt');
   writeFileSync(f, 'hello world\nsecond line\n');
   const send = observe(store, h);
   send(pendingEdit('t1', f, 'hello world', 'hello ACP'));
-  await new Promise((r) => setTimeout(r, 20));
+  await idle();
   writeFileSync(f, 'hello ACP\nsecond line\n'); // the agent writes the disk itself
   assert.equal(tracker.changes(S, 0).length, 0, 'not applied yet');
   send({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' });
-  await new Promise((r) => setTimeout(r, 20));
+  await idle();
   const [c] = tracker.changes(S, 0);
   assert.equal(Buffer.from(c.before!).toString(), 'hello world\nsecond line\n');
   assert.equal(c.exact, true);
@@ -286,12 +304,12 @@ test('diff content of an agent that writes itself: snapshot while pending, appli
     content: [{ type: 'diff', path: join(ws, 'r.txt'), oldText: 'a', newText: 'b' }],
   });
   send({ sessionUpdate: 'tool_call_update', toolCallId: 't3', status: 'failed' });
-  await new Promise((r) => setTimeout(r, 20));
+  await idle();
   assert.equal(tracker.get(S, 0, join(ws, 'r.txt')), undefined);
 });
 
 test('claude-agent-acp wrote before our read: its originalFile becomes the snapshot (line endings aside)', async () => {
-  const { ws, tracker, store, h } = setup();
+  const { ws, tracker, store, h, idle } = setup();
   const send = observe(store, h);
   const result = (id: string, filePath: string, originalFile: string | null) =>
     send({
@@ -310,14 +328,14 @@ test('claude-agent-acp wrote before our read: its originalFile becomes the snaps
   send(pendingEdit('e1', f, 'hello world', 'hello ACP'));
   result('e1', f, 'hello world\nsecond line\n');
   send({ sessionUpdate: 'tool_call_update', toolCallId: 'e1', status: 'completed' });
-  await new Promise((r) => setTimeout(r, 20));
+  await idle();
   const c = tracker.get(S, 0, f)!;
   assert.equal(Buffer.from(c.before!).toString(), 'hello world\nsecond line\n', 'the file before the edit, not after');
   assert.equal(c.applied, true);
   // A second edit of the same file in the turn reports the intermediate file: the first snapshot stays.
   send(pendingEdit('e2', f, 'second', 'third'));
   result('e2', f, 'hello ACP\nsecond line\n');
-  await new Promise((r) => setTimeout(r, 20));
+  await idle();
   assert.equal(Buffer.from(tracker.get(S, 0, f)!.before!).toString(), 'hello world\nsecond line\n');
   // A file the agent created before our read: the read found it, the agent says it is new.
   const n = join(ws, 'new.txt');
@@ -331,14 +349,14 @@ test('claude-agent-acp wrote before our read: its originalFile becomes the snaps
     content: [{ type: 'diff', path: n, oldText: null, newText: 'brand new\n' }],
   });
   result('w1', n, null);
-  await new Promise((r) => setTimeout(r, 20));
+  await idle();
   assert.equal(tracker.get(S, 0, n)!.before, null, 'created by the call: nothing before it');
   // Our read was in time and the agent's copy differs only in line endings: ours (exact bytes) stays.
   const crlf = join(ws, 'crlf.txt');
   writeFileSync(crlf, 'a\r\nb\r\n');
   send(pendingEdit('c1', crlf, 'a', 'A'));
-  await new Promise((r) => setTimeout(r, 20));
+  await idle();
   result('c1', crlf, 'a\nb\n');
-  await new Promise((r) => setTimeout(r, 20));
+  await idle();
   assert.equal(Buffer.from(tracker.get(S, 0, crlf)!.before!).toString(), 'a\r\nb\r\n');
 });

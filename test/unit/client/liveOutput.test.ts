@@ -2,7 +2,8 @@
 // pours out output every HEAVY_FLUSH_MS, and what is kept after a drop starts on a whole line.
 import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
-import { HEAVY_FLUSH_MS, LiveOutput } from '../../../src/client/liveOutput';
+import { HEAVY_FLUSH_MS, LiveOutput } from '../../../src/client/terminals/liveOutput';
+import { withMockTimers } from '../../support/mockTimers';
 
 function sink() {
   const out: string[] = [];
@@ -12,15 +13,6 @@ function sink() {
     truncations: () => truncated,
     sink: { output: (d: string) => out.push(d), truncated: () => truncated++ },
   };
-}
-/** Runs `fn` with node:test's fake setTimeout (`mock.timers.tick` moves it). */
-function withMockTimers(fn: () => void): void {
-  mock.timers.enable({ apis: ['setTimeout'] });
-  try {
-    fn();
-  } finally {
-    mock.timers.reset();
-  }
 }
 const lines = (from: number, to: number) => {
   let s = '';

@@ -1,7 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { InitializeResponse } from '@agentclientprotocol/sdk';
-import { parseSteerResult, steeringSupported, steerParams, STEER_METHOD } from '../../../src/client/steering';
+import {
+  parseSteerResult,
+  steeringSupported,
+  steerParams,
+  STEER_METHOD,
+} from '../../../src/client/connection/steering';
 
 const init = (meta?: unknown): InitializeResponse =>
   ({ protocolVersion: 1, agentCapabilities: {}, ...(meta === undefined ? {} : { _meta: meta }) }) as InitializeResponse;

@@ -1,10 +1,10 @@
-// The visible-terminal mode's command, driven the way src/vscode/visibleTerminals.ts drives it,
+// The visible-terminal mode's command, driven the way src/vscode/terminals/visibleTerminals.ts drives it,
 // through the real TerminalManager: output limits, plain text for the agent, kill and release.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ProcessPort, SpawnOptions } from '../../../src/client/ports';
-import { TerminalCommand } from '../../../src/client/terminalCommand';
-import { TerminalManager } from '../../../src/client/terminals';
+import { TerminalCommand } from '../../../src/client/terminals/terminalCommand';
+import { TerminalManager } from '../../../src/client/terminals/terminals';
 import { MemoryLogger } from '../../../src/common/logger';
 import { SessionStore } from '../../../src/session/store';
 import { until } from '../../support/until';

@@ -13,6 +13,8 @@ import { until } from '../../support/until';
 const posix = process.platform !== 'win32';
 const dir = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-term-host-')));
 const src = (m: string) => JSON.stringify(join(__dirname, '../../../src', m));
+/** The stand-in hosts wait with the tests' one polling wait, too. */
+const UNTIL = JSON.stringify(join(__dirname, '../../support/until.js'));
 const GRACE = 300;
 /** How long after the host's death (or its SIGTERM + grace) nothing may be left. */
 const BOUND_MS = 5000;
@@ -26,19 +28,18 @@ const LOGGER = `{ trace() {}, debug() {}, info() {}, warn() {}, error: (m) => co
  */
 function terminalHost(command: string, then: 'idle' | 'reload'): string {
   return `
-const { TerminalManager } = require(${src('client/terminals.js')});
+const { TerminalManager } = require(${src('client/terminals/terminals.js')});
+const { until } = require(${UNTIL});
 const m = new TerminalManager({ cwd: ${JSON.stringify(dir)}, logger: ${LOGGER}, session: () => undefined, killGraceMs: ${GRACE}, flushMs: 10 });
-m.create({ sessionId: 's', command: ${JSON.stringify(command)} }).then(({ terminalId }) => {
-  const poll = setInterval(async () => {
-    const found = /ready (\\d+)/.exec((await m.output({ sessionId: 's', terminalId })).output);
-    if (!found) return;
-    clearInterval(poll);
-    console.log(JSON.stringify({ pgid: Number(found[1]) }));
-    if (${JSON.stringify(then)} === 'reload') {
-      m.dispose();
-      process.exit(0);
-    }
-  }, 10);
+m.create({ sessionId: 's', command: ${JSON.stringify(command)} }).then(async ({ terminalId }) => {
+  let found = null;
+  const ready = async () => (found = /ready (\\d+)/.exec((await m.output({ sessionId: 's', terminalId })).output));
+  await until(async () => (await ready()) !== null, 10000, 'the command to print ready');
+  console.log(JSON.stringify({ pgid: Number(found[1]) }));
+  if (${JSON.stringify(then)} === 'reload') {
+    m.dispose();
+    process.exit(0);
+  }
 });
 setInterval(() => {}, 1000);
 `;
@@ -106,8 +107,9 @@ writeFileSync(
   }),
 );
 const AGENT_HOST = `
-const { AgentClient } = require(${src('client/agentClient.js')});
-const { TerminalsFeature } = require(${src('client/terminals.js')});
+const { AgentClient } = require(${src('client/connection/agentClient.js')});
+const { TerminalsFeature } = require(${src('client/terminals/terminals.js')});
+const { until } = require(${UNTIL});
 const c = new AgentClient({
   agent: { name: 'Scripted', command: process.execPath, args: [${SCRIPTED}, ${JSON.stringify(SCRIPT)}] },
   cwd: ${JSON.stringify(dir)},
@@ -118,13 +120,13 @@ const c = new AgentClient({
 (async () => {
   await c.start();
   void c.prompt('run the long command');
-  const poll = setInterval(() => {
+  let found;
+  await until(() => {
     const terms = Object.values(c.session?.snapshot().terminals ?? {});
-    const found = terms.map((t) => /ready (\\d+)/.exec(t.output)).find(Boolean);
-    if (!found) return;
-    clearInterval(poll);
-    console.log(JSON.stringify({ agent: c.proc.pid, pgid: Number(found[1]) }));
-  }, 10);
+    found = terms.map((t) => /ready (\\d+)/.exec(t.output)).find(Boolean);
+    return found !== undefined;
+  }, 20000, 'the command to print ready');
+  console.log(JSON.stringify({ agent: c.proc.pid, pgid: Number(found[1]) }));
 })();
 setInterval(() => {}, 1000);
 `;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TerminalPool } from '../../../src/client/terminalPool';
+import { TerminalPool } from '../../../src/client/terminals/terminalPool';
 
 test('a session reuses its idle terminal for the next command', () => {
   const pool = new TerminalPool<string>();

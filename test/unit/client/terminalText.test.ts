@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TerminalTextFilter } from '../../../src/client/terminalText';
+import { TerminalTextFilter } from '../../../src/client/terminals/terminalText';
 
 const plain = (...chunks: string[]) => {
   const f = new TerminalTextFilter();

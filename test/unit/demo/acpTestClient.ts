@@ -1,12 +1,12 @@
 // The client side of an ACP session for agent tests, on top of Peer (plain JSON lines, not
 // Tandem's client code): real fs/read_text_file + fs/write_text_file on disk, real terminals
 // (child processes), scripted permission answers, and Tandem's real MCP server
-// (src/tools/mcpServer.ts + registry) serving the IDE group with a fake handler.
+// (src/tools/mcp/mcpServer.ts + registry) serving the IDE group with a fake handler.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { MemoryLogger } from '../../../src/common/logger';
-import { McpToolServer } from '../../../src/tools/mcpServer';
-import type { ToolSlot } from '../../../src/tools/toolSlot';
+import { McpToolServer } from '../../../src/tools/mcp/mcpServer';
+import type { ToolSlot } from '../../../src/tools/mcp/toolSlot';
 import { ToolRegistry } from '../../../src/tools/registry';
 import { DEFAULT_TOOLS_CONFIG } from '../../../src/tools/types';
 import { ideGroup } from '../tools/fixtures';

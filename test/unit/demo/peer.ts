@@ -3,6 +3,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import { outRoot, repoRoot, transcriptsDir } from '../../support/paths';
+import { until } from '../../support/until';
 
 export { repoRoot, transcriptsDir };
 export const scriptedAgentJs = join(outRoot, 'test/fixtures/agents/scripted-agent.js');
@@ -32,7 +33,6 @@ export class Peer {
   exitSignal: string | null | undefined;
   private buf = '';
   private nextId = 1;
-  private waiters: Array<() => void> = [];
   /** Answers agent→client requests; return undefined to leave a request unanswered. */
   onRequest: (m: Msg) => unknown | Promise<unknown> = () => ({});
 
@@ -53,7 +53,6 @@ export class Peer {
           m = undefined;
         }
         if (m) this.onMessage(m);
-        this.wake();
       }
     });
     this.child.stderr.setEncoding('utf8');
@@ -66,7 +65,6 @@ export class Peer {
     this.child.on('exit', (code, signal) => {
       this.exitCode = code;
       this.exitSignal = signal;
-      this.wake();
     });
   }
 
@@ -77,12 +75,6 @@ export class Peer {
         if (result !== undefined) this.send({ jsonrpc: '2.0', id: m.id, result });
       });
     }
-  }
-
-  private wake(): void {
-    const w = this.waiters;
-    this.waiters = [];
-    w.forEach((f) => f());
   }
 
   send(m: Msg): void {
@@ -101,39 +93,23 @@ export class Peer {
 
   /** Waits for a received message matching `pred` (searching everything received so far). */
   async waitFor(pred: (m: Msg) => boolean, timeoutMs = 5000, what = 'message'): Promise<Msg> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const hit = this.received.find(pred);
-      if (hit) return hit;
-      if (this.exitCode !== undefined)
-        throw new Error(
-          `agent exited (${this.exitCode ?? this.exitSignal}) while waiting for ${what}; stderr: ${this.stderr}`,
-        );
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting for ${what}; stderr: ${this.stderr}`);
-      await new Promise<void>((r) => {
-        const t = setTimeout(r, left);
-        this.waiters.push(() => {
-          clearTimeout(t);
-          r();
-        });
-      });
+    let hit: Msg | undefined;
+    // Stops early when the agent exits: no message comes after that.
+    const found = () => (hit = this.received.find(pred)) !== undefined || this.exitCode !== undefined;
+    try {
+      await until(found, timeoutMs, what);
+    } catch (err) {
+      throw new Error(`${err instanceof Error ? err.message : err}; stderr: ${this.stderr}`);
     }
+    if (hit) return hit;
+    throw new Error(
+      `agent exited (${this.exitCode ?? this.exitSignal}) while waiting for ${what}; stderr: ${this.stderr}`,
+    );
   }
 
   async waitExit(timeoutMs = 5000): Promise<{ code: number | null; signal: string | null }> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.exitCode === undefined) {
-      if (Date.now() > deadline) throw new Error('agent did not exit');
-      await new Promise<void>((r) => {
-        const t = setTimeout(r, 50);
-        this.waiters.push(() => {
-          clearTimeout(t);
-          r();
-        });
-      });
-    }
-    return { code: this.exitCode, signal: this.exitSignal ?? null };
+    await until(() => this.exitCode !== undefined, timeoutMs, 'the agent to exit');
+    return { code: this.exitCode!, signal: this.exitSignal ?? null };
   }
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see Msg

@@ -2,11 +2,13 @@
 // misbehaving (crashes, hangs, garbage on the wire, protocol oddities). Each case asserts the
 // message the user gets, then Fault.check(): view consistent, nothing unanswered, no orphan.
 // (Transport-level variants of the same inputs: test/unit/acp/*.test.ts.)
-import { test } from 'node:test';
+import { mock, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { groupAlive, processAlive } from '../../../src/acp/processGroups';
 import type { Step } from '../../../src/demo/scriptTypes';
-import { agentText, Fault, until } from './harness';
+import { settleMicrotasks, withMockTimers } from '../../support/mockTimers';
+import { until } from '../../support/until';
+import { agentText, Fault } from './harness';
 
 const posix = process.platform !== 'win32';
 const node = JSON.stringify(process.execPath);
@@ -86,10 +88,18 @@ test('agent hangs and ignores cancel: cancel still ends the turn (with a message
   const pid = f.agentPid;
   const turn = f.client.prompt('long job');
   await until(() => agentText(f.snapshot).includes('thinking'));
-  const t0 = Date.now();
-  f.client.cancel();
-  await turn;
-  assert.ok(Date.now() - t0 < 2000, `the turn ended ${Date.now() - t0} ms after cancel`);
+  // The cancel's wait runs on mocked time: the turn ends when cancelTimeoutMs has passed, not before.
+  await withMockTimers(async () => {
+    let ended = false;
+    void turn.then(() => (ended = true));
+    f.client.cancel();
+    await until(() => f.outgoing.some((m) => m.method === 'session/cancel'), 2000, 'the cancel to be sent');
+    mock.timers.tick(299);
+    await settleMicrotasks();
+    assert.equal(ended, false, 'the agent gets the whole cancelTimeoutMs to answer');
+    mock.timers.tick(1);
+    await turn;
+  });
   const snap = f.snapshot;
   assert.equal(snap.meta.status, 'idle');
   assert.match(snap.turns[0].error ?? '', /did not answer the cancel/);
@@ -180,11 +190,9 @@ test('a 50 MB single line (under the 64 MiB default cap) is accepted and shown; 
   const timer = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage().rss - before.rss);
   }, 20);
-  const t0 = Date.now();
   await f.client.prompt('big');
   clearInterval(timer);
   peak = Math.max(peak, process.memoryUsage().rss - before.rss);
-  const elapsed = Date.now() - t0;
   const text = agentText(f.snapshot);
   assert.ok(text.startsWith('start x'));
   assert.ok(text.endsWith('x end'));
@@ -192,7 +200,6 @@ test('a 50 MB single line (under the 64 MiB default cap) is accepted and shown; 
   assert.equal(f.snapshot.turns[0].stopReason, 'end_turn');
   // The line is held once as bytes and once as a string (and once parsed): a few times its size, not dozens.
   assert.ok(peak < 8 * bytes, `rss grew ${(peak / 1e6).toFixed(0)} MB for a ${bytes / 1e6} MB line`);
-  assert.ok(elapsed < 15_000, `took ${elapsed} ms`);
   await f.check();
 });
 
@@ -394,19 +401,16 @@ test(
     await f.client.start();
     const turn = f.client.prompt('run it');
     await until(() => Object.values(f.snapshot.terminals).some((t) => t.output.includes('children started')));
-    const t0 = Date.now();
     f.client.cancel();
     await turn;
     assert.equal(f.snapshot.turns[0].stopReason, 'cancelled');
     await until(() => f.terminalPids.every((p) => !groupAlive(p)), 5000);
-    const took = Date.now() - t0;
-    assert.ok(took >= 250, `SIGTERM was ignored, so the group lived until SIGKILL (${took} ms)`);
     const term = Object.values(f.snapshot.terminals)[0];
     assert.equal(term.released, true);
     assert.match(term.output, /children started/, 'output kept');
     assert.ok(
-      f.problems().some((m) => /SIGKILL/.test(m)),
-      'the escalation is logged',
+      f.problems().some((m) => /still running \d+ ms after SIGTERM: SIGKILL/.test(m)),
+      'SIGTERM was ignored: the group lived through the grace, until SIGKILL (logged)',
     );
     assert.ok(
       f.outgoing.some((m) => m.method === undefined && m.id !== undefined),

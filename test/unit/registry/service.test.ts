@@ -12,7 +12,7 @@ import { probeInitialize } from '../../../src/registry/probe';
 import { RegistryService } from '../../../src/registry/service';
 import { RegistryStore } from '../../../src/registry/store';
 import { PLATFORM_KEYS, type PlatformKey } from '../../../src/registry/types';
-import type { AgentConfig } from '../../../src/client/agentConfig';
+import type { AgentConfig } from '../../../src/client/agents/agentConfig';
 import { sha256 } from '../../support/archives';
 import { outRoot } from '../../support/paths';
 import { serveRegistry, tinyAgentArchive, type RegistryServer } from '../../support/registryServer';

@@ -1,6 +1,6 @@
 // A window leases the version folder its running agent was started from, from 'starting' (before
 // the process is spawned) until it stops, moves the lease when another agent starts, and tidies
-// up the folder it leaves when nothing else names it. registerRegistry with a fake `vscode` and a
+// up the folder it leaves when nothing else names it. registryCommands with a fake `vscode` and a
 // fake controller; the leases are read the way another window would read them.
 import { commands } from './fakeVscodeCommands';
 import { fakeContext } from '../security/fakeVscode';
@@ -13,9 +13,20 @@ import { Emitter } from '../../../src/common/event';
 import { MemoryLogger } from '../../../src/common/logger';
 import { Leases } from '../../../src/registry/leases';
 import { RegistryStore } from '../../../src/registry/store';
-import { registerRegistry } from '../../../src/vscode/registry/registryCommands';
+import { registryCommands } from '../../../src/vscode/registry/registryCommands';
 import { repoRoot } from '../../support/paths';
 import { until } from '../../support/until';
+
+/** The registry's commands of one window whose storage is `storage`, its agent run by `ctl`. */
+function windowRegistry(storage: string, ctl: ReturnType<typeof fakeController>) {
+  return registryCommands({
+    context: fakeContext(repoRoot, storage) as never,
+    logger: new MemoryLogger(),
+    runner: ctl,
+    signIn: async () => undefined,
+    showView: () => undefined,
+  });
+}
 
 function fakeController() {
   const changed = new Emitter<unknown>();
@@ -55,13 +66,7 @@ test("a window leases its running agent's version folder from start to stop, and
   const held = async () => [...(await seenByOthers.held())];
 
   const ctl = fakeController();
-  const registry = registerRegistry({
-    context: fakeContext(repoRoot, storage) as never,
-    logger: new MemoryLogger(),
-    runner: ctl,
-    signIn: async () => undefined,
-    showView: () => undefined,
-  });
+  const registry = windowRegistry(storage, ctl);
   try {
     ctl.runs('Tiny', 'starting', join(binary, 'bin/agent'));
     assert.deepEqual(await held(), [binary], 'leased before the process is spawned');
@@ -93,13 +98,7 @@ test('uninstalling the agent this window runs stops it, lets go of its lease and
   writeFileSync(join(dir, 'bin/agent'), '#!/bin/sh\n');
   await store.record({ id: 'tiny', version: '1.0.0', kind: 'binary', agentName: 'Tiny', dir, installedAt: 0 });
   const ctl = fakeController();
-  const registry = registerRegistry({
-    context: fakeContext(repoRoot, storage) as never,
-    logger: new MemoryLogger(),
-    runner: ctl,
-    signIn: async () => undefined,
-    showView: () => undefined,
-  });
+  const registry = windowRegistry(storage, ctl);
   try {
     ctl.runs('Tiny', 'ready', join(dir, 'bin/agent'));
     assert.deepEqual([...(await store.leases.held())], [dir]);

@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { MemoryLogger } from '../../../src/common/logger';
-import { McpToolServer } from '../../../src/tools/mcpServer';
+import { McpToolServer } from '../../../src/tools/mcp/mcpServer';
 import { ToolRegistry } from '../../../src/tools/registry';
 import { DEFAULT_TOOLS_CONFIG } from '../../../src/tools/types';
 import { ideGroup, postStatus } from '../tools/fixtures';

@@ -15,8 +15,8 @@ import type { AgentScript } from '../../../src/demo/scriptTypes';
 import { ClientToolsFeature } from '../../../src/tools/clientToolsFeature';
 import { ToolRegistry } from '../../../src/tools/registry';
 import { DEFAULT_TOOLS_CONFIG } from '../../../src/tools/types';
-import { Controller } from '../../../src/vscode/controller';
-import { Traffic } from '../../../src/vscode/traffic';
+import { Controller } from '../../../src/vscode/agent/controller';
+import { Traffic } from '../../../src/vscode/agent/traffic';
 import { viewIntents } from './viewIntents';
 import { ideGroup } from '../tools/fixtures';
 

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AcpError, errorDetail } from '../../../src/acp/errors';
 import { MemoryLogger } from '../../../src/common/logger';
-import { forgetSecrets } from '../../../src/vscode/agentSecrets';
-import { Controller } from '../../../src/vscode/controller';
-import { signIn } from '../../../src/vscode/signIn';
+import { forgetSecrets } from '../../../src/vscode/agent/agentSecrets';
+import { Controller } from '../../../src/vscode/agent/controller';
+import { signIn } from '../../../src/vscode/agent/signIn';
 
 const REPO = join(__dirname, '../../../..');
 const AGENT = join(__dirname, '../../fixtures/agents/auth-agent.js');

@@ -4,13 +4,14 @@
 import { state as vs, fakeContext } from './fakeVscode';
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryLogger } from '../../../src/common/logger';
-import { Controller } from '../../../src/vscode/controller';
+import { Controller } from '../../../src/vscode/agent/controller';
 import { viewIntents } from './viewIntents';
-import { until } from '../faults/harness';
+import { until } from '../../support/until';
+import { settleMicrotasks } from '../../support/mockTimers';
 
 const REPO = join(__dirname, '../../../..');
 const AGENT = join(__dirname, '../../fixtures/agents/scripted-agent.js');
@@ -22,8 +23,8 @@ test('untrusted workspace: no agent process is started by start, view open or pr
   const marker = join(root, 'agent-ran');
   const scriptFile = join(root, 'script.json');
   writeFileSync(scriptFile, '{}');
-  // The agent leaves a marker the moment it runs, then plays the (empty) script.
-  const boot = `require('fs').writeFileSync(${JSON.stringify(marker)}, String(process.pid)); require(${JSON.stringify(AGENT)})`;
+  // Each agent process adds a line to a marker the moment it runs, then plays the (empty) script.
+  const boot = `require('fs').appendFileSync(${JSON.stringify(marker)}, process.pid + '\\n'); require(${JSON.stringify(AGENT)})`;
   vs.folders = [ws];
   vs.isTrusted = false;
   vs.config = {
@@ -42,14 +43,14 @@ test('untrusted workspace: no agent process is started by start, view open or pr
     await intents.handle({ type: 'prompt', text: 'run rm -rf' });
     await intents.handle({ type: 'restartAgent' });
     await intents.handle({ type: 'newSession' });
-    await new Promise((r) => setTimeout(r, 300));
+    await settleMicrotasks();
     assert.equal(ctl.current, undefined, 'no connection');
     assert.equal(existsSync(marker), false, 'the agent never ran');
-    // Granting trust starts it.
+    // Granting trust starts it: one agent, this one (none started in the background before).
     vs.isTrusted = true;
     for (const l of vs.trustListeners) l();
     await until(() => ctl.agent.state === 'ready', 10_000);
-    assert.equal(existsSync(marker), true);
+    assert.equal(readFileSync(marker, 'utf8').trim().split('\n').length, 1, 'one agent ran: the one trust started');
   } finally {
     await ctl.stop();
     ctl.dispose();

@@ -3,9 +3,10 @@
 import './fakeVscode';
 import type { Logger } from '../../../src/common/logger';
 import { createCommands } from '../../../src/vscode/commands';
-import type { Controller } from '../../../src/vscode/controller';
-import { SessionHistory } from '../../../src/vscode/sessionHistory';
-import { ViewIntents, type ViewIntentDeps } from '../../../src/vscode/viewIntents';
+import { PromptSender } from '../../../src/vscode/prompts/promptSender';
+import type { Controller } from '../../../src/vscode/agent/controller';
+import { SessionHistory } from '../../../src/vscode/sessions/sessionHistory';
+import { ViewIntents, type ViewIntentDeps } from '../../../src/vscode/view/viewIntents';
 
 const none = () => ({
   dispose() {
@@ -18,9 +19,10 @@ export function viewIntents(
   ctl: Controller,
   context: unknown,
   logger: Logger,
-  deps: Partial<Pick<ViewIntentDeps, 'view' | 'permissions' | 'queue'>> = {},
+  deps: Partial<Pick<ViewIntentDeps, 'view' | 'permissions' | 'queue' | 'sender'>> = {},
 ): ViewIntents {
   const view = deps.view ?? { show: () => undefined, postMessage: () => undefined, onIntent: none };
+  const sender = deps.sender ?? new PromptSender(ctl, { take: () => undefined });
   const commands = createCommands({
     context: context as never,
     ctl,
@@ -28,12 +30,14 @@ export function viewIntents(
     traffic: { show: () => undefined },
     history: new SessionHistory({ get: () => undefined, update: async () => undefined, keys: () => [] }),
     permissions: { manage: () => undefined },
+    sender,
     showLog: () => undefined,
   });
   return new ViewIntents({
     ctl,
     commands,
     view,
+    sender,
     diffs: { open: async () => false },
     permissions: deps.permissions ?? { answer: () => false },
     elicitation: { answer: () => false },

@@ -12,16 +12,16 @@ import { join } from 'node:path';
 import { PermissionBroker } from '../../../src/client/permissions/broker';
 import { PermissionsFeature } from '../../../src/client/permissions/feature';
 import { memoryMemento, RememberedDecisions } from '../../../src/client/permissions/remembered';
-import { FileSystemFeature } from '../../../src/client/fileSystem';
-import { ChangeTracker } from '../../../src/client/changeTracker';
+import { FileSystemFeature } from '../../../src/client/files/fileSystem';
+import { ChangeTracker } from '../../../src/client/changes/changeTracker';
 import { MemoryLogger } from '../../../src/common/logger';
 import type { AgentScript } from '../../../src/demo/scriptTypes';
-import { Controller } from '../../../src/vscode/controller';
+import { Controller } from '../../../src/vscode/agent/controller';
 import { viewIntents } from './viewIntents';
-import { SessionViewProvider } from '../../../src/vscode/sessionView';
-import { vscodeRequests } from '../../../src/vscode/webviewRequests';
+import { SessionViewProvider } from '../../../src/vscode/view/sessionView';
+import { vscodeRequests } from '../../../src/vscode/view/webviewRequests';
 import { FakeDocs, FakeEdits, fakeWorkspace, nodeFs } from '../client/fakePorts';
-import { until } from '../faults/harness';
+import { until } from '../../support/until';
 
 const REPO = join(__dirname, '../../../..');
 const AGENT = join(__dirname, '../../fixtures/agents/scripted-agent.js');
@@ -40,9 +40,8 @@ function cspOf(html: string): Map<string, string[]> {
 
 test('CSP: default-src none, scripts only by nonce (fresh per load), no unsafe-inline / unsafe-eval, no remote images', () => {
   const logger = new MemoryLogger();
-  const provider = new SessionViewProvider(
-    vscodeFake.Uri.file(REPO) as never,
-    logger,
+  const provider = new SessionViewProvider(vscodeFake.Uri.file(REPO) as never, logger);
+  provider.serve(
     {
       snapshot: () =>
         ({ type: 'snapshot', agent: { state: 'none' }, session: null, workspaceRoots: [], sessions: [] }) as never,
@@ -172,17 +171,20 @@ test('forged webview messages: malformed ones are refused and logged; nothing is
       tracker: new ChangeTracker(),
     }),
   ]);
-  const provider = new SessionViewProvider(
-    vscodeFake.Uri.file(REPO) as never,
-    logger,
-    { snapshot: () => ctl.snapshot(), turns: () => undefined },
-    vscodeRequests,
-  );
+  const provider = new SessionViewProvider(vscodeFake.Uri.file(REPO) as never, logger);
+  provider.serve({ snapshot: () => ctl.snapshot(), turns: () => undefined }, vscodeRequests);
   const handled: string[] = [];
   provider.onIntent((i) => handled.push(i.type));
+  const answered: boolean[] = []; // what the broker said to each answer that reached it
   const intents = viewIntents(ctl, context, logger, {
     view: provider,
-    permissions: { answer: (r, o) => broker.answer(r, o) },
+    permissions: {
+      answer: (r, o) => {
+        const ok = broker.answer(r, o);
+        answered.push(ok);
+        return ok;
+      },
+    },
   });
   const v = fakeWebviewView();
   provider.resolveWebviewView(v.view as never);
@@ -223,7 +225,8 @@ test('forged webview messages: malformed ones are refused and logged; nothing is
     assert.equal(pending.sessionId, a);
     // An answer naming an option the prompt did not offer changes nothing.
     v.send({ type: 'permissionAnswer', requestId: pending.requestId, optionId: 'allow_always' });
-    await new Promise((r) => setTimeout(r, 20));
+    await until(() => answered.length === 1, 2000, 'the answer to reach the broker');
+    assert.deepEqual(answered, [false]);
     assert.equal(broker.pending().length, 1, 'an option not offered is refused');
     await intents.handle({ type: 'newSession' });
     assert.notEqual(ctl.current!.session!.sessionId, a);
@@ -231,7 +234,9 @@ test('forged webview messages: malformed ones are refused and logged; nothing is
     // Guessable ids: the forged answer for session A's prompt (not shown) must be refused.
     v.send({ type: 'permissionAnswer', requestId: pending.requestId, optionId: 'allow' });
     for (let i = 0; i < 5; i++) v.send({ type: 'permissionAnswer', requestId: `perm-${i}`, optionId: 'allow' });
-    await new Promise((r) => setTimeout(r, 50));
+    const notShown = () => logger.messages('warn').filter((m) => /permission answer .*not shown/i.test(m));
+    await until(() => notShown().length === 6, 2000, 'the six forged answers to be refused');
+    assert.equal(answered.length, 1, 'none of them reached the broker');
     assert.equal(broker.pending().length, 1, 'the prompt the view was not shown is still pending');
     assert.ok(
       logger.messages('warn').some((m) => /permission answer .*not shown/i.test(m)),

@@ -1,6 +1,6 @@
 // A client tool call and its permission prompts: the timeout measures VS Code's time, never the
 // user's; a call that ends early withdraws the prompts it still has open.
-import type { PermissionPort } from '../../../src/client/permissionPort';
+import type { PermissionPort } from '../../../src/client/permissions/permissionPort';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RequestPermissionOutcome } from '@agentclientprotocol/sdk';
@@ -9,6 +9,7 @@ import { ToolRegistry } from '../../../src/tools/registry';
 import { ToolState } from '../../../src/tools/toolState';
 import { DEFAULT_TOOLS_CONFIG, type Tool, type ToolResult } from '../../../src/tools/types';
 import { until } from '../../support/until';
+import { settleMicrotasks } from '../../support/mockTimers';
 import { tool } from './fixtures';
 
 /** Timeout of these calls: far shorter than the user takes to answer. */
@@ -20,14 +21,6 @@ function setup(tools: Tool[], extra: Partial<InvokeEnv> = {}) {
   const config = { ...DEFAULT_TOOLS_CONFIG, timeoutMs: TIMEOUT_MS };
   const env: InvokeEnv = { state: new ToolState(registry, () => config), config, sessionId: 's1', ...extra };
   return env;
-}
-/**
- * Waits for `pred` by letting promises run (setImmediate turns), for tests whose setTimeout and
- * Date are node:test's mock timers (`until` polls with those).
- */
-async function settled(pred: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200 && !pred(); i++) await new Promise((r) => setImmediate(r));
-  assert.ok(pred(), `never happened: ${what}`);
 }
 const text = (r: ToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : JSON.stringify(c))).join('\n');
 
@@ -50,10 +43,10 @@ test('the timeout starts after the permission answer: an Allow given after the t
     requestPermission: (c) => p.ask(c.signal),
   });
   const call = invokeTool('Wipe', {}, env);
-  await settled(() => p.open.length === 1, 'the prompt');
+  await until(() => p.open.length === 1, 2000, 'the prompt');
   // The user takes longer than the whole timeout to answer.
   t.mock.timers.tick(TIMEOUT_MS * 3);
-  await settled(() => true, 'a turn for a timeout to land');
+  await settleMicrotasks(); // a turn for a timeout to land
   assert.notEqual(p.open[0].signal?.aborted, true, 'the prompt is still up');
   p.open[0].answer('allow');
   const r = await call;
@@ -78,7 +71,7 @@ test('the time after the answer still counts: a handler slower than the timeout 
     { requestPermission: async () => 'allow' },
   );
   const call = invokeTool('Slow', {}, env);
-  await settled(() => started, 'the handler runs after the answer');
+  await until(() => started, 2000, 'the handler runs after the answer');
   t.mock.timers.tick(TIMEOUT_MS);
   assert.match(text(await call), /^Tool Slow timed out after 0\.04 s/);
 });
@@ -162,9 +155,9 @@ test("a handler's question waits for the user without the timeout running, in th
   const q = questionPort();
   const env = setup([asking], { permission: q.port });
   const call = invokeTool('Peek', {}, env);
-  await settled(() => q.open.length === 1, 'the question');
+  await until(() => q.open.length === 1, 2000, 'the question');
   t.mock.timers.tick(TIMEOUT_MS * 3);
-  await settled(() => true, 'a turn for a timeout to land');
+  await settleMicrotasks(); // a turn for a timeout to land
   q.open[0].answer({ outcome: 'selected', optionId: 'allow_once' });
   assert.equal(text(await call), 'answered allow_once');
   assert.equal(q.open[0].sessionId, 's1', 'asked in the session of the call, whatever the handler said');

@@ -7,49 +7,32 @@ import type { McpServer, PermissionOption, ToolCallUpdate } from '@agentclientpr
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { FeatureContext } from '../../../src/client/feature';
-import { MemoryLogger } from '../../../src/common/logger';
 import { SessionStore } from '../../../src/session/store';
-import { ClientToolsFeature } from '../../../src/tools/clientToolsFeature';
 import { ToolRegistry } from '../../../src/tools/registry';
-import { DEFAULT_TOOLS_CONFIG } from '../../../src/tools/types';
-import { ideGroup, tool } from './fixtures';
+import { attachedToolsFeature, ideGroup } from './fixtures';
 
 function setup(permission?: (sid: string, call: ToolCallUpdate, options: PermissionOption[]) => string | undefined) {
   const registry = new ToolRegistry();
   registry.register(ideGroup());
-  registry.register({
-    name: 'Danger',
-    startCollapsed: false,
-    tools: [tool('Wipe', () => 'wiped', { requiresPermission: true })],
-  });
-  const stores = new Map<string, SessionStore>();
-  const ctx = {
-    logger: new MemoryLogger(),
-    cwd: '/w',
-    agentName: 'Fake',
-    session: (id: string) => stores.get(id),
-  } as unknown as FeatureContext;
   const asked: ToolCallUpdate[] = [];
-  const feature = new ClientToolsFeature({
+  const t = attachedToolsFeature(
     registry,
-    config: () => DEFAULT_TOOLS_CONFIG,
-    logger: new MemoryLogger(),
-    permission: () => ({
+    {
       request: async (sid, call, options) => {
         asked.push(call);
         const id = permission?.(sid, call, options);
         return id ? { outcome: 'selected', optionId: id } : { outcome: 'cancelled' };
       },
-    }),
-    bridge: { command: process.execPath, args: [join(__dirname, '../../../src/tools/bridge.js')] },
-    userServers: () => [
-      { name: 'mine', command: 'x', args: [], env: [] },
-      { type: 'http', name: 'web', url: 'http://h', headers: [] },
-    ],
-  });
-  const conn = feature.attach(ctx);
-  return { feature, ctx, stores, asked, dispose: () => conn.dispose() };
+    },
+    {
+      bridge: { command: process.execPath, args: [join(__dirname, '../../../src/tools/mcp/bridge.js')] },
+      userServers: () => [
+        { name: 'mine', command: 'x', args: [], env: [] },
+        { type: 'http', name: 'web', url: 'http://h', headers: [] },
+      ],
+    },
+  );
+  return { ...t, asked };
 }
 
 async function httpClient(entry: McpServer) {

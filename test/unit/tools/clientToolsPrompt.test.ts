@@ -5,14 +5,10 @@ import assert from 'node:assert/strict';
 import type { McpServer, PermissionOption, RequestPermissionOutcome } from '@agentclientprotocol/sdk';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { FeatureContext } from '../../../src/client/feature';
-import { MemoryLogger } from '../../../src/common/logger';
 import { SessionStore } from '../../../src/session/store';
-import { ClientToolsFeature } from '../../../src/tools/clientToolsFeature';
 import { ToolRegistry } from '../../../src/tools/registry';
-import { DEFAULT_TOOLS_CONFIG } from '../../../src/tools/types';
 import { until } from '../../support/until';
-import { tool } from './fixtures';
+import { attachedToolsFeature } from './fixtures';
 
 interface Prompt {
   options: PermissionOption[];
@@ -22,35 +18,16 @@ interface Prompt {
 }
 
 function setup() {
-  const registry = new ToolRegistry();
-  registry.register({
-    name: 'Danger',
-    startCollapsed: false,
-    tools: [tool('Wipe', () => 'wiped', { requiresPermission: true })],
-  });
-  const stores = new Map<string, SessionStore>();
-  const ctx = {
-    logger: new MemoryLogger(),
-    cwd: '/w',
-    agentName: 'Fake',
-    session: (id: string) => stores.get(id),
-  } as unknown as FeatureContext;
   const prompts: Prompt[] = [];
-  const feature = new ClientToolsFeature({
-    registry,
-    config: () => DEFAULT_TOOLS_CONFIG,
-    logger: new MemoryLogger(),
+  const { feature, ctx, stores, dispose } = attachedToolsFeature(new ToolRegistry(), {
     // Like the broker: a pending prompt whose signal aborts is withdrawn, resolved as cancelled.
-    permission: () => ({
-      request: (_sid, _call, options, signal) =>
-        new Promise((resolve) => {
-          const p: Prompt = { options, signal, answer: (o) => resolve((p.outcome ??= o)) };
-          prompts.push(p);
-          signal?.addEventListener('abort', () => p.answer({ outcome: 'cancelled' }), { once: true });
-        }),
-    }),
+    request: (_sid, _call, options, signal) =>
+      new Promise((resolve) => {
+        const p: Prompt = { options, signal, answer: (o) => resolve((p.outcome ??= o)) };
+        prompts.push(p);
+        signal?.addEventListener('abort', () => p.answer({ outcome: 'cancelled' }), { once: true });
+      }),
   });
-  const conn = feature.attach(ctx);
   const open = async (sessionId: string) => {
     const set = await feature.mcpServers({ mcpCapabilities: { http: true } }, ctx);
     set.opened!(sessionId);
@@ -61,7 +38,7 @@ function setup() {
     await client.connect(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers } }));
     return client;
   };
-  return { feature, prompts, open, dispose: () => conn.dispose() };
+  return { feature, prompts, open, dispose };
 }
 
 test('the client-tool prompt offers Allow and Deny, and no "Always allow" nothing would remember', async () => {

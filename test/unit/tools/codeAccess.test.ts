@@ -1,13 +1,13 @@
 // The Code group and files outside the workspace: it asks the question fs/read_text_file asks
 // (FileAccess) before opening one, asks to write one an edit reaches, and never hands the
 // model the text of such a file in a preview or an error message.
-import type { PermissionPort } from '../../../src/client/permissionPort';
+import type { PermissionPort } from '../../../src/client/permissions/permissionPort';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as nodePath from 'node:path';
 import type { PermissionOption, ToolCallUpdate } from '@agentclientprotocol/sdk';
-import { FileAccess } from '../../../src/client/fileAccess';
-import { codeToolGroup } from '../../../src/tools/codeTools';
+import { FileAccess } from '../../../src/client/files/fileAccess';
+import { codeToolGroup } from '../../../src/tools/code/codeTools';
 import { invokeTool, type InvokeEnv } from '../../../src/tools/invoke';
 import { ToolRegistry } from '../../../src/tools/registry';
 import { ToolState } from '../../../src/tools/toolState';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { codeToolGroup } from '../../../src/tools/codeTools';
+import { codeToolGroup } from '../../../src/tools/code/codeTools';
 import { invokeTool, type InvokeEnv, type PermissionDecision } from '../../../src/tools/invoke';
 import { ToolRegistry } from '../../../src/tools/registry';
 import { ToolState } from '../../../src/tools/toolState';

@@ -1,17 +1,19 @@
 // The client-tools spec's disconnection strategies (tandem.clientTools.disconnection.strategy):
 // through invokeTool, and failFast through the MCP server to a real MCP client.
-import { test } from 'node:test';
+import { mock, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { MemoryLogger } from '../../../src/common/logger';
 import { ClientDisconnectedError, RETRY_BASE_MS, awaitConnection } from '../../../src/tools/disconnection';
 import { invokeTool, type InvokeEnv } from '../../../src/tools/invoke';
-import { McpToolServer } from '../../../src/tools/mcpServer';
+import { McpToolServer } from '../../../src/tools/mcp/mcpServer';
 import { ToolRegistry } from '../../../src/tools/registry';
 import { ToolState } from '../../../src/tools/toolState';
 import { DEFAULT_TOOLS_CONFIG, type ToolResult, type ToolsConfig } from '../../../src/tools/types';
-import { sleep, tool } from './fixtures';
+import { tool } from './fixtures';
+import { until } from '../../support/until';
+import { settleMicrotasks, withMockTimers } from '../../support/mockTimers';
 
 const text = (r: ToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 
@@ -57,12 +59,15 @@ test('failFast: the call itself fails at once (it throws), and the row shows the
   // Disconnected while the handler runs: the same, and the observer saw one answer.
   let disconnect!: () => void;
   const disconnected = new Promise<void>((r) => (disconnect = r));
-  const slow = setup(config, () => new Promise<string>((r) => setTimeout(() => r('late'), 80)) as unknown as string);
-  const p = invokeTool('Work', {}, { ...slow.env, disconnected });
-  await sleep(10);
+  let finishLate!: (v: string) => void;
+  const slow = setup(config, () => new Promise<string>((r) => (finishLate = r)) as unknown as string);
+  const logs: string[] = [];
+  const p = invokeTool('Work', {}, { ...slow.env, disconnected, log: (m) => logs.push(m) });
+  await until(() => slow.runs.length === 1, 2000, 'the handler to start');
   disconnect();
   await assert.rejects(p, ClientDisconnectedError);
-  await sleep(100);
+  finishLate('late');
+  await until(() => logs.some((l) => l.includes('result dropped')), 2000, 'the late result to be dropped');
   assert.deepEqual(slow.finished, ["Client disconnected. Tool 'Work' unavailable."]);
 });
 
@@ -80,15 +85,26 @@ test('retryWithBackoff: checks again after 250, 500, 1000 ms … and runs once V
   );
   assert.deepEqual(c, { connected: true, retries: 2 });
   assert.deepEqual(waits, [RETRY_BASE_MS, RETRY_BASE_MS * 2]);
-  // Through invoke, for real: back after ~300 ms, the call runs.
-  const { env, runs } = setup(config);
-  let gone = true;
-  setTimeout(() => (gone = false), 300);
-  const t0 = Date.now();
-  const r = await invokeTool('Work', {}, { ...env, isDisconnected: () => gone });
-  assert.equal(text(r), 'ran');
-  assert.deepEqual(runs, ['Work']);
-  assert.ok(Date.now() - t0 >= 700, 'waited 250 + 500 ms');
+  // Through invoke: VS Code is back at 300 ms; the call runs at the second check, 250 + 500 ms.
+  await withMockTimers(async () => {
+    const { env, runs } = setup(config);
+    let gone = true;
+    let r: ToolResult | undefined;
+    const call = invokeTool('Work', {}, { ...env, isDisconnected: () => gone }).then((x) => (r = x));
+    await settleMicrotasks();
+    mock.timers.tick(250); // the first check: still gone
+    await settleMicrotasks();
+    mock.timers.tick(50);
+    gone = false;
+    mock.timers.tick(449);
+    await settleMicrotasks();
+    assert.deepEqual(runs, [], 'not run before the second check');
+    assert.equal(r, undefined);
+    mock.timers.tick(1);
+    await call;
+    assert.equal(text(r!), 'ran');
+    assert.deepEqual(runs, ['Work']);
+  });
 });
 
 test('retryWithBackoff gives up after maxRetries with the fallback message; 0 retries is fallbackMessage', async () => {
@@ -124,15 +140,15 @@ test('retryWithBackoff never runs a started call twice: a disconnect mid-call en
   const config = { ...DEFAULT_TOOLS_CONFIG, disconnection: 'retryWithBackoff' as const };
   let disconnect!: () => void;
   const disconnected = new Promise<void>((r) => (disconnect = r));
-  const { env, runs } = setup(
-    config,
-    () => new Promise<string>((r) => setTimeout(() => r('late'), 60)) as unknown as string,
-  );
-  const p = invokeTool('Work', {}, { ...env, disconnected });
-  await sleep(10);
+  let finishLate!: (v: string) => void;
+  const { env, runs } = setup(config, () => new Promise<string>((r) => (finishLate = r)) as unknown as string);
+  const logs: string[] = [];
+  const p = invokeTool('Work', {}, { ...env, disconnected, log: (m) => logs.push(m) });
+  await until(() => runs.length === 1, 2000, 'the handler to start');
   disconnect();
   assert.equal(text(await p), "Client disconnected. Tool 'Work' unavailable.");
-  await sleep(80);
+  finishLate('late');
+  await until(() => logs.some((l) => l.includes('result dropped')), 2000, 'the late result to be dropped');
   assert.deepEqual(runs, ['Work']);
 });
 

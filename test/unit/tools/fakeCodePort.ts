@@ -2,7 +2,7 @@
 // per test, every applied edit and run command recorded.
 import * as nodePath from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { PortDocument, PortLocation, Span } from '../../../src/tools/codeShape';
+import type { PortDocument, PortLocation, Span } from '../../../src/tools/code/codeShape';
 import type {
   CodePort,
   PortCall,
@@ -10,7 +10,7 @@ import type {
   PortCodeAction,
   PortEdit,
   PortSymbol,
-} from '../../../src/tools/codePort';
+} from '../../../src/tools/code/codePort';
 
 export const ROOT = nodePath.resolve('/ws/project');
 

@@ -1,5 +1,11 @@
 import { request } from 'node:http';
-import type { Tool, ToolGroup, ToolHandler } from '../../../src/tools/types';
+import type { FeatureContext } from '../../../src/client/connection/feature';
+import type { PermissionPort } from '../../../src/client/permissions/permissionPort';
+import { MemoryLogger } from '../../../src/common/logger';
+import { SessionStore } from '../../../src/session/store';
+import { ClientToolsFeature } from '../../../src/tools/clientToolsFeature';
+import type { ToolRegistry } from '../../../src/tools/registry';
+import { DEFAULT_TOOLS_CONFIG, type Tool, type ToolGroup, type ToolHandler } from '../../../src/tools/types';
 
 export function tool(name: string, handler: ToolHandler = () => `${name} ok`, extra: Partial<Tool> = {}): Tool {
   return {
@@ -51,8 +57,6 @@ export function ideGroup(opened: Array<{ path: string; line?: number }> = []): T
   };
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** POSTs `body` to an MCP server URL with `headers` (plus MCP's content types); resolves with the status code. */
 export function postStatus(url: string, headers: Record<string, string>, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -70,4 +74,36 @@ export function postStatus(url: string, headers: Record<string, string>, body: s
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/**
+ * A ClientToolsFeature attached to a fake connection (its sessions in `stores`), serving `registry`
+ * with a Danger group whose Wipe asks permission; `permission` is the PermissionPort.
+ */
+export function attachedToolsFeature(
+  registry: ToolRegistry,
+  permission: PermissionPort,
+  extra: Partial<ConstructorParameters<typeof ClientToolsFeature>[0]> = {},
+) {
+  registry.register({
+    name: 'Danger',
+    startCollapsed: false,
+    tools: [tool('Wipe', () => 'wiped', { requiresPermission: true })],
+  });
+  const stores = new Map<string, SessionStore>();
+  const ctx = {
+    logger: new MemoryLogger(),
+    cwd: '/w',
+    agentName: 'Fake',
+    session: (id: string) => stores.get(id),
+  } as unknown as FeatureContext;
+  const feature = new ClientToolsFeature({
+    registry,
+    config: () => DEFAULT_TOOLS_CONFIG,
+    logger: new MemoryLogger(),
+    permission: () => permission,
+    ...extra,
+  });
+  const conn = feature.attach(ctx);
+  return { feature, ctx, stores, dispose: () => conn.dispose() };
 }

@@ -1,10 +1,12 @@
-import { test } from 'node:test';
+import { mock, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { invokeTool, type InvokeEnv, type PermissionDecision } from '../../../src/tools/invoke';
 import { ToolRegistry } from '../../../src/tools/registry';
 import { ToolState } from '../../../src/tools/toolState';
 import { DEFAULT_TOOLS_CONFIG, type ToolResult } from '../../../src/tools/types';
-import { ideGroup, sleep, tool } from './fixtures';
+import { ideGroup, tool } from './fixtures';
+import { until } from '../../support/until';
+import { settleMicrotasks, withMockTimers } from '../../support/mockTimers';
 
 function setup(groups = [ideGroup()], config = DEFAULT_TOOLS_CONFIG) {
   const r = new ToolRegistry();
@@ -56,43 +58,52 @@ test('OpenFile with valid arguments runs the handler', async () => {
   assert.deepEqual(opened, [{ path: 'src/a.ts', line: 3 }]);
 });
 
-test('timeout: an error result after the configured time; the late result is dropped', async () => {
-  let aborted = false;
-  const logs: string[] = [];
-  const slow = tool('Slow', async (_a, ctx) => {
-    ctx.signal.addEventListener('abort', () => {
-      aborted = true;
+test('timeout: an error result after the configured time; the late result is dropped', () =>
+  withMockTimers(async () => {
+    let aborted = false;
+    const logs: string[] = [];
+    let finish: ((v: string) => void) | undefined;
+    const slow = tool('Slow', (_a, ctx) => {
+      ctx.signal.addEventListener('abort', () => {
+        aborted = true;
+      });
+      return new Promise<string>((r) => (finish = r)); // answers only when the test says so
     });
-    await sleep(150);
-    return 'late';
-  });
-  const config = { ...DEFAULT_TOOLS_CONFIG, timeoutMs: 40 };
-  const { env } = setup([{ name: 'G', startCollapsed: false, tools: [slow] }], config);
-  const t0 = Date.now();
-  const r = await invokeTool('Slow', {}, { ...env, log: (m) => logs.push(m) });
-  assert.ok(Date.now() - t0 < 140);
-  assert.equal(text(r), 'Tool Slow timed out after 0.04 s (the IDE did not answer in time).');
-  assert.equal(r.isError, true);
-  assert.ok(aborted);
-  await sleep(160);
-  assert.ok(logs.some((l) => l.includes('result dropped')));
-});
+    const config = { ...DEFAULT_TOOLS_CONFIG, timeoutMs: 40 };
+    const { env } = setup([{ name: 'G', startCollapsed: false, tools: [slow] }], config);
+    let r: ToolResult | undefined;
+    const call = invokeTool('Slow', {}, { ...env, log: (m) => logs.push(m) }).then((x) => (r = x));
+    await until(() => finish !== undefined, 2000, 'the handler to start');
+    mock.timers.tick(39);
+    await settleMicrotasks();
+    assert.equal(r, undefined, 'no answer before the timeout');
+    mock.timers.tick(1);
+    await call; // answered at the timeout, the handler still running
+    assert.equal(text(r!), 'Tool Slow timed out after 0.04 s (the IDE did not answer in time).');
+    assert.equal(r!.isError, true);
+    assert.ok(aborted);
+    finish!('late');
+    await until(() => logs.some((l) => l.includes('result dropped')), 2000, 'the late result to be dropped');
+  }, ['setTimeout', 'Date']));
 
-test('5 parallel calls run concurrently: total ≈ the slowest, not the sum', async () => {
-  const delays = [100, 60, 80, 40, 90];
-  const tools = delays.map((d, i) =>
-    tool(`T${i}`, async () => {
-      await sleep(d);
-      return `t${i}`;
-    }),
-  );
-  const { env } = setup([{ name: 'G', startCollapsed: false, tools }]);
-  const t0 = performance.now();
-  const rs = await Promise.all(delays.map((_, i) => invokeTool(`T${i}`, {}, env)));
-  const total = performance.now() - t0;
-  assert.deepEqual(rs.map(text), ['t0', 't1', 't2', 't3', 't4']);
-  assert.ok(total >= 95 && total < 200, `total ${total} ms (sum would be 370)`);
-});
+test('5 parallel calls run concurrently: total ≈ the slowest, not the sum', () =>
+  withMockTimers(async () => {
+    const delays = [100, 60, 80, 40, 90];
+    let running = 0;
+    const tools = delays.map((d, i) =>
+      tool(`T${i}`, async () => {
+        running++;
+        await new Promise((r) => setTimeout(r, d));
+        return `t${i}`;
+      }),
+    );
+    const { env } = setup([{ name: 'G', startCollapsed: false, tools }]);
+    const all = Promise.all(delays.map((_, i) => invokeTool(`T${i}`, {}, env)));
+    await until(() => running === 5, 2000, 'all five handlers to start before any has finished');
+    // The slowest one's time answers them all (one after the other would take the sum, 370 ms).
+    mock.timers.tick(100);
+    assert.deepEqual((await all).map(text), ['t0', 't1', 't2', 't3', 't4']);
+  }, ['setTimeout', 'Date']));
 
 test('a handler that throws becomes an error result with its message', async () => {
   const logs: string[] = [];
@@ -228,16 +239,19 @@ test('disconnection: pending and later calls get the fallback text, answered onc
     disconnect = r;
   });
   let gone = false;
+  let started = false;
+  let finishWait!: (v: string) => void;
   const finished: string[] = [];
+  const logs: string[] = [];
   const { env } = setup(
     [
       {
         name: 'G',
         startCollapsed: false,
         tools: [
-          tool('Wait', async () => {
-            await sleep(80);
-            return 'done';
+          tool('Wait', () => {
+            started = true;
+            return new Promise<string>((r) => (finishWait = r));
           }),
         ],
       },
@@ -249,14 +263,17 @@ test('disconnection: pending and later calls get the fallback text, answered onc
     disconnected,
     isDisconnected: () => gone,
     observer: { started() {}, finished: (id, r) => finished.push(`${id}:${text(r)}`) },
+    log: (m) => logs.push(m),
   };
   const p = invokeTool('Wait', {}, e);
-  await sleep(10);
+  await until(() => started, 2000, 'the handler to start');
   gone = true;
   disconnect();
   assert.equal(text(await p), "Client disconnected. Tool 'Wait' unavailable.");
   assert.equal(text(await invokeTool('Wait', {}, e)), "Client disconnected. Tool 'Wait' unavailable.");
-  await sleep(100);
+  // The handler finishes after the answer: its result is dropped, not a second answer.
+  finishWait('done');
+  await until(() => logs.some((l) => l.includes('result dropped')), 2000, 'the late result to be dropped');
   assert.equal(finished.length, 1, 'the observer saw one answer');
 });
 

@@ -17,11 +17,12 @@ import {
   type LmPort,
   type LmToolInfo,
 } from '../../../src/tools/lmTools';
-import { McpToolServer } from '../../../src/tools/mcpServer';
+import { McpToolServer } from '../../../src/tools/mcp/mcpServer';
 import { ToolRegistry } from '../../../src/tools/registry';
 import { ToolState } from '../../../src/tools/toolState';
 import { DEFAULT_TOOLS_CONFIG, type ToolResult } from '../../../src/tools/types';
 import { ideGroup } from './fixtures';
+import { until } from '../../support/until';
 
 const reverse: LmToolInfo = {
   name: 'acme_reverse',
@@ -177,10 +178,6 @@ test('the Extensions group follows installs and uninstalls: a real MCP client ge
     changed++;
   });
   const names = async () => (await client.listTools()).tools.map((t) => t.name);
-  const until = async (pred: () => boolean) => {
-    for (let i = 0; i < 100 && !pred(); i++) await new Promise((r) => setTimeout(r, 20));
-    assert.ok(pred());
-  };
   try {
     assert.deepEqual(await names(), ['OpenFile', 'GetSelection', 'ShowMessage', 'acme_reverse']);
     const listed = (await client.listTools()).tools.find((t) => t.name === 'acme_reverse')!;
@@ -190,16 +187,16 @@ test('the Extensions group follows installs and uninstalls: a real MCP client ge
     // An extension is installed: its tool joins the group.
     lm.list = [...lm.list, { name: 'acme_count', description: 'Counts.', inputSchema: undefined, tags: ['acme'] }];
     sync.sync();
-    await until(() => changed === 1);
+    await until(() => changed === 1, 2000, 'the first list_changed');
     assert.deepEqual(await names(), ['OpenFile', 'GetSelection', 'ShowMessage', 'acme_count', 'acme_reverse']);
     // The user excludes a tag; then the extension is uninstalled: the group goes away.
     exclude = ['text'];
     sync.sync();
-    await until(() => changed === 2);
+    await until(() => changed === 2, 2000, 'the second list_changed');
     assert.deepEqual(await names(), ['OpenFile', 'GetSelection', 'ShowMessage', 'acme_count']);
     lm.list = [];
     sync.sync();
-    await until(() => changed === 3);
+    await until(() => changed === 3, 2000, 'the third list_changed');
     assert.deepEqual(await names(), ['OpenFile', 'GetSelection', 'ShowMessage']);
     assert.equal(registry.get('Extensions'), undefined);
   } finally {

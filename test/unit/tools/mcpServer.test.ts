@@ -6,11 +6,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { MemoryLogger } from '../../../src/common/logger';
-import { McpToolServer } from '../../../src/tools/mcpServer';
-import { MAX_MCP_SESSIONS } from '../../../src/tools/toolSlot';
+import { McpToolServer } from '../../../src/tools/mcp/mcpServer';
+import { MAX_MCP_SESSIONS } from '../../../src/tools/mcp/toolSlot';
 import { ToolRegistry } from '../../../src/tools/registry';
 import { DEFAULT_TOOLS_CONFIG } from '../../../src/tools/types';
-import { ideGroup, postStatus, sleep } from './fixtures';
+import { ideGroup, postStatus } from './fixtures';
+import { until } from '../../support/until';
 
 async function setup() {
   const registry = new ToolRegistry();
@@ -42,12 +43,9 @@ test('real MCP client: list → call container → list_changed → list shows t
       /When the IDE tools are expanded: Use ShowMessage for important notifications\./,
     );
     let listChanged = 0;
-    const changed = new Promise<void>((resolve) =>
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-        listChanged++;
-        resolve();
-      }),
-    );
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      listChanged++;
+    });
 
     let tools = (await client.listTools()).tools;
     assert.deepEqual(
@@ -60,12 +58,7 @@ test('real MCP client: list → call container → list_changed → list shows t
     assert.deepEqual(expanded.content, [
       { type: 'text', text: 'IDE expanded. Available functions: OpenFile, GetSelection, ShowMessage' },
     ]);
-    await Promise.race([
-      changed,
-      sleep(2000).then(() => {
-        throw new Error('no list_changed');
-      }),
-    ]);
+    await until(() => listChanged > 0, 2000, 'list_changed');
     assert.equal(listChanged, 1);
 
     tools = (await client.listTools()).tools;
@@ -88,16 +81,9 @@ test('real MCP client: list → call container → list_changed → list shows t
     assert.deepEqual(sel.content, [{ type: 'text', text: JSON.stringify({ path: 'a.ts', text: 'x' }, null, 2) }]);
 
     // Reset: back to the container, with list_changed.
-    const again = new Promise<void>((resolve) =>
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
-    );
+    const before = listChanged;
     slot.reset();
-    await Promise.race([
-      again,
-      sleep(2000).then(() => {
-        throw new Error('no list_changed after reset');
-      }),
-    ]);
+    await until(() => listChanged > before, 2000, 'list_changed after reset');
     assert.deepEqual(
       (await client.listTools()).tools.map((t) => t.name),
       ['IDE'],

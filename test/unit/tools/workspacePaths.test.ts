@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as nodePath from 'node:path';
-import { displayPath, resolveInputPath } from '../../../src/tools/workspacePaths';
+import { displayPath, resolveInputPath } from '../../../src/tools/workspace/workspacePaths';
 
 const A = nodePath.resolve('/ws/api');
 const B = nodePath.resolve('/ws/web');

@@ -1,7 +1,9 @@
-import { test } from 'node:test';
+import { mock, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as nodePath from 'node:path';
-import { diffUnder, type GitPort, type GitRepository } from '../../../src/tools/gitChangesTool';
+import { until } from '../../support/until';
+import { withMockTimers } from '../../support/mockTimers';
+import { diffUnder, type GitPort, type GitRepository } from '../../../src/tools/workspace/gitChangesTool';
 import { invokeTool, type InvokeEnv } from '../../../src/tools/invoke';
 import { ToolRegistry } from '../../../src/tools/registry';
 import { ToolState } from '../../../src/tools/toolState';
@@ -14,7 +16,7 @@ import {
   type TaskInfo,
   type TaskOutcome,
   type TaskPort,
-} from '../../../src/tools/workspaceTools';
+} from '../../../src/tools/workspace/workspaceTools';
 
 const ROOT = nodePath.resolve('/ws/project');
 const abs = (rel: string) => nodePath.join(ROOT, rel);
@@ -130,17 +132,24 @@ test('RunTask may run longer than the client-tool timeout: the call lasts as lon
     startCollapsed: false,
     tools: [{ ...runTask, requiresPermission: false }],
   });
-  tasks.run = async () => {
-    await new Promise((r) => setTimeout(r, 80));
-    return { exitCode: 0, running: false, output: '', seconds: 0.08 };
-  };
-  const config = { ...DEFAULT_TOOLS_CONFIG, timeoutMs: 30 };
-  const r = await invokeTool(
-    'RunTask',
-    { name: 'build', timeoutSeconds: 1 },
-    { state: new ToolState(registry, () => config), config },
-  );
-  assert.equal(json(r).exitCode, 0, text(r));
+  await withMockTimers(async () => {
+    let started = false;
+    tasks.run = async () => {
+      started = true;
+      await new Promise((r) => setTimeout(r, 80));
+      return { exitCode: 0, running: false, output: '', seconds: 0.08 };
+    };
+    const config = { ...DEFAULT_TOOLS_CONFIG, timeoutMs: 30 };
+    const call = invokeTool(
+      'RunTask',
+      { name: 'build', timeoutSeconds: 1 },
+      { state: new ToolState(registry, () => config), config },
+    );
+    await until(() => started, 2000, 'the task to start');
+    mock.timers.tick(80); // past the 30 ms global timeout, within the task's own
+    const r = await call;
+    assert.equal(json(r).exitCode, 0, text(r));
+  });
 });
 
 test('GetProblems: errors first, filtered by severity, workspace-relative and 1-based, bounded', async () => {

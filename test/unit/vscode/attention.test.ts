@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { Emitter } from '../../../src/common/event';
 import { MemoryLogger } from '../../../src/common/logger';
 import type { AgentScript } from '../../../src/demo/scriptTypes';
-import { TurnAttention } from '../../../src/vscode/attention';
-import { Controller } from '../../../src/vscode/controller';
-import { TurnEnds } from '../../../src/vscode/turnEnds';
+import { TurnAttention } from '../../../src/vscode/view/attention';
+import { Controller } from '../../../src/vscode/agent/controller';
+import { TurnEnds } from '../../../src/vscode/prompts/turnEnds';
 import { until } from '../../support/until';
 
 const REPO = join(__dirname, '../../../..');
@@ -28,7 +28,13 @@ const SCRIPT: AgentScript = {
 
 async function withAttention(
   setting: string | undefined,
-  body: (t: { ctl: Controller; view: ReturnType<typeof fakeView>; attention: TurnAttention }) => Promise<void>,
+  body: (t: {
+    ctl: Controller;
+    view: ReturnType<typeof fakeView>;
+    attention: TurnAttention;
+    /** The outcomes of the turns that ended, once TurnAttention has handled them. */
+    ends: string[];
+  }) => Promise<void>,
 ) {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-attention-')));
   const ws = join(root, 'ws');
@@ -48,13 +54,17 @@ async function withAttention(
     logger: new MemoryLogger(),
     traffic: () => undefined,
   });
-  const turns = new TurnEnds(ctl);
+  const turns = new TurnEnds();
+  ctl.registerFeatures(() => [turns]);
   const view = fakeView();
   const attention = new TurnAttention(ctl, turns, view);
+  // Subscribed after TurnAttention: it has handled an end when this hears of it.
+  const ends: string[] = [];
+  turns.onDidEnd((e) => ends.push(e.outcome));
   try {
     await ctl.start();
     assert.equal(ctl.agent.state, 'ready', ctl.agent.message);
-    await body({ ctl, view, attention });
+    await body({ ctl, view, attention, ends });
   } finally {
     await ctl.stop();
     attention.dispose();
@@ -109,23 +119,23 @@ test('a failed turn says why; an unfocused window counts as not looking', async 
 });
 
 test('whenHidden (default) with the view in sight, and off: no notification', async () => {
-  await withAttention(undefined, async ({ ctl, view }) => {
+  await withAttention(undefined, async ({ ctl, view, ends }) => {
     view.isVisible = true;
     await ctl.current!.prompt('hello');
-    await new Promise((r) => setTimeout(r, 50));
+    await until(() => ends.length === 1, 5000, 'the end of the turn');
     assert.deepEqual(vs.shown, []);
     assert.equal(view.badges.get('turns'), undefined);
   });
-  await withAttention('off', async ({ ctl, view }) => {
+  await withAttention('off', async ({ ctl, view, ends }) => {
     await ctl.current!.prompt('hello');
-    await new Promise((r) => setTimeout(r, 50));
+    await until(() => ends.length === 1, 5000, 'the end of the turn');
     assert.deepEqual(vs.shown, [], 'off: no notification');
     assert.equal(view.badges.get('turns')?.count, 1, 'the badge still counts it');
   });
 });
 
 test('always: a notification even with the view in sight; a cancelled turn tells nothing', async () => {
-  await withAttention('always', async ({ ctl, view }) => {
+  await withAttention('always', async ({ ctl, view, ends }) => {
     view.isVisible = true;
     await ctl.current!.prompt('hello');
     await until(() => vs.shown.length === 1, 5000, 'a notification');
@@ -133,7 +143,8 @@ test('always: a notification even with the view in sight; a cancelled turn tells
     await until(() => ctl.current!.session!.state.meta.status === 'working', 5000, 'the turn runs');
     ctl.current!.cancel();
     await turn;
-    await new Promise((r) => setTimeout(r, 50));
+    await until(() => ends.length === 2, 5000, 'the end of the cancelled turn');
+    assert.deepEqual(ends, ['ended', 'cancelled']);
     assert.equal(vs.shown.length, 1, vs.shown.join(' | '));
   });
 });

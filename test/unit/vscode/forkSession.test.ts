@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryLogger } from '../../../src/common/logger';
 import type { AgentScript } from '../../../src/demo/scriptTypes';
-import { Controller } from '../../../src/vscode/controller';
-import { StatusIndicators } from '../../../src/vscode/statusBar';
+import { Controller } from '../../../src/vscode/agent/controller';
+import { StatusIndicators } from '../../../src/vscode/agent/statusBar';
 import { viewIntents } from '../security/viewIntents';
 import { until } from '../../support/until';
 

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryLogger } from '../../../src/common/logger';
 import { INTERRUPTED_ELSEWHERE_ERROR, INTERRUPTED_ERROR } from '../../../src/session/interruptedPrompt';
-import { Controller } from '../../../src/vscode/controller';
-import { fileSlot, InterruptedPrompts } from '../../../src/vscode/interruptedPrompts';
-import { SessionHistory } from '../../../src/vscode/sessionHistory';
+import { Controller } from '../../../src/vscode/agent/controller';
+import { fileSlot, InterruptedPrompts, keptSession } from '../../../src/vscode/prompts/interruptedPrompts';
+import { SessionHistory } from '../../../src/vscode/sessions/sessionHistory';
 import { until } from '../../support/until';
 
 const REPO = join(__dirname, '../../../..');
@@ -51,13 +51,18 @@ async function reloadMidTurn(opts: { loadSession: boolean; loseLastSession?: boo
     keys: () => [...saved.keys()],
   };
   const window = () => {
-    const interrupted = new InterruptedPrompts(
-      fileSlot(join(root, 'storage', 'in-flight-prompt.json')),
-      async () => undefined,
-    );
-    const history = new SessionHistory(workspaceState as never, interrupted);
+    const slot = fileSlot(join(root, 'storage', 'in-flight-prompt.json'));
+    const interrupted = new InterruptedPrompts(slot, async () => undefined);
+    const history = new SessionHistory(workspaceState as never, (agentName) => keptSession(slot, agentName));
     const context = { ...(fakeContext(REPO, join(root, 'storage')) as object), workspaceState };
-    return new Controller({ context: context as never, logger: new MemoryLogger(), traffic: () => undefined, history });
+    const ctl = new Controller({
+      context: context as never,
+      logger: new MemoryLogger(),
+      traffic: () => undefined,
+      resumeSession: (agentName) => history.lastSession(agentName),
+    });
+    ctl.registerFeatures(() => [history, interrupted]);
+    return ctl;
   };
 
   const before = window();

@@ -9,7 +9,7 @@ import { Emitter } from '../../../src/common/event';
 import { MemoryLogger } from '../../../src/common/logger';
 import type { RequestScope } from '../../../src/client/permissions/broker';
 import { SessionStore } from '../../../src/session/store';
-import { TandemPermissions } from '../../../src/vscode/permissions';
+import { TandemPermissions } from '../../../src/vscode/permissions/tandemPermissions';
 import { until } from '../../support/until';
 
 const ROOT = '/home/user/project';

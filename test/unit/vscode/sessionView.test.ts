@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { MemoryLogger } from '../../../src/common/logger';
 import { getToolCall, toSnapshot, turnWithCalls } from '../../../src/session/snapshot';
-import { SessionViewProvider } from '../../../src/vscode/sessionView';
-import type { RequestHandlers } from '../../../src/vscode/webviewRequests';
+import { SessionViewProvider } from '../../../src/vscode/view/sessionView';
+import type { RequestHandlers } from '../../../src/vscode/view/webviewRequests';
 import { threeFinishedTurns } from '../../support/sessions';
 import { until } from '../../support/until';
 
@@ -17,9 +17,8 @@ const REPO = join(__dirname, '../../../..');
 function open(requests: RequestHandlers<'searchFiles' | 'attachSelection'>) {
   const logger = new MemoryLogger();
   const s = threeFinishedTurns();
-  const provider = new SessionViewProvider(
-    vscodeFake.Uri.file(REPO) as never,
-    logger,
+  const provider = new SessionViewProvider(vscodeFake.Uri.file(REPO) as never, logger);
+  provider.serve(
     {
       snapshot: () => ({ type: 'snapshot', agent: { state: 'ready' }, session: toSnapshot(s) }),
       turns: (id) =>

@@ -4,7 +4,7 @@ import { state as vs } from '../security/fakeVscode';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SessionStore } from '../../../src/session/store';
-import { TerminalMirror } from '../../../src/vscode/terminalMirror';
+import { TerminalMirror } from '../../../src/vscode/terminals/terminalMirror';
 
 interface FakePty {
   onDidWrite(l: (data: string) => void): { dispose(): void };

@@ -9,9 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryLogger } from '../../../src/common/logger';
 import type { AgentScript } from '../../../src/demo/scriptTypes';
-import { Controller } from '../../../src/vscode/controller';
-import { QueuedPrompts } from '../../../src/vscode/queuedPrompts';
-import { TurnEnds } from '../../../src/vscode/turnEnds';
+import { Controller } from '../../../src/vscode/agent/controller';
+import { QueuedPrompts } from '../../../src/vscode/prompts/queuedPrompts';
+import { TurnEnds } from '../../../src/vscode/prompts/turnEnds';
+import { PromptSender } from '../../../src/vscode/prompts/promptSender';
 import { viewIntents } from '../security/viewIntents';
 import { until } from '../../support/until';
 
@@ -36,8 +37,11 @@ function setup(script: AgentScript = {}) {
   const logger = new MemoryLogger();
   const context = fakeContext(REPO, join(root, 'storage'));
   const ctl = new Controller({ context: context as never, logger, traffic: () => undefined });
-  const queued = new QueuedPrompts(ctl, new TurnEnds(ctl), { postMessage: () => undefined }, logger);
-  return { ctl, queued, intents: viewIntents(ctl, context, logger, { queue: queued }) };
+  const turns = new TurnEnds();
+  ctl.registerFeatures(() => [turns]);
+  const sender = new PromptSender(ctl, { take: () => undefined });
+  const queued = new QueuedPrompts(ctl, turns, sender, logger);
+  return { ctl, queued, intents: viewIntents(ctl, context, logger, { queue: queued, sender }) };
 }
 
 test('"Select agent" in the view opens the palette\'s agent picker, not the settings', async () => {
@@ -127,9 +131,8 @@ test('after a cancel the queue waits, shows held, and goes out on Send', async (
       await intents.handle({ type: 'prompt', text: 'later' });
       await intents.handle({ type: 'cancel' });
       await first;
-      await new Promise((r) => setTimeout(r, 50));
+      await until(() => queued.queue().held === true, 5000, 'the queue to be held');
       assert.equal(userText(ctl).length, 1, 'the cancel sent nothing');
-      assert.equal(queued.queue().held, true);
       await intents.handle({ type: 'queue', op: 'resume' });
       await until(() => userText(ctl).length === 2, 5000, 'sent on Send');
       assert.deepEqual(userText(ctl), ['hang please', 'later']);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { commandLineIn, shellQuote, terminalKey } from '../../../src/vscode/visibleTerminalLines';
+import { commandLineIn, shellQuote, terminalKey } from '../../../src/vscode/terminals/visibleTerminalLines';
 
 test('a new terminal, opened in the requested folder, gets the agent’s shell line as is', () => {
   assert.equal(commandLineIn({ command: 'ls -la | head', cwd: '/ws' }, false, 'linux'), 'ls -la | head');

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { editorUri, vscodeDocuments, workspacePaths } from '../../../src/vscode/workspacePorts';
+import { editorUri, vscodeDocuments, workspacePaths } from '../../../src/vscode/editor/workspacePorts';
 
 test('a folder opened through a symlink: the editor’s document is found for the real path, new files keep the folder’s path', () => {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-wsp-')));

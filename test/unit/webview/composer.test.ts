@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import { until } from '../../support/until';
 import { fakeHost } from './fakeHost';
+import { settle } from './transcriptMount';
 
 const dom = new JSDOM('<!DOCTYPE html><body><div id="root"></div></body>', { pretendToBeVisual: true });
 const g = globalThis as Record<string, unknown>;
@@ -46,7 +47,7 @@ test('@-mention: each query asks for files; only the answer to the latest one is
   replies[0].resolve([hit('math.ts'), hit('map.ts')]);
   const items = () => [...root.querySelectorAll('[data-testid="completion-item"]')].map((e) => e.textContent ?? '');
   await until(() => items().length === 1, 1000, 'the latest answer listed');
-  await new Promise((r) => setTimeout(r, 20));
+  await settle(); // the frames a render of the stale answer would take
   assert.equal(items().length, 1, 'the stale answer is dropped');
   assert.match(items()[0], /main\.ts/);
   unmount();

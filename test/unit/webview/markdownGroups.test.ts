@@ -4,12 +4,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import { setPurifyWindow } from '../../../src/webview/markdown';
+import { until } from '../../support/until';
 
 const dom = new JSDOM('<!DOCTYPE html><body><div id="root"></div></body>');
 setPurifyWindow(dom.window);
 const g = globalThis as Record<string, unknown>;
-/** Preact runs effects after the next frame (here, without frames, after its 100 ms fallback). */
-const afterPaint = () => new Promise((r) => setTimeout(r, 150));
 for (const k of ['window', 'document', 'navigator', 'HTMLElement', 'Element', 'Node', 'Event'])
   if (!(k in g) || k === 'window' || k === 'document') g[k] = (dom.window as unknown as Record<string, unknown>)[k];
 
@@ -25,7 +24,8 @@ test('a message of 40 finished paragraphs renders two full groups, a partial one
   // browser knows its real height before it may skip it.
   render(h(Markdown, { text, cacheKey: 'groups-1' }), root);
   assert.equal(root.querySelectorAll('.md-group-full').length, 0, 'no group skipped before it was laid out');
-  await afterPaint();
+  // Preact runs effects after the next frame (here, without frames, after its 100 ms fallback).
+  await until(() => root.querySelectorAll('.md-group-full').length > 0, 2000, 'the laid-out groups to be marked');
   const groups = [...root.querySelectorAll('.md > .md-group')];
   assert.deepEqual(
     groups.map((el) => [el.classList.contains('md-group-full'), el.querySelectorAll('.md-block').length]),

@@ -7,6 +7,7 @@ import { getToolCall, toSnapshot, turnWithCalls } from '../../../src/session/sna
 import { TurnOutliner } from '../../../src/shared/turnOutline';
 import { threeFinishedTurns } from '../../support/sessions';
 import { fakeHost } from './fakeHost';
+import { settle } from './transcriptMount';
 import { until } from '../../support/until';
 
 const dom = new JSDOM('<!DOCTYPE html><body><div id="root"></div></body>', { pretendToBeVisual: true });
@@ -28,8 +29,6 @@ for (const k of [
 }
 g.requestAnimationFrame = (cb: () => void) => setTimeout(cb, 0);
 g.cancelAnimationFrame = (t: ReturnType<typeof setTimeout>) => clearTimeout(t);
-
-const tick = () => new Promise((r) => setTimeout(r, 5));
 
 /** The transcript of threeFinishedTurns() with folded turns sent as outlines, in a fake host. */
 async function mount() {
@@ -68,7 +67,7 @@ async function mount() {
     );
   mirror.subscribe(draw);
   draw();
-  await tick();
+  await settle();
   const turns = () => [...root.querySelectorAll<HTMLElement>('[data-testid="turn"]')];
   return { s, outliner, mirror, root, draw, turns, asked, replies, render };
 }
@@ -89,7 +88,7 @@ test('unfolding an outlined turn asks the host once, shows Loading…, then its 
   await until(() => asked.length > 0, 1000, 'the view asks for the turn');
   assert.deepEqual(asked, [{ method: 'loadTurns', params: { sessionId: 's', turns: [0] } }]);
   draw();
-  for (let i = 0; i < 10; i++) await tick();
+  await settle(20); // the frames a second request would take
   assert.equal(asked.length, 1, 'asked once');
 
   // The host answers through the patch channel, then replies.
@@ -120,7 +119,7 @@ test('a failed turn load shows its error in place of Loading…, and unfolding t
   assert.match(root.querySelector('[data-testid="turn-load-error"]')!.textContent ?? '', /the session is gone/);
   assert.equal(root.querySelector('[data-testid="turn-loading"]'), null);
   line().click(); // fold
-  await tick();
+  await settle();
   line().click(); // unfold: asked again, Loading… again
   await until(() => asked.length === 2, 1000, 'asked again');
   assert.deepEqual(asked[1], { method: 'loadTurns', params: { sessionId: 's', turns: [0] } });

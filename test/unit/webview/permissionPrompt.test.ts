@@ -34,18 +34,17 @@ async function mount(req: PermissionRequestView, call?: ToolCallView) {
   const { CallPermissionPrompts, PermissionCards, groupPrompts } =
     require('../../../src/webview/components/PermissionPrompt') as typeof import('../../../src/webview/components/PermissionPrompt');
   const { HostContext } = require('../../../src/webview/host') as typeof import('../../../src/webview/host');
-  const { setWorkspaceRoots } =
-    require('../../../src/webview/toolTitle') as typeof import('../../../src/webview/toolTitle');
+  const { RootsContext } = require('../../../src/webview/toolTitle') as typeof import('../../../src/webview/toolTitle');
   const { emptySnapshot } =
     require('../../../src/shared/sessionModel') as typeof import('../../../src/shared/sessionModel');
-  setWorkspaceRoots([ROOT]);
   const fake = fakeHost();
   const root = document.getElementById('root')!;
   const prompts = groupPrompts([req]).get(req.toolCallId)!;
   const view = call
     ? h(CallPermissionPrompts, { prompts, call })
     : h(PermissionCards, { session: { ...emptySnapshot('s1'), permissions: [req] } });
-  render(h(HostContext.Provider, { value: fake.host }, view), root);
+  // The workspace folder, as App provides the mirrored state's.
+  render(h(HostContext.Provider, { value: fake.host }, h(RootsContext.Provider, { value: [ROOT] }, view)), root);
   await until(() => !!root.querySelector('[data-testid="permission-prompt"]'), 2000, 'the prompt chunk');
   const question = () => root.querySelector('[data-testid="permission-question"]')?.textContent ?? '';
   const buttons = () => [...root.querySelectorAll<HTMLButtonElement>('[data-testid="permission-option"]')];

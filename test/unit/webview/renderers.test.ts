@@ -14,10 +14,10 @@ import {
 } from '../../../src/webview/markdown';
 import fc from 'fast-check';
 import { advanceBlocks, emptyBlockState } from '../../../src/webview/streamBlocks';
-import { diffLines, hunks } from '../../../src/webview/diff';
+import { diffLines, foldUnchanged } from '../../../src/webview/diff';
 import { Screen } from '../../../src/webview/terminal/screen';
 import { feed } from '../../../src/webview/terminal/TerminalScreen';
-import { niceTitle, setWorkspaceRoots, titleText } from '../../../src/webview/toolTitle';
+import { niceTitle, titleText } from '../../../src/webview/toolTitle';
 import { markdownBlocks, renderStats } from '../../../src/webview/components/Markdown';
 import { ContentBlockView } from '../../../src/webview/components/ContentBlocks';
 import { DiffView } from '../../../src/webview/components/DiffView';
@@ -186,17 +186,24 @@ test('diff: line-level changes, oldText null is a new file, hunks keep context',
   const long = Array.from({ length: 100 }, (_, i) => `l${i}`);
   const changed = long.slice();
   changed[50] = 'X';
-  const hk = hunks(diffLines(long.join('\n'), changed.join('\n')).lines);
+  const hk = foldUnchanged(diffLines(long.join('\n'), changed.join('\n')).lines);
   assert.equal(hk.filter((l) => l === null).length, 2);
   assert.equal(hk.filter((l) => l !== null).length, 8);
-  // A huge rewrite does not stall: it degrades to remove-all/add-all.
+  // A huge rewrite does not stall: it is "too large to diff", counted as remove-all/add-all (the
+  // bound itself, and that it gives up before searching, are test/unit/shared/lineDiff.test.ts's).
   const a = Array.from({ length: 5000 }, (_, i) => `a${i}`).join('\n');
   const b = Array.from({ length: 5000 }, (_, i) => `b${i}`).join('\n');
-  const t0 = Date.now();
   const big = diffLines(a, b);
   assert.equal(big.added, 5000);
   assert.equal(big.removed, 5000);
-  assert.ok(Date.now() - t0 < 2000);
+  assert.equal(big.tooLarge, true);
+  assert.deepEqual(big.lines, []);
+  const bigHtml = renderToString(
+    h(DiffView, { path: '/ws/big.txt', oldText: a, newText: b, toolCallId: 'c1', index: 0 }),
+  );
+  assert.match(bigHtml, /data-testid="diff-too-large"/);
+  assert.match(bigHtml, /≤\+5000/);
+  assert.doesNotMatch(bigHtml, /diff-line-add/);
 });
 
 test('terminal: ANSI colors, carriage-return progress bars, cursor-up redraws, bounded lines', () => {
@@ -263,10 +270,11 @@ const call = (over: Partial<ToolCallView>): ToolCallView => ({
 });
 
 test('titles: Claude tools read naturally', () => {
-  setWorkspaceRoots(['/home/user/project']);
+  const roots = ['/home/user/project'];
+  const text = (c: ToolCallView) => titleText(c, roots);
   const cc = (toolName: string) => ({ claudeCode: { toolName } });
   assert.equal(
-    titleText(
+    text(
       call({
         title: 'Read /home/user/project/src/a.ts',
         meta: cc('mcp__acp__Read'),
@@ -276,7 +284,7 @@ test('titles: Claude tools read naturally', () => {
     'Read src/a.ts',
   );
   assert.equal(
-    titleText(
+    text(
       call({
         title: 'Edit `/home/user/project/x.txt`',
         meta: cc('Edit'),
@@ -287,23 +295,21 @@ test('titles: Claude tools read naturally', () => {
   );
   const bash = niceTitle(
     call({ title: 'echo hi', meta: cc('Bash'), rawInput: { command: 'echo hi && ls', description: 'Print hi' } }),
+    roots,
   );
   assert.deepEqual(bash, { verb: '', subject: 'Print hi', detail: 'echo hi && ls' });
-  assert.equal(titleText(call({ title: 'Terminal', name: 'Bash', rawInput: { command: 'npm test' } })), 'Run npm test');
+  assert.equal(text(call({ title: 'Terminal', name: 'Bash', rawInput: { command: 'npm test' } })), 'Run npm test');
   assert.equal(
-    titleText(call({ title: 'grep', meta: cc('Grep'), rawInput: { pattern: 'TODO', path: '/home/user/project/src' } })),
+    text(call({ title: 'grep', meta: cc('Grep'), rawInput: { pattern: 'TODO', path: '/home/user/project/src' } })),
     'Search "TODO" in src',
   );
+  assert.equal(text(call({ title: 'Find', meta: cc('Glob'), rawInput: { pattern: '**/*.ts' } })), 'Find files **/*.ts');
   assert.equal(
-    titleText(call({ title: 'Find', meta: cc('Glob'), rawInput: { pattern: '**/*.ts' } })),
-    'Find files **/*.ts',
-  );
-  assert.equal(
-    titleText(call({ title: 'Fetch', meta: cc('WebFetch'), rawInput: { url: 'https://x.dev' } })),
+    text(call({ title: 'Fetch', meta: cc('WebFetch'), rawInput: { url: 'https://x.dev' } })),
     'Fetch https://x.dev',
   );
   assert.equal(
-    titleText(
+    text(
       call({ title: 'Task', meta: cc('Task'), rawInput: { description: 'Explore code', subagent_type: 'Explore' } }),
     ),
     'Agent (Explore) Explore code',
@@ -311,7 +317,7 @@ test('titles: Claude tools read naturally', () => {
   // Tandem's client tools, whichever row shows them (the agent's own names the MCP server).
   const tandem = (m: Record<string, unknown>) => ({ tandem: { group: 'IDE', clientTool: true, ...m } });
   assert.equal(
-    titleText(
+    text(
       call({
         title: 'mcp__tandem__IDE',
         meta: tandem({ tool: 'OpenFile', kind: 'tool', args: { path: '/home/user/project/src/a.ts', line: 3 } }),
@@ -320,24 +326,24 @@ test('titles: Claude tools read naturally', () => {
     'IDE · OpenFile src/a.ts:3',
   );
   assert.equal(
-    titleText(
+    text(
       call({ title: 'OpenFile (tandem MCP Server)', meta: tandem({ tool: 'GetSelection', kind: 'tool', args: {} }) }),
     ),
     'IDE · GetSelection',
   );
   assert.equal(
-    titleText(call({ title: 'IDE (tandem MCP Server)', meta: tandem({ tool: 'IDE', kind: 'container', args: {} }) })),
+    text(call({ title: 'IDE (tandem MCP Server)', meta: tandem({ tool: 'IDE', kind: 'container', args: {} }) })),
     'IDE · expand group',
   );
   // Other agents: their title, with workspace paths made relative.
-  assert.equal(titleText(call({ title: 'Writing to /home/user/project/new.txt' })), 'Writing to new.txt');
+  assert.equal(text(call({ title: 'Writing to /home/user/project/new.txt' })), 'Writing to new.txt');
   // codex-acp: a command titled with itself; a patch titled with absolute paths.
   assert.equal(
-    titleText(call({ title: 'npm test', kind: 'execute', rawInput: { command: ['/bin/bash', '-lc', 'npm test'] } })),
+    text(call({ title: 'npm test', kind: 'execute', rawInput: { command: ['/bin/bash', '-lc', 'npm test'] } })),
     'Run npm test',
   );
   assert.equal(
-    titleText(
+    text(
       call({
         title: 'List /home/user/project/src',
         kind: 'search',
@@ -347,7 +353,7 @@ test('titles: Claude tools read naturally', () => {
     'List src',
   );
   assert.equal(
-    titleText(call({ title: 'Edit /home/user/project/a.txt, /home/user/project/b/c.txt', kind: 'edit' })),
+    text(call({ title: 'Edit /home/user/project/a.txt, /home/user/project/b/c.txt', kind: 'edit' })),
     'Edit a.txt, b/c.txt',
   );
 });

@@ -27,9 +27,6 @@ const { Mirror } = require('../../../src/webview/mirror') as typeof import('../.
 const { buildRows } = require('../../../src/webview/rows') as typeof import('../../../src/webview/rows');
 const { clearMarkdownCache } =
   require('../../../src/webview/components/Markdown') as typeof import('../../../src/webview/components/Markdown');
-const { setWorkspaceRoots } =
-  require('../../../src/webview/toolTitle') as typeof import('../../../src/webview/toolTitle');
-setWorkspaceRoots(['/w']);
 
 const validPermission = AGENT_TO_CLIENT_REQUESTS.get('session/request_permission')!;
 
@@ -113,8 +110,10 @@ test('any valid ACP content: every row of the session view renders, nothing esca
         clearMarkdownCache();
         const mirror = new Mirror();
         mirror.schedule = () => 1;
-        mirror.receive({ type: 'snapshot', agent: { state: 'ready' }, session: structuredClone(toSnapshot(state)) });
-        const view = await mountTranscript(mirror.current.session!, open, foldAll);
+        // The workspace folder '/w' (acpStrings.ts makes paths in and around it), in the mirrored state.
+        const session = structuredClone(toSnapshot(state));
+        mirror.receive({ type: 'snapshot', agent: { state: 'ready' }, session, workspaceRoots: ['/w'] });
+        const view = await mountTranscript(mirror.current.session!, open, foldAll, mirror.current.workspaceRoots);
         try {
           await assertAllRows(view.root, mirror.current.session!, foldAll);
           mirror.receive({ type: 'patch', sessionId: 'fuzz', patches: structuredClone(patches) });

@@ -45,14 +45,21 @@ export const settle = async (frames = 4) => {
 
 /**
  * Draws the transcript of `session` as the view remembers the user left it: `expanded` (tool call
- * ids and message row keys shown open), `foldAll` (false: every turn open). `draw` shows the same
+ * ids and message row keys shown open), `foldAll` (false: every turn open); paths relative to
+ * `roots` (the workspace folders App provides from the mirrored state). `draw` shows the same
  * session in a newer state.
  */
-export async function mountTranscript(session: SessionSnapshot, expanded: string[] = [], foldAll?: boolean) {
+export async function mountTranscript(
+  session: SessionSnapshot,
+  expanded: string[] = [],
+  foldAll?: boolean,
+  roots: readonly string[] = [],
+) {
   const { h, render } = require('preact') as typeof import('preact');
   const { Transcript } =
     require('../../../src/webview/components/Transcript') as typeof import('../../../src/webview/components/Transcript');
   const { HostContext } = require('../../../src/webview/host') as typeof import('../../../src/webview/host');
+  const { RootsContext } = require('../../../src/webview/toolTitle') as typeof import('../../../src/webview/toolTitle');
   const { permissionCard, toolDetails } =
     require('../../../src/webview/lazy') as typeof import('../../../src/webview/lazy');
   // Loaded before the first draw, as the view preloads them once it is idle.
@@ -72,7 +79,7 @@ export async function mountTranscript(session: SessionSnapshot, expanded: string
   let version = 0;
   const draw = async (s: SessionSnapshot) => {
     const view = h(Transcript, { session: s, toolsVersion: ++version, working: false });
-    render(h(HostContext.Provider, { value: host }, view), root);
+    render(h(HostContext.Provider, { value: host }, h(RootsContext.Provider, { value: roots }, view)), root);
     await settle();
   };
   await draw(session);

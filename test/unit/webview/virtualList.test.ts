@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
+import { settle } from './transcriptMount';
 
 const dom = new JSDOM('<!DOCTYPE html><body><div id="root"></div></body>', { pretendToBeVisual: true });
 const g = globalThis as Record<string, unknown>;
@@ -38,8 +39,6 @@ class FakeRO {
 }
 g.ResizeObserver = FakeRO;
 
-const tick = () => new Promise((r) => setTimeout(r, 5));
-
 /** A list whose rows are tool calls (size class "tool") or anything else (no class). */
 type R = { key: string; kind: 'tool' | 'msg' | 'open' };
 function mount() {
@@ -71,16 +70,16 @@ test('a measured size class sets the height of new rows of that class', async ()
     { key: 't1', kind: 'tool' },
   ];
   draw(rows);
-  await tick();
+  await settle();
   assert.equal(innerHeight(), 3 * 24 + 8, 'guesses before anything is measured');
   // The observer of the rows (not the one on the scroller) measures: tools 26 px, the message 40.
   const rowObserver = observers.find((o) => [...o.targets].some((t) => (t as HTMLElement).dataset.key === 't0'))!;
   rowObserver.report((k) => (k.startsWith('t') ? 26 : 40));
-  await tick();
+  await settle();
   assert.equal(innerHeight(), 40 + 2 * 26 + 8);
   // Two new tool rows and a new message: the tools start at 26, the message at the guess.
   draw([...rows, { key: 't2', kind: 'tool' }, { key: 't3', kind: 'tool' }, { key: 'm1', kind: 'msg' }]);
-  await tick();
+  await settle();
   assert.equal(innerHeight(), 40 + 4 * 26 + 24 + 8);
   unmount();
 });
@@ -95,20 +94,20 @@ test('rows of a measured class are not observed, but one probe is; a row folding
     { key: 't1', kind: 'tool' },
   ];
   draw(rows);
-  await tick();
+  await settle();
   assert.deepEqual(observed(), ['t0', 't1'], 'before the class is known every row is measured');
   rowObserver().report(() => 26);
-  await tick();
+  await settle();
   // Three more tool rows: only one row of the class stays observed (a probe of the class).
   const more: R[] = [...rows, { key: 't2', kind: 'tool' }, { key: 't3', kind: 'tool' }, { key: 't4', kind: 'tool' }];
   draw(more);
-  await tick();
+  await settle();
   assert.equal(observed().length, 1);
   assert.equal(innerHeight(), 5 * 26 + 8);
   // t1 expands (no class): observed and measured at 80; folding back, it is 26 again.
   const ro = rowObserver();
   draw(more.map((r) => (r.key === 't1' ? { ...r, kind: 'open' } : r)));
-  await tick();
+  await settle();
   assert.ok(observed().includes('t1'));
   assert.equal(observed().length, 2, 'the expanded row and a probe of the class');
   ro.cb(
@@ -116,10 +115,10 @@ test('rows of a measured class are not observed, but one probe is; a row folding
       .filter((t) => (t as HTMLElement).dataset.key === 't1')
       .map((t) => ({ target: t, borderBoxSize: [{ blockSize: 80 }] })),
   );
-  await tick();
+  await settle();
   assert.equal(innerHeight(), 4 * 26 + 80 + 8);
   draw(more);
-  await tick();
+  await settle();
   assert.ok(!observed().includes('t1'));
   assert.equal(observed().length, 1);
   assert.equal(innerHeight(), 5 * 26 + 8, 'the expanded height is forgotten');
@@ -147,10 +146,10 @@ test('a list shown again opens at the row the reader was at (waiting for it to a
   const scroller = () => root.firstElementChild as HTMLElement;
   // The anchor's row is not there yet (its turn is loading): the list waits for it.
   draw(rowsOf(100));
-  await tick();
+  await settle();
   assert.notEqual(scroller().scrollTop, 150 * 24 + 5);
   draw(rowsOf(200));
-  await tick();
+  await settle();
   assert.equal(scroller().scrollTop, 150 * 24 + 5, 'opened at the remembered row');
   assert.ok(root.querySelector('[data-key="r150"]'), 'the row is rendered');
   // The reader scrolls: the row at the top of the viewport and how far it is scrolled past.
@@ -160,12 +159,12 @@ test('a list shown again opens at the row the reader was at (waiting for it to a
   Object.defineProperty(scroller(), 'clientHeight', { value: 600 });
   scroller().scrollTop = 40 * 24 + 3;
   scroller().dispatchEvent(new window.Event('scroll'));
-  await tick();
+  await settle();
   assert.deepEqual(reported.at(-1), { key: 'r40', offset: 3 });
   // At the end again: following, no anchor.
   scroller().scrollTop = 200 * 24 + 8 - 600;
   scroller().dispatchEvent(new window.Event('scroll'));
-  await tick();
+  await settle();
   assert.equal(reported.at(-1), undefined);
   render(null, root);
 });
@@ -177,14 +176,14 @@ test('a row above the viewport growing keeps what is on screen in place; the row
   const root = document.getElementById('root')!;
   const rows: R[] = Array.from({ length: 200 }, (_, i) => ({ key: `r${i}`, kind: 'msg' as const }));
   render(h(VirtualList<R>, { rows, estimate: () => 24, renderRow: (r: R) => h('div', null, r.key) }), root);
-  await tick();
+  await settle();
   const scroller = root.firstElementChild as HTMLElement;
   Object.defineProperty(scroller, 'scrollHeight', { value: 200 * 24 + 8 });
   Object.defineProperty(scroller, 'clientHeight', { value: 600 });
   // The reader is 10 px into r40 (not following the tail).
   scroller.scrollTop = 40 * 24 + 10;
   scroller.dispatchEvent(new window.Event('scroll'));
-  await tick();
+  await settle();
   const ro = observers.find((o) => [...o.targets].some((t) => (t as HTMLElement).dataset.key === 'r40'))!;
   const grow = (key: string, height: number) =>
     ro.cb(
@@ -194,11 +193,11 @@ test('a row above the viewport growing keeps what is on screen in place; the row
     );
   // r40 gets a changes list under its prompt: the reader still sees r40's first lines.
   grow('r40', 109);
-  await tick();
+  await settle();
   assert.equal(scroller.scrollTop, 40 * 24 + 10);
   // r30, wholly above, grows by 26: the scroll position follows, so the same text stays on screen.
   grow('r30', 50);
-  await tick();
+  await settle();
   assert.equal(scroller.scrollTop, 40 * 24 + 10 + 26);
   render(null, root);
 });

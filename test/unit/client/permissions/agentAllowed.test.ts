@@ -6,9 +6,11 @@ import {
   tandemWouldAllow,
   type AgentAllowListPort,
 } from '../../../../src/client/permissions/agentAllowed';
-import type { FeatureContext } from '../../../../src/client/feature';
+import type { FeatureContext } from '../../../../src/client/connection/feature';
 import { memoryMemento, RememberedDecisions } from '../../../../src/client/permissions/remembered';
 import { parseRules } from '../../../../src/client/permissions/rules';
+import { loadBashParser } from '../../../../src/client/permissions/shell/bashParser';
+import { settleMicrotasks } from '../../../support/mockTimers';
 import { Emitter } from '../../../../src/common/event';
 import { MemoryLogger } from '../../../../src/common/logger';
 import { SessionStore, type SessionChange } from '../../../../src/session/store';
@@ -50,7 +52,11 @@ function setup(
   return { store, told, call, update, remembered, lookups };
 }
 
-const flush = () => new Promise((r) => setTimeout(r, 10));
+/** Everything the updates started has run: the grammar a command waits for is loaded, then the promise chain. */
+const flush = async () => {
+  await loadBashParser();
+  await settleMicrotasks();
+};
 
 test('a command that completed with no permission request is marked as allowed by the agent, and the user is told once per session', async () => {
   const t = setup();

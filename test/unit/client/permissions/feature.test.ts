@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentClient } from '../../../../src/client/agentClient';
+import { AgentClient } from '../../../../src/client/connection/agentClient';
 import { PermissionBroker } from '../../../../src/client/permissions/broker';
 import { PermissionsFeature } from '../../../../src/client/permissions/feature';
 import { memoryMemento, RememberedDecisions } from '../../../../src/client/permissions/remembered';

@@ -15,7 +15,7 @@ import {
   RememberedDecisions,
   type RememberedDecision,
 } from '../../../../src/client/permissions/remembered';
-import { realPathSync } from '../../../../src/client/realPath';
+import { realPathSync } from '../../../../src/client/files/realPath';
 
 /** tmp/ws (the workspace, docs/keys → tmp/home/.ssh), tmp/home, tmp/link-ws → tmp/ws. */
 function fixture() {

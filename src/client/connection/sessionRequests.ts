@@ -1,0 +1,191 @@
+// ACP's session methods on one agent connection: session/new, load, resume, fork (unstable), list,
+// close, delete, set_mode and set_config_option, each reflected in the connection's SessionSet.
+import type { AgentCapabilities, LoadSessionResponse, McpServer, SessionInfo } from '@agentclientprotocol/sdk';
+import type { AcpConnection } from '../../acp/connection';
+import { errorDetail } from '../../acp/errors';
+import { AGENT_METHODS } from '../../acp/methods';
+import type { Logger } from '../../common/logger';
+import { forkedState } from '../../session/fork';
+import type { SessionStore } from '../../session/store';
+import type { ClientFeature, FeatureContext } from './feature';
+import { agentReplayed, forkSupported, sendFork } from './fork';
+import type { SessionSet } from './sessionSet';
+
+export interface SessionRequestsDeps {
+  set: SessionSet;
+  /** Workspace folder: the sessions' cwd. */
+  cwd: string;
+  /** Other workspace folders, sent where the agent supports additionalDirectories. */
+  additionalDirectories?: string[];
+  features?: readonly ClientFeature[];
+  logger: Logger;
+  agentName: string;
+  now(): number;
+  /** The ACP connection, once started (closed when the agent is gone). */
+  connection(): AcpConnection | undefined;
+  capabilities(): AgentCapabilities | undefined;
+  featureContext(): FeatureContext | undefined;
+  /** session/cancel for a working session that is being closed. */
+  cancel(sessionId: string): void;
+}
+
+export class SessionRequests {
+  constructor(private readonly d: SessionRequestsDeps) {}
+
+  /** The open connection; throws when the agent is not running. */
+  connection(): AcpConnection {
+    const conn = this.d.connection();
+    if (!conn || conn.isClosed) throw new Error(`${this.d.agentName} is not running.`);
+    return conn;
+  }
+
+  /** A new session; with `forkOf`, one that continues that open session's conversation (session/fork). */
+  async newSession(forkOf?: string): Promise<SessionStore> {
+    if (forkOf !== undefined) return this.fork(forkOf);
+    const res = await this.openSession((mcpServers) =>
+      this.connection().sendRequest(AGENT_METHODS.session_new, {
+        cwd: this.d.cwd,
+        mcpServers,
+        ...this.additionalDirectories(),
+      }),
+    );
+    return this.d.set.adopt(res.sessionId, res);
+  }
+
+  private async fork(sourceId: string): Promise<SessionStore> {
+    const source = this.d.set.get(sourceId);
+    if (!source) throw new Error(`Session ${sourceId} is not open.`);
+    if (!forkSupported(this.d.capabilities())) throw new Error(`${this.d.agentName} cannot fork sessions.`);
+    if (source.state.meta.status === 'working')
+      throw new Error(`${this.d.agentName} is still working in this session: fork it when the turn has ended.`);
+    const conn = this.connection();
+    const res = await this.openSession((mcpServers) =>
+      sendFork(conn, { sessionId: sourceId, cwd: this.d.cwd, mcpServers, ...this.additionalDirectories() }),
+    );
+    // An agent that answers with an open session's id would have the fork replace that session here.
+    if (this.d.set.get(res.sessionId))
+      throw new Error(
+        `${this.d.agentName} answered session/fork with session ${res.sessionId}, which is open already.`,
+      );
+    const copy = agentReplayed(this.d.set.held(res.sessionId)) ? undefined : forkedState(source.state, res.sessionId);
+    return this.d.set.adopt(res.sessionId, res, this.d.set.create(res.sessionId, copy));
+  }
+
+  /** Reopens a past session: session/load (history replayed into the view) or session/resume. */
+  async loadSession(sessionId: string): Promise<SessionStore> {
+    const existing = this.d.set.get(sessionId);
+    if (existing) {
+      this.d.set.switchTo(sessionId);
+      return existing;
+    }
+    const caps = this.d.capabilities();
+    const conn = this.connection();
+    // The store must exist before the answer: the agent replays history as session/update first.
+    const store = this.d.set.create(sessionId);
+    try {
+      const params = { sessionId, cwd: this.d.cwd, ...this.additionalDirectories() };
+      const res: LoadSessionResponse | null = await this.openSession<LoadSessionResponse | null>(
+        (mcpServers) =>
+          caps?.loadSession
+            ? conn.sendRequest(AGENT_METHODS.session_load, { ...params, mcpServers })
+            : conn.sendRequest(AGENT_METHODS.session_resume, { ...params, mcpServers }),
+        sessionId,
+      );
+      return this.d.set.adopt(sessionId, res ?? {}, store);
+    } catch (err) {
+      this.d.set.discard(store);
+      throw err;
+    }
+  }
+
+  async listSessions(): Promise<SessionInfo[]> {
+    if (!this.d.capabilities()?.sessionCapabilities?.list) return [];
+    const out: SessionInfo[] = [];
+    let cursor: string | undefined;
+    // A few pages are plenty for a picker; an agent that pages forever must not hang us.
+    for (let page = 0; page < 10; page++) {
+      const res = await this.connection().sendRequest(AGENT_METHODS.session_list, {
+        cwd: this.d.cwd,
+        ...(cursor ? { cursor } : {}),
+      });
+      out.push(...res.sessions);
+      cursor = res.nextCursor ?? undefined;
+      if (!cursor) break;
+    }
+    return out;
+  }
+
+  /** Closes a session here (and with session/close where the agent supports it). */
+  async closeSession(sessionId: string): Promise<void> {
+    const store = this.d.set.get(sessionId);
+    if (!store) return;
+    if (store.state.meta.status === 'working') this.d.cancel(sessionId);
+    const conn = this.d.connection();
+    if (this.d.capabilities()?.sessionCapabilities?.close && conn && !conn.isClosed) {
+      try {
+        await conn.sendRequest(AGENT_METHODS.session_close, { sessionId });
+      } catch (err) {
+        this.d.logger.warn(`session/close ${sessionId} failed: ${errorDetail(err)}`);
+      }
+    }
+    this.d.set.remove(sessionId);
+  }
+
+  /** session/delete, where the agent supports it; closes the session here first. */
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.closeSession(sessionId);
+    if (this.d.capabilities()?.sessionCapabilities?.delete) {
+      await this.connection().sendRequest(AGENT_METHODS.session_delete, { sessionId });
+    }
+  }
+
+  private additionalDirectories(): { additionalDirectories?: string[] } {
+    const dirs = this.d.additionalDirectories ?? [];
+    return dirs.length && this.d.capabilities()?.sessionCapabilities?.additionalDirectories
+      ? { additionalDirectories: dirs }
+      : {};
+  }
+
+  /**
+   * Runs session/new|load|resume with the MCP servers client features add (Tandem's client
+   * tools); each feature is told which session its servers ended up serving, or that the request
+   * failed so it can release what it prepared. `knownId` names the session when the answer does not.
+   */
+  private async openSession<R>(send: (mcp: McpServer[]) => Promise<R>, knownId?: string): Promise<R> {
+    const ctx = this.d.featureContext();
+    const caps = this.d.capabilities();
+    const sets = ctx
+      ? await Promise.all((this.d.features ?? []).filter((f) => f.mcpServers).map((f) => f.mcpServers!(caps, ctx)))
+      : [];
+    let res: R;
+    try {
+      res = await send(sets.flatMap((s) => s.servers));
+    } catch (err) {
+      for (const s of sets) s.failed?.();
+      throw err;
+    }
+    const id = (res as { sessionId?: string } | null)?.sessionId ?? knownId;
+    for (const s of sets)
+      if (id) s.opened?.(id);
+      else s.failed?.();
+    return res;
+  }
+
+  /** session/set_mode; the store follows the agent's answer (and any current_mode_update). */
+  async setMode(store: SessionStore | undefined, modeId: string): Promise<void> {
+    if (!store) return;
+    await this.connection().sendRequest(AGENT_METHODS.session_set_mode, { sessionId: store.sessionId, modeId });
+    store.dispatch({ type: 'modeChanged', at: this.d.now(), currentModeId: modeId });
+  }
+
+  /** session/set_config_option; the agent answers with the full, possibly changed, option list. */
+  async setConfigOption(store: SessionStore | undefined, configId: string, value: string | boolean): Promise<void> {
+    if (!store) return;
+    const params =
+      typeof value === 'boolean'
+        ? { sessionId: store.sessionId, configId, type: 'boolean' as const, value }
+        : { sessionId: store.sessionId, configId, value };
+    const res = await this.connection().sendRequest(AGENT_METHODS.session_set_config_option, params);
+    store.dispatch({ type: 'configOptionsChanged', at: this.d.now(), configOptions: res.configOptions });
+  }
+}

@@ -1,0 +1,56 @@
+// The transport of one agent connection: the agent's process, spawned in its own process group,
+// and the ACP connection over its stdio.
+import { spawnAgent, type AgentExit, type AgentProcess } from '../../acp/agentProcess';
+import { AcpConnection } from '../../acp/connection';
+import type { Logger } from '../../common/logger';
+import type { AgentConfig } from '../agents/agentConfig';
+
+export interface TransportOptions {
+  agent: AgentConfig;
+  /** The process's cwd unless the agent sets its own. */
+  cwd: string;
+  logger: Logger;
+  traffic?: (direction: 'in' | 'out', message: unknown) => void;
+  maxLineBytes?: number;
+}
+
+export function openTransport(opts: TransportOptions): { proc: AgentProcess; conn: AcpConnection } {
+  const { agent, logger } = opts;
+  const proc = spawnAgent({
+    command: agent.command,
+    args: agent.args,
+    env: agent.env,
+    cwd: agent.cwd ?? opts.cwd,
+    logger,
+    name: agent.name,
+  });
+  const conn = new AcpConnection({
+    input: proc.stdout,
+    output: proc.stdin,
+    logger,
+    traffic: opts.traffic,
+    maxLineBytes: opts.maxLineBytes,
+  });
+  return { proc, conn };
+}
+
+/**
+ * Resolves with the agent's exit once the listeners registered before this call ran (the
+ * client's exit handling), or undefined if the process outlives `ms`.
+ */
+export function waitForExit(proc: AgentProcess | undefined, ms = 1500): Promise<AgentExit | undefined> {
+  if (!proc) return Promise.resolve(undefined);
+  if (proc.exited) return Promise.resolve(proc.exited);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      sub.dispose();
+      resolve(undefined);
+    }, ms);
+    // Registered after the client's exit listener, so the sessions are already marked when this runs.
+    const sub = proc.onDidExit((e) => {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve(e);
+    });
+  });
+}

@@ -1,0 +1,35 @@
+// The agent's changes: fs reads and writes through VS Code's buffers (a write outside the
+// workspace asks first) and the checkpoints, on every connection; Review Changes, the hunks, the
+// view's changes list, "Restore to here" and "Open diff" for the window (agentChanges.ts).
+import { CheckpointsFeature } from '../../checkpoints/feature';
+import { FileSystemFeature } from '../../client/files/fileSystem';
+import type { PermissionPort } from '../../client/permissions/permissionPort';
+import type { Controller } from '../agent/controller';
+import type { Ctx } from '../ctx';
+import { vscodeDocuments, vscodeEdits, vscodeFs, vscodeWorkspace } from '../editor/workspacePorts';
+import { AgentChanges } from './agentChanges';
+
+export function registerChanges(
+  ctx: Ctx,
+  d: { ctl: Pick<Controller, 'current' | 'registerFeatures'>; permission: PermissionPort },
+): AgentChanges {
+  const { ctl } = d;
+  const changes = ctx.own(
+    new AgentChanges({ shownSession: () => ctl.current?.session, storageDir: ctx.extension.storageUri?.fsPath }),
+  );
+  ctx.own(
+    ctl.registerFeatures(() => [
+      new FileSystemFeature({
+        documents: vscodeDocuments,
+        fs: vscodeFs,
+        edits: vscodeEdits,
+        workspace: vscodeWorkspace,
+        permission: d.permission,
+        tracker: changes.tracker,
+        agentInfoName: () => ctl.current?.initializeResult?.agentInfo?.name,
+      }),
+      new CheckpointsFeature(() => changes.checkpoints),
+    ]),
+  );
+  return changes;
+}

@@ -1,0 +1,113 @@
+// Telling the user when the agent needs them: a turn that ended or failed while the Tandem view
+// was hidden or the window not focused gets a notification ("Show Session" switches to it and
+// opens the view), a count on the view's badge and a mark in the status bar, both cleared when
+// the view is seen. Permission prompts (permissions.ts, in the words of permissionMessage()) and
+// forms (elicitation.ts) have their own notifications; all follow the one setting
+// `tandem.notifications` through notifyNow().
+import * as vscode from 'vscode';
+import { Disposable } from '../../common/disposable';
+import { Emitter, type Event } from '../../common/event';
+import type { PendingPermission } from '../../client/permissions/broker';
+import type { Controller } from '../agent/controller';
+import type { TurnEnd, TurnEnds } from '../prompts/turnEnds';
+import { notifications } from '../config';
+
+/** Whether to show a notification now: never when off, always when always, else only when the view is not in sight. */
+export function notifyNow(view: { readonly isVisible: boolean }): boolean {
+  // `tandem.notifications`, read each time (a changed setting applies at once).
+  const setting = notifications();
+  if (setting !== 'whenHidden') return setting === 'always';
+  return !(view.isVisible && vscode.window.state.focused);
+}
+
+/**
+ * A permission prompt's notification text: what the agent asks, and what its "always" button
+ * remembers, as the view says under its buttons (a click here remembers just as much).
+ */
+export function permissionMessage(p: PendingPermission): string {
+  const t = p.view.toolCall;
+  // Plain text: notifications render neither Markdown nor code spans (a title's backticks would
+  // show). A command line and the scope keep theirs: dropping them would change what they say.
+  const what =
+    p.facts.command !== undefined
+      ? `run: ${p.facts.command}`
+      : `${(t.title ?? p.facts.title) || p.view.toolCallId}`.replace(/`/g, '');
+  const where =
+    p.facts.command === undefined && p.facts.paths.length
+      ? ` (${p.facts.paths.map((x) => vscode.workspace.asRelativePath(x)).join(', ')})`
+      : '';
+  const always = p.view.alwaysScope ? `. “Always” remembers ${p.view.alwaysScope}` : '';
+  return `${p.agentName} asks permission to ${what}${where}${always}`;
+}
+
+export interface AttentionView {
+  readonly isVisible: boolean;
+  readonly onDidChangeVisibility: Event<boolean>;
+  setBadge(count: number, tooltip: string, source: string): void;
+  show(): void;
+}
+
+/** What the status bar shows after turns ended unseen. */
+export interface Unseen {
+  ended: number;
+  failed: number;
+}
+
+export class TurnAttention extends Disposable {
+  private unseenTurns: Unseen = { ended: 0, failed: 0 };
+  private readonly changed = this._register(new Emitter<Unseen>());
+  /** Turns ended or failed unseen, or the user looked: the status bar refreshes. */
+  readonly onDidChange = this.changed.event;
+
+  constructor(
+    private readonly ctl: Controller,
+    turns: TurnEnds,
+    private readonly view: AttentionView,
+  ) {
+    super();
+    this._register(turns.onDidEnd((e) => this.ended(e)));
+    const seen = () => {
+      if (view.isVisible && vscode.window.state.focused) this.set({ ended: 0, failed: 0 });
+    };
+    this._register(view.onDidChangeVisibility(seen));
+    this._register(vscode.window.onDidChangeWindowState(seen));
+  }
+
+  get unseen(): Unseen {
+    return this.unseenTurns;
+  }
+
+  private ended(e: TurnEnd): void {
+    // A cancel is the user's own doing: nothing to tell.
+    if (e.outcome === 'cancelled') return;
+    const attended = this.view.isVisible && vscode.window.state.focused;
+    if (!attended)
+      this.set({
+        ended: this.unseenTurns.ended + (e.outcome === 'ended' ? 1 : 0),
+        failed: this.unseenTurns.failed + (e.outcome === 'failed' ? 1 : 0),
+      });
+    if (!notifyNow(this.view)) return;
+    const agent = this.ctl.agent.info?.title ?? this.ctl.agent.name ?? 'The agent';
+    const title = e.client.sessions().find((s) => s.sessionId === e.sessionId)?.title;
+    const where = title ? ` (${title})` : '';
+    const show = 'Show Session';
+    const shown =
+      e.outcome === 'failed'
+        ? vscode.window.showErrorMessage(`${agent}: the turn failed${where}: ${e.error ?? 'unknown error'}`, show)
+        : vscode.window.showInformationMessage(`${agent} finished${where}.`, show);
+    void shown.then((pick) => {
+      if (pick !== show) return;
+      if (this.ctl.current === e.client && e.client.getSession(e.sessionId)) e.client.switchTo(e.sessionId);
+      this.view.show();
+    });
+  }
+
+  private set(u: Unseen): void {
+    if (u.ended === this.unseenTurns.ended && u.failed === this.unseenTurns.failed) return;
+    this.unseenTurns = u;
+    const n = u.ended + u.failed;
+    const parts = [u.ended && `${u.ended} finished`, u.failed && `${u.failed} failed`].filter(Boolean);
+    this.view.setBadge(n, `${parts.join(', ')} while you were away`, 'turns');
+    this.changed.fire(u);
+  }
+}
