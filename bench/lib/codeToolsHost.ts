@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { nullLogger } from '../../src/common/logger';
 import { McpToolServer } from '../../src/tools/mcp/mcpServer';
-import type { ToolRegistry } from '../../src/tools/registry';
+import type { TandemApi } from '../../src/api';
 import { DEFAULT_TOOLS_CONFIG } from '../../src/tools/types';
 import { until } from '../../test/support/until';
 import { httpEcho, measure, summary } from './latency';
@@ -20,9 +20,9 @@ import { httpEcho, measure, summary } from './latency';
 export async function run(): Promise<void> {
   const n = Number(process.env.TANDEM_BENCH_N) || 300;
   try {
-    const api = (await vscode.extensions.getExtension('tandem-dev.tandem')!.activate()) as {
-      clientTools: { registry: ToolRegistry };
-    };
+    // Its test parts (src/api.ts): this module runs as the extension host's tests (ExtensionMode.Test).
+    const { testing } = await vscode.extensions.getExtension<TandemApi>('tandem-dev.tandem')!.activate();
+    if (!testing) throw new Error('Tandem did not return its test parts: is the extension host in test mode?');
     const ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
     cpSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'code-intel'), join(ws, 'code-intel'), {
       recursive: true,
@@ -44,7 +44,7 @@ export async function run(): Promise<void> {
     await until(() => vscode.lm.tools.some((t) => t.name === 'tandemFixture_reverse'), 20_000, 'the lm tool', 100);
 
     const server = new McpToolServer({
-      registry: api.clientTools.registry,
+      registry: testing.clientTools.registry,
       config: () => ({ ...DEFAULT_TOOLS_CONFIG, expandedGroups: ['Code', 'Extensions'] }),
       logger: nullLogger,
     });
