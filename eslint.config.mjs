@@ -18,6 +18,7 @@ const LAYERS = [
   'checkpoints',
   'tools',
   'registry',
+  'worktrees',
   'demo',
   'vscode',
   'webview',
@@ -37,8 +38,10 @@ const MAY_IMPORT = {
   checkpoints: ['client', 'session', 'acp', 'common', 'shared'],
   tools: ['client', 'session', 'acp', 'common', 'shared'],
   registry: ['client', 'acp', 'common', 'shared'],
+  // Git worktrees per session: plain git through execFile, no vscode, no session state.
+  worktrees: ['common'],
   demo: [],
-  vscode: ['client', 'checkpoints', 'tools', 'registry', 'session', 'acp', 'common', 'shared'],
+  vscode: ['client', 'checkpoints', 'tools', 'registry', 'worktrees', 'session', 'acp', 'common', 'shared'],
   webview: ['shared'],
 };
 

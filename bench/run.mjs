@@ -29,6 +29,7 @@ const QUICK_ARGS = {
   activation: ['--quick'],
   webview: ['--quick'],
   checkpoints: ['--quick'],
+  worktrees: ['--quick'],
 };
 // The flood runs in `npm test` already (test/e2e/flood.e2e.mjs, timings not enforced).
 const QUICK_SKIP = new Set(['flood']);
