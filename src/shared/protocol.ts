@@ -50,6 +50,8 @@ export interface AgentView {
 /** An open session, as the session switcher lists it. */
 export interface SessionTab {
   sessionId: string;
+  /** The agent the session runs on (sessions of several agents run side by side). */
+  agentName?: string;
   title?: string;
   status: string;
   turns: number;

@@ -45,6 +45,12 @@ export function setPermissionRules(value: unknown[] | undefined, target: vscode.
   return write('permissions.rules', value, target);
 }
 
+/** tandem.maxAgents: how many agent processes may run at once (1–16; a bad value: the default). */
+export function maxAgents(): number {
+  const n = Number(read('maxAgents'));
+  return Number.isInteger(n) && n >= 1 ? Math.min(n, 16) : SETTINGS.maxAgents.default;
+}
+
 /** tandem.followAgent: tool-call locations open in the editor. */
 export function followAgent(): boolean {
   return Boolean(read('followAgent'));

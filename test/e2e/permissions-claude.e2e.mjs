@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installPaths } from '../harness/install.mjs';
-import { agentIdle, agentReply, openTandemView, runCommand, sendPrompt } from '../harness/codeServer.mjs';
+import { agentIdle, agentReply, openTandemView, runCommand, selectAgent, sendPrompt } from '../harness/codeServer.mjs';
 import { installAgents } from '../compat/installAgents.mjs';
 // The tests' one polling wait, test/support/until.ts, as the build transpiles it (out/ exists
 // whenever e2e runs: the scripted agent runs from there too).
@@ -33,11 +33,6 @@ const text = (loc) => loc.innerText({ timeout: 5_000 });
 async function decisionOf(row) {
   if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.tool-head').click();
   return text(row.locator('[data-testid="tool-permission"]'));
-}
-async function selectAgent(page, view, name) {
-  await runCommand(page, 'Tandem: Select Agent');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().click({ timeout: 10_000 });
-  await view.locator('[data-testid="agent-name"]', { hasText: name }).waitFor({ timeout: 90_000 });
 }
 async function setMode(view, id) {
   const picker = view.locator('[data-testid="mode-picker"]:not([disabled])');

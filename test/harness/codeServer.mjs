@@ -607,6 +607,13 @@ export async function runCommand(page, label) {
   }
 }
 
+/** "Tandem: Select Agent", then `name` in its list; resolves once the view names that agent. */
+export async function selectAgent(page, view, name, { timeout = 90_000 } = {}) {
+  await runCommand(page, 'Tandem: Select Agent');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().click({ timeout: 10_000 });
+  await view.locator('[data-testid="agent-name"]', { hasText: name }).waitFor({ timeout });
+}
+
 /** FrameLocator of the Tandem sidebar webview's content (outer webview iframe → #active-frame). */
 export function tandemWebview(page, extensionId = TANDEM_ID) {
   return page.frameLocator(webviewViewFrame(extensionId)).frameLocator('#active-frame');

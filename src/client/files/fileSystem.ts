@@ -65,7 +65,7 @@ export interface FileSystemDeps {
   tracker: ChangeTracker;
   /** Told after each successful agent write (e.g. to warn that a dirty buffer was edited). */
   onDidWrite?: (e: { sessionId: string; path: string; created: boolean; wasDirty: boolean }) => void;
-  /** The agent's own name from `initialize` (agentInfo.name), read when a quirk applies. */
+  /** The agent's own name from `initialize` (agentInfo.name), read when a quirk applies (default: the connection's). */
   agentInfoName?: () => string | undefined;
   /** Bytes read from disk held at once (default: one budget for the extension host). */
   readBudget?: ByteBudget;
@@ -100,12 +100,14 @@ export class FileSystemHandlers {
   private readonly logger: Logger;
   private readonly access: FileAccess;
   private readonly snapshots: DiffSnapshots;
+  private readonly agentInfoName: () => string | undefined;
 
   constructor(
     private readonly deps: FileSystemDeps,
-    ctx: Pick<FeatureContext, 'cwd' | 'logger' | 'session'>,
+    ctx: Pick<FeatureContext, 'cwd' | 'logger' | 'session'> & Partial<Pick<FeatureContext, 'client'>>,
   ) {
     this.logger = ctx.logger;
+    this.agentInfoName = () => deps.agentInfoName?.() ?? ctx.client?.initializeResult?.agentInfo?.name;
     this.access = new FileAccess(deps, ctx.cwd);
     this.snapshots = new DiffSnapshots(deps, ctx, (p) => this.access.absolute(p));
   }
@@ -122,7 +124,7 @@ export class FileSystemHandlers {
     } else {
       const stat = await this.deps.fs.stat(real);
       if (!stat) {
-        if (missingFileAsEmpty(this.deps.agentInfoName?.())) return { content: '' };
+        if (missingFileAsEmpty(this.agentInfoName())) return { content: '' };
         throw notFound(path);
       }
       if (stat.type === 'directory')

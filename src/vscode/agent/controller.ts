@@ -1,63 +1,69 @@
-// The agent's lifecycle: which agent runs, starting it (trust, settings, secrets), restarting
-// and stopping it. Two disposal scopes, as in rust-analyzer's ctx.ts: the extension's (this
-// object) and the connection's (`connection`), which a restart disposes, killing the agent's
-// process group, before building the next one. What the user does with the agent lives
-// elsewhere: commands.ts (the palette), viewIntents.ts (the view), viewFeed.ts (what the view shows).
+// The agents' lifecycle: a pool of agent connections, one per agent, each started on first use,
+// and which of them the view shows. Sessions of different agents run at the same time: starting
+// another agent, or switching tabs, never stops a running one; a connection ends when its last
+// session closes, on "Restart Agent", or when the pool is full and it is the idle one used least
+// lately (tandem.maxAgents). Two disposal scopes, as in rust-analyzer's ctx.ts: the extension's
+// (this object) and each connection's (PooledAgent.scope), whose disposal kills that agent's
+// process group. What the user does with an agent lives elsewhere: commands.ts (the palette),
+// view/viewIntents.ts (the view), view/viewFeed.ts (what the view shows).
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
-import { AgentClient } from '../../client/connection/agentClient';
+import type { AgentClient } from '../../client/connection/agentClient';
 import type { AgentConfig } from '../../client/agents/agentConfig';
-import { findExecutable, missingCommandHelp } from '../../client/agents/agentPresets';
 import type { ClientFeature } from '../../client/connection/feature';
-import { Disposable, DisposableStore, toDisposable, type IDisposable } from '../../common/disposable';
+import { Disposable, type IDisposable } from '../../common/disposable';
 import { Emitter } from '../../common/event';
 import type { Logger } from '../../common/logger';
 import { PromptQueues } from '../../session/promptQueue';
 import type { SessionChange } from '../../session/store';
 import type { AgentView, ToWebview, SessionTab } from '../../shared/protocol';
-import { withSecrets } from './agentSecrets';
-import { pointToWorkingSession, toAgentView } from './agentViewState';
-import { readSettings } from '../config';
 import { WORKSPACE_STATE } from '../storageKeys';
+import { agentNameOf, resolveLaunch } from './agentLaunch';
+import { openSession } from './agentViewState';
+import { AgentPool, type PooledAgent } from './agentPool';
 
-const QUEUE_KEY = WORKSPACE_STATE.promptQueue;
+export type { PooledAgent } from './agentPool';
 
 export interface ControllerDeps {
   context: vscode.ExtensionContext;
   logger: Logger;
   traffic: (dir: 'in' | 'out', msg: unknown) => void;
-  /** The session to reopen on the first start of a window (sessions/sessionHistory.ts). */
+  /** The session to reopen on an agent's first start in a window (sessions/sessionHistory.ts). */
   resumeSession?(agentName: string): string | undefined;
+  /** The agents that had sessions open when the window closed: they come back beside the first. */
+  openAgents?(): string[];
   /** A new connection is about to start (traffic recording). */
   onWillConnect?: (agentName: string) => Promise<void>;
 }
 
 export class Controller extends Disposable {
-  private client?: AgentClient;
-  private agentConfig?: AgentConfig;
-  /** The connection scope: everything that lives as long as one agent process. */
-  private connection?: DisposableStore;
-  private readonly featureProviders = new Set<() => readonly ClientFeature[]>();
-  /** The first start of a window reopens the session that was active when it closed. */
-  private restored = false;
-  private agentView: AgentView = { state: 'none' };
-  /** Each start() takes a number; only the latest may launch. */
-  private startGen = 0;
-  private starting?: Promise<void>;
+  private readonly pool: AgentPool;
+  /** The connection the view shows; undefined while none can run (then `pending` says why). */
+  private shown?: PooledAgent;
+  private pending: AgentView = { state: 'none' };
+  /** The agent the latest start() asked for: the one shown once it is up. */
+  private wanted?: string;
+  private readonly starting = new Map<string, Promise<void>>();
+  /** An agent's first start in a window reopens the session that was active when it closed. */
+  private readonly restored = new Set<string>();
+  private reopened = false;
   /** A session/new in flight while another session is shown: a prompt sent now is meant for it. */
   openingSession?: Promise<void>;
 
   private readonly agentChanged = this._register(new Emitter<AgentView>());
-  /** The agent's state changed (starting, ready, sign-in needed, error, …). */
+  /** The shown agent's state changed (starting, ready, sign-in needed, error, …), or another agent is shown. */
   readonly onDidChangeAgent = this.agentChanged.event;
+  private readonly agentsChanged = this._register(new Emitter<void>());
+  /** Any agent started, stopped or changed its state (the registry's leases follow every one). */
+  readonly onDidChangeAgents = this.agentsChanged.event;
   private readonly sessionChanged = this._register(new Emitter<SessionChange>());
   /** The shown session's store changed (its patches); other sessions' changes stay in their stores. */
   readonly onDidChangeSession = this.sessionChanged.event;
   private readonly sessionsChanged = this._register(new Emitter<void>());
-  /** A session was opened or closed, or one's title or status changed. */
+  /** A session of any agent was opened or closed, or one's title or status changed. */
   readonly onDidChangeSessions = this.sessionsChanged.event;
   private readonly replaced = this._register(new Emitter<void>());
-  /** The shown session was replaced or the agent restarted: views need a new snapshot. */
+  /** The shown session was replaced, another agent is shown, or it restarted: views need a new snapshot. */
   readonly onDidReplace = this.replaced.event;
   /** Prompts sent while a turn runs, per session, kept in workspaceState (they outlive a window reload). */
   readonly queues: PromptQueues;
@@ -65,224 +71,226 @@ export class Controller extends Disposable {
   constructor(private readonly deps: ControllerDeps) {
     super();
     const state = deps.context.workspaceState;
+    const key = WORKSPACE_STATE.promptQueue;
     this.queues = this._register(
-      new PromptQueues({ get: () => state.get(QUEUE_KEY), set: (v) => state.update(QUEUE_KEY, v) }, randomUUID),
+      new PromptQueues({ get: () => state.get(key), set: (v) => state.update(key, v) }, randomUUID),
+    );
+    this.pool = this._register(
+      new AgentPool({
+        ...deps,
+        events: {
+          agent: (a) => {
+            this.agentsChanged.fire();
+            if (a === this.shown) this.agentChanged.fire(a.view);
+          },
+          session: (a, c) => {
+            if (a === this.shown && c.sessionId === a.client.session?.sessionId) this.sessionChanged.fire(c);
+          },
+          replaced: (a) => {
+            if (a === this.shown) this.replaced.fire();
+          },
+          sessions: () => this.sessionsChanged.fire(),
+        },
+      }),
     );
     this._register(
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
-        if (this.agentView.state === 'untrusted') void this.start();
+        if (this.agent.state === 'untrusted') void this.start();
       }),
     );
   }
 
+  /** The shown agent's state (or why none runs). */
   get agent(): AgentView {
-    return this.agentView;
+    return this.shown?.view ?? this.pending;
   }
+  /** The shown agent's connection. */
   get current(): AgentClient | undefined {
-    return this.client;
+    return this.shown?.client;
   }
-  /** The running agent's configuration (with its secrets), for signing in to it. */
+  /** The shown agent's configuration (with its secrets), for signing in to it. */
   get config(): AgentConfig | undefined {
-    return this.agentConfig;
+    return this.shown?.config;
+  }
+  /** Every agent connection in the pool, in the order they started. */
+  agents(): readonly PooledAgent[] {
+    return this.pool.all();
+  }
+  /** The connection a session is open on, whichever agent's it is. */
+  clientOf(sessionId: string): AgentClient | undefined {
+    return this.pool.holding(sessionId)?.client;
   }
 
   /** Adds client features (fs, terminals, permissions, …) to every connection started from now on. */
   registerFeatures(provider: () => readonly ClientFeature[]): IDisposable {
-    this.featureProviders.add(provider);
-    return toDisposable(() => this.featureProviders.delete(provider));
+    return this.pool.registerFeatures(provider);
   }
 
-  /** What the view is built from: the agent, the shown session and the open ones. */
+  /** What the view is built from: the shown agent and session, and every agent's open sessions. */
   snapshot(): Extract<ToWebview, { type: 'snapshot' }> {
     return {
       type: 'snapshot',
-      agent: this.agentView,
-      session: this.client?.session?.snapshot() ?? null,
+      agent: this.agent,
+      session: this.current?.session?.snapshot() ?? null,
       workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
       sessions: this.sessionTabs(),
     };
   }
 
   sessionTabs(): SessionTab[] {
-    return this.client?.sessions() ?? [];
+    return this.pool.all().flatMap((a) => a.client.sessions().map((s) => ({ ...s, agentName: a.name })));
   }
 
-  /** Starts the configured agent unless one is running or starting. */
+  /** Starts the configured agent unless one is shown and alive, or starting. */
   async ensureStarted(): Promise<void> {
-    if (this.starting) return this.starting;
-    if (this.client && this.agentView.state !== 'error' && this.agentView.state !== 'exited') return;
+    if (this.starting.size) await Promise.all(this.starting.values());
+    const state = this.agent.state;
+    if (this.shown && state !== 'error' && state !== 'exited') return;
+    const others = this.reopened ? [] : (this.deps.openAgents?.() ?? []);
+    this.reopened = true;
     await this.start();
+    // The other agents whose sessions were open when the window closed come back, out of sight.
+    for (const name of others)
+      if (name !== this.agent.name && !this.pool.get(name) && this.pool.isConfigured(name))
+        void this.start(name, undefined, { show: false });
   }
 
   /**
-   * Starts the named agent (default: tandem.defaultAgent), or an agent Tandem made itself (the
-   * replay of a recording): never one from workspace settings.
+   * Shows the named agent (default: tandem.defaultAgent), starting it if it does not run, or an
+   * agent Tandem made itself (the replay of a recording): never one from workspace settings.
+   * Other agents keep running. Two quick starts of one agent start it once.
    */
-  async start(agentName?: string, adHoc?: AgentConfig): Promise<void> {
-    // The latest start wins: an earlier one still before its launch gives up, so two quick starts
-    // (the view opening while a command starts an agent) never leave an agent process behind.
-    const gen = ++this.startGen;
-    const run = this.startAs(gen, agentName, adHoc).catch((err) => {
-      if (gen !== this.startGen) return;
-      const message = `Could not start ${agentName ?? 'the agent'}: ${err instanceof Error ? err.message : err}`;
-      this.deps.logger.error(message);
-      this.setAgent({ state: 'error', name: agentName ?? this.agentView.name, message });
-    });
-    this.starting = run;
-    try {
-      await run;
-    } finally {
-      if (this.starting === run) this.starting = undefined;
-    }
-    // Superseded: resolve when the start that replaced this one is done.
-    if (gen !== this.startGen) await this.starting;
+  async start(agentName?: string, adHoc?: AgentConfig, opts: { show?: boolean } = {}): Promise<void> {
+    const name = agentNameOf(this.deps.context, agentName, adHoc);
+    if (opts.show === false) {
+      if (this.pool.get(name)) return;
+    } else this.wanted = name;
+    const running = this.pool.get(name);
+    if (running && !adHoc && running.view.state !== 'error' && running.view.state !== 'exited')
+      return this.show(running);
+    const inFlight = this.starting.get(name);
+    if (inFlight) return inFlight;
+    const run = this.launch(name, agentName, adHoc)
+      .catch((err) => {
+        const message = `Could not start ${name}: ${err instanceof Error ? err.message : err}`;
+        this.deps.logger.error(message);
+        this.showPending({ state: 'error', name, message });
+      })
+      .finally(() => this.starting.delete(name));
+    this.starting.set(name, run);
+    return run;
   }
 
-  private async startAs(gen: number, agentName?: string, adHoc?: AgentConfig): Promise<void> {
-    await this.stop();
-    if (gen !== this.startGen) return;
-    if (!vscode.workspace.isTrusted) {
-      this.setAgent({
-        state: 'untrusted',
-        message:
-          'Tandem does not start an agent in a restricted workspace: agents run commands and edit files. Trust this workspace to use Tandem.',
-      });
-      return;
+  private async launch(name: string, agentName: string | undefined, adHoc: AgentConfig | undefined): Promise<void> {
+    // A dead connection of this agent (or the one a replay replaces) goes first.
+    if (this.pool.get(name)) await this.stopAgent(name);
+    const launch = await resolveLaunch(this.deps.context, this.deps.logger, agentName, adHoc);
+    if (!launch.ok) return this.showPending(launch.view);
+    const room = this.pool.roomFor(name);
+    if (room.refused) return this.showPending({ state: 'error', name, message: room.refused });
+    if (room.evict) {
+      const why = `Tandem stopped ${room.evict.name}, idle, to start ${name} (tandem.maxAgents).`;
+      this.deps.logger.info(why);
+      void vscode.window.showInformationMessage(why);
+      await this.stopAgent(room.evict.name);
     }
-    const settings = readSettings(this.deps.context.extensionUri);
-    for (const w of settings.warnings) this.deps.logger.warn(w);
-    const name = adHoc?.name ?? agentName ?? settings.defaultAgent;
-    const configured = adHoc ?? settings.agents.find((a) => a.name === name);
-    if (!configured) {
-      this.setAgent({
-        state: 'error',
-        name,
-        message: `No agent named "${name}" in tandem.agents. Known agents: ${settings.agents.map((a) => a.name).join(', ')}. Run "Tandem: Select Agent" to pick one.`,
-      });
-      return;
-    }
-    if (!findExecutable(configured.command, { ...process.env, ...configured.env }, configured.cwd)) {
-      this.setAgent({ state: 'error', name, message: missingCommandHelp(configured) });
-      return;
-    }
-    const agent = await withSecrets(configured, this.deps.context.secrets);
-    if (gen !== this.startGen) return;
-    if (!agent) {
-      this.setAgent({
-        state: 'error',
-        name,
-        message: `${name} needs ${configured.secretEnv!.join(', ')} to start. Restart the agent to enter it.`,
-      });
-      return;
-    }
+    const resume = this.restored.has(name) ? undefined : this.deps.resumeSession?.(name);
+    await this.deps.onWillConnect?.(name);
+    this.restored.add(name);
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-    const resumeSessionId = this.restored ? undefined : this.deps.resumeSession?.(agent.name);
-    await this.deps.onWillConnect?.(agent.name);
-    if (gen !== this.startGen) return;
-    this.restored = true;
-    this.connect(
-      agent,
-      folders[0] ?? this.deps.context.globalStorageUri.fsPath,
-      folders.slice(1),
-      settings.maxMessageBytes,
-      resumeSessionId,
-    );
-    await this.client!.start();
+    const cwd = folders[0] ?? this.deps.context.globalStorageUri.fsPath;
+    const pooled = this.pool.connect(launch.agent, cwd, folders.slice(1), launch.maxLineBytes, resume);
+    if (this.wanted === name) this.show(pooled);
+    await pooled.client.start();
   }
 
-  /** Builds the connection scope: a new AgentClient with every registered feature, its events relayed. */
-  private connect(
-    agent: AgentConfig,
-    cwd: string,
-    additionalDirectories: string[],
-    maxLineBytes: number,
-    resumeSessionId?: string,
-  ): void {
-    const scope = (this.connection = new DisposableStore());
-    this.agentConfig = agent;
-    const client = (this.client = scope.add(
-      new AgentClient({
-        agent,
-        cwd,
-        additionalDirectories,
-        resumeSessionId,
-        logger: this.deps.logger,
-        traffic: this.deps.traffic,
-        maxLineBytes,
-        features: [...this.featureProviders].flatMap((provide) => provide()),
-        clientInfo: {
-          name: 'tandem',
-          title: 'Tandem',
-          version: String(this.deps.context.extension.packageJSON.version),
-        },
-      }),
-    ));
-    scope.add(client.onDidChangeAgent((s) => this.setAgent(s)));
-    scope.add(
-      client.onDidChangeSession((c) => {
-        if (c.sessionId === client.session?.sessionId) this.sessionChanged.fire(c);
-      }),
-    );
-    scope.add(client.onDidReplaceSession(() => this.replaced.fire()));
-    scope.add(client.onDidChangeSessions(() => this.sessionsChanged.fire()));
+  /** Shows a session of any agent in the view (its agent becomes the shown one). */
+  switchTo(sessionId: string): void {
+    const a = this.pool.holding(sessionId);
+    if (!a) return;
+    a.client.switchTo(sessionId);
+    this.show(a);
   }
 
-  /** Ends the connection scope and waits for the agent's process group to be gone. */
+  /** Closes a session; an agent whose last session closed stops (unless it is the only one). */
+  async closeSession(sessionId: string): Promise<void> {
+    const a = this.pool.holding(sessionId);
+    if (!a) return;
+    await a.client.closeSession(sessionId);
+    if (!a.client.sessions().length && this.pool.size > 1) await this.stopAgent(a.name);
+  }
+
+  /** Stops one agent: its connection scope ends and its process group dies. */
+  async stopAgent(name: string): Promise<void> {
+    const a = this.pool.get(name);
+    if (!a) return;
+    const wasShown = a === this.shown;
+    const stopped = this.pool.stop(a);
+    if (wasShown) {
+      const next = this.pool.lastShown();
+      if (next) this.show(next);
+      else this.showPending({ state: 'none', name });
+    }
+    await stopped;
+  }
+
+  /** Stops every agent and waits for their process groups to be gone. */
   async stop(): Promise<void> {
-    const client = this.client;
-    this.client = undefined;
-    this.connection?.dispose();
-    this.connection = undefined;
-    await client?.shutdown();
+    this.shown = undefined;
+    await Promise.all(this.pool.all().map((a) => this.pool.stop(a)));
   }
 
+  /** Restarts the shown agent (the same configuration for an agent Tandem made itself). */
   async restart(): Promise<void> {
-    await this.start(
-      this.agentView.name,
-      this.agentConfig &&
-        !readSettings(this.deps.context.extensionUri).agents.some((a) => a.name === this.agentConfig!.name)
-        ? this.agentConfig
-        : undefined,
-    );
+    const { name } = this.agent;
+    const config = this.config;
+    const adHoc = config && !this.pool.isConfigured(config.name) && config.name === name ? config : undefined;
+    if (name) await this.stopAgent(name);
+    await this.start(name, adHoc);
     this.replaced.fire();
   }
 
-  /** A new session on the running agent; starts the agent when none is ready. `forkOf`: fork that open session. */
+  /** A new session on the shown agent; starts the agent when none is ready. `forkOf`: fork that open session. */
   async newSession(forkOf?: string): Promise<void> {
     // Asked again while one opens: that one is the new session (never restart the agent for it).
     if (this.openingSession) return this.openingSession;
-    if (!this.client || this.agentView.state !== 'ready') {
-      await this.start(this.agentView.name);
+    const a = this.shown;
+    if (!a || a.view.state !== 'ready') {
+      await this.start(this.agent.name);
       return;
     }
-    const client = this.client;
-    const previous = client.session;
-    // An agent can take seconds to open a session (claude-code-acp: 3–5 s): the view says so and
-    // its composer does not send meanwhile; a prompt sent from elsewhere waits for the new session.
-    const message = forkOf ? 'Forking the session…' : 'Opening a new session…';
-    this.setAgent({ ...client.agent, state: 'starting', message });
-    const opening = client.newSession(forkOf);
-    this.openingSession = opening.then(() => undefined).catch(() => undefined);
+    const opening = openSession(this.pool, a, forkOf);
+    this.openingSession = opening;
     try {
       await opening;
-      if (previous && previous !== client.session) pointToWorkingSession(client, previous);
-    } catch (err) {
-      void vscode.window.showErrorMessage(
-        `Tandem: could not ${forkOf ? 'fork the session' : 'open a new session'}: ${err instanceof Error ? err.message : err}`,
-      );
     } finally {
       this.openingSession = undefined;
-      if (this.client === client) this.setAgent(client.agent);
     }
   }
 
-  private setAgent(a: AgentView): void {
-    this.agentView = toAgentView(a, this.client);
-    this.agentChanged.fire(this.agentView);
+  private show(a: PooledAgent): void {
+    a.lastShown = Date.now();
+    if (this.shown === a) return;
+    this.shown = a;
+    this.agentChanged.fire(a.view);
+    this.replaced.fire();
+  }
+
+  /** Why no agent can be shown (untrusted, misconfigured, full pool): the view says so. */
+  private showPending(view: AgentView): void {
+    if (view.name && this.wanted !== undefined && view.name !== this.wanted) {
+      // Not the agent the user asked for last: a background failure, told but not shown.
+      this.deps.logger.error(view.message ?? `${view.name} stopped.`);
+      return;
+    }
+    this.shown = undefined;
+    this.pending = view;
+    this.agentChanged.fire(view);
+    this.replaced.fire();
   }
 
   override dispose(): void {
-    this.connection?.dispose();
+    this.shown = undefined;
     super.dispose();
   }
 }

@@ -18,6 +18,7 @@ export function registerAgent(ctx: Ctx) {
       logger,
       traffic: traffic.onMessage,
       resumeSession: (agentName) => history.lastSession(agentName),
+      openAgents: () => history.openAgents(),
       onWillConnect: (agentName) => traffic.startConnection(agentName),
     }),
   );

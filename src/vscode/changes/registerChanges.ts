@@ -26,7 +26,6 @@ export function registerChanges(
         workspace: vscodeWorkspace,
         permission: d.permission,
         tracker: changes.tracker,
-        agentInfoName: () => ctl.current?.initializeResult?.agentInfo?.name,
       }),
       new CheckpointsFeature(() => changes.checkpoints),
     ]),

@@ -10,13 +10,13 @@ import { registerIdeIntelligence } from './ideIntelligence';
 
 export function registerClientTools(
   ctx: Ctx,
-  d: { ctl: Pick<Controller, 'current' | 'registerFeatures'>; permission: PermissionPort; tracker: ChangeTracker },
+  d: { ctl: Pick<Controller, 'clientOf' | 'registerFeatures'>; permission: PermissionPort; tracker: ChangeTracker },
 ): ClientTools {
   const clientTools = ctx.own(createClientTools(ctx.extension, ctx.logger, d.permission));
   ctx.own(
     registerIdeIntelligence(clientTools.registry, ctx.logger, {
       tracker: d.tracker,
-      session: (id) => d.ctl.current?.getSession(id),
+      session: (id) => d.ctl.clientOf(id)?.getSession(id),
     }),
   );
   ctx.own(d.ctl.registerFeatures(() => [clientTools.feature]));

@@ -31,6 +31,7 @@ export const SETTINGS = {
   notifications: setting<string>('whenHidden'),
   'permissions.rules': setting<unknown[]>([], 'resource'),
   maxMessageSizeMB: setting<number>(64, 'machine'),
+  maxAgents: setting<number>(4, 'machine'),
   'terminal.visible': setting<boolean>(false, 'machine'),
   followAgent: setting<boolean>(false),
   followOutsideWorkspace: setting<boolean>(false),

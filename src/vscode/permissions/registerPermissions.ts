@@ -6,9 +6,24 @@ import { type PermissionViewPort, TandemPermissions } from './tandemPermissions'
 
 export function registerPermissions(
   ctx: Ctx,
-  d: { ctl: Pick<Controller, 'registerFeatures'>; view: PermissionViewPort },
+  d: { ctl: Pick<Controller, 'registerFeatures' | 'current' | 'switchTo'>; view: PermissionViewPort },
 ): TandemPermissions {
-  const permissions = ctx.own(new TandemPermissions(ctx.extension, ctx.logger, d.view));
-  ctx.own(d.ctl.registerFeatures(() => [permissions.feature()]));
+  const { ctl, view } = d;
+  // Prompts of a session the view does not show (another agent's, running beside) are told about.
+  const port: PermissionViewPort = {
+    get isVisible() {
+      return view.isVisible;
+    },
+    onDidChangeVisibility: view.onDidChangeVisibility,
+    setBadge: (count, tooltip) => view.setBadge(count, tooltip),
+    show: () => view.show(),
+    shownSession: () => ctl.current?.session?.sessionId,
+    showSession: (sessionId) => {
+      ctl.switchTo(sessionId);
+      view.show();
+    },
+  };
+  const permissions = ctx.own(new TandemPermissions(ctx.extension, ctx.logger, port));
+  ctx.own(ctl.registerFeatures(() => [permissions.feature()]));
   return permissions;
 }

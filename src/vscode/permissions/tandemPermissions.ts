@@ -18,7 +18,7 @@ import {
 } from '../../client/permissions/remembered';
 import type { RuleSet } from '../../client/permissions/ruleEvaluation';
 import { DEFAULT_RULES, parseRules } from '../../client/permissions/rules';
-import { onDidChange, permissionRules, setPermissionRules, settingId } from '../config';
+import { notifications, onDidChange, permissionRules, setPermissionRules, settingId } from '../config';
 import { WORKSPACE_STATE } from '../storageKeys';
 
 const RULES_ID = settingId('permissions.rules');
@@ -31,6 +31,10 @@ export interface PermissionViewPort {
   readonly onDidChangeVisibility: Event<boolean>;
   setBadge(count: number, tooltip: string): void;
   show(): void;
+  /** The session the view shows: a prompt of another one (another agent's, say) is not in sight. */
+  shownSession?(): string | undefined;
+  /** Shows that session in the view. */
+  showSession?(sessionId: string): void;
 }
 
 export class TandemPermissions extends Disposable {
@@ -127,15 +131,19 @@ export class TandemPermissions extends Disposable {
   }
 
   private maybeNotify(p: PendingPermission): void {
-    // tandem.notifications: off, when the view is hidden or the window unfocused (default), always.
-    if (!notifyNow(this.view) || this.notified.has(p.requestId)) return;
+    // tandem.notifications: off, when the view is hidden or the window unfocused (default), always;
+    // and, unless off, when the prompt's session is not the one the view shows.
+    const elsewhere = this.view.shownSession && this.view.shownSession() !== p.sessionId;
+    const now = notifyNow(this.view) || (elsewhere && notifications() !== 'off');
+    if (!now || this.notified.has(p.requestId)) return;
     this.notified.add(p.requestId);
     const items = p.view.options.map((o) => ({ title: `${o.name}`, optionId: o.optionId }));
     const show = { title: 'Show in Tandem', optionId: '' };
     void vscode.window.showInformationMessage(permissionMessage(p), ...items, show).then((pick) => {
       if (!pick) return;
       if (!pick.optionId) {
-        this.view.show();
+        if (this.view.showSession) this.view.showSession(p.sessionId);
+        else this.view.show();
         return;
       }
       // Already answered in the view (or cancelled): the late click changes nothing.

@@ -22,7 +22,7 @@ export class QueuedPrompts extends Disposable {
   readonly onDidChange = this.changed.event;
 
   constructor(
-    private readonly ctl: Pick<Controller, 'current' | 'queues'>,
+    private readonly ctl: Pick<Controller, 'current' | 'queues' | 'clientOf'>,
     turns: Pick<TurnEnds, 'onDidEnd'>,
     private readonly sender: Pick<PromptSender, 'sendTo' | 'steer'>,
     private readonly logger: Logger,
@@ -107,7 +107,8 @@ export class QueuedPrompts extends Disposable {
   private async send(client: AgentClient, sessionId: string, item: QueuedPrompt | undefined): Promise<void> {
     if (!item) return;
     const store = client.getSession(sessionId);
-    if (!store || client !== this.ctl.current) return this.ctl.queues.putFirst(sessionId, item);
+    // Its agent may run in the background (another is shown): it only must still hold the session.
+    if (!store || this.ctl.clientOf(sessionId) !== client) return this.ctl.queues.putFirst(sessionId, item);
     if (store.state.meta.status === 'working') return this.ctl.queues.putFirst(sessionId, item);
     try {
       await this.sender.sendTo(client, sessionId, item);

@@ -90,7 +90,7 @@ export class RegistryActions {
           this.service.update(id, { signal, progress, catalog }),
         );
         done.push(id);
-        const runs = this.d.runner.agent.name === to.agentName && this.d.runner.agent.state !== 'none';
+        const runs = this.d.runner.isRunning(to.agentName);
         const msg = `Tandem: updated ${to.agentName} from ${from.version} to ${to.version}.`;
         if (!runs) void say('information', msg);
         else
@@ -109,7 +109,7 @@ export class RegistryActions {
     try {
       const rec = (await this.service.installed()).find((a) => a.id === id);
       // A running agent is stopped first, so its files can go.
-      if (rec && this.d.runner.agent.name === rec.agentName) await this.d.runner.stop();
+      if (rec) await this.d.runner.stopAgent(rec.agentName);
       const removed = await this.service.uninstall(id);
       if (userDefaultAgent() === removed.agentName) await setDefaultAgent(undefined);
       void say('information', `Tandem: uninstalled ${removed.agentName}.`);

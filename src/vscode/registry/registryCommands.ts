@@ -23,20 +23,22 @@ import { RegistryActions } from './registryActions';
 import { registryCheckForUpdates, registryUrl, setUserAgentEntries, userAgentEntries } from '../config';
 import { GLOBAL_STATE } from '../storageKeys';
 
-/** What the registry needs of the agent controller (the running agent, start, stop). */
+/** What the registry needs of the agent controller: the shown agent, start, and whether and which run. */
 export interface AgentRunner {
   readonly agent: { name?: string; state: string };
   start(name?: string): Promise<void>;
-  stop(): Promise<void>;
+  /** Whether the named agent runs now (the view may show another). */
+  isRunning(name: string): boolean;
+  /** Stops the named agent if it runs. */
+  stopAgent(name: string): Promise<void>;
 }
 
-/** The controller as a whole window sees it: also what runs now, to lease the folder it runs from. */
-export interface RunningAgent extends AgentRunner {
-  /** The connection to the agent; undefined once stopped. */
-  readonly current: unknown;
-  /** The configuration it was last started with (its command says where its files are). */
-  readonly config?: { command: string; args?: readonly string[] };
-  readonly onDidChangeAgent: Event<unknown>;
+/** The controller as a whole window sees it: every agent that runs, to lease the folders they run from. */
+export interface RunningAgent extends Omit<AgentRunner, 'isRunning'> {
+  /** The agents in the pool, with the configuration each started with (its command says where its files are). */
+  agents(): readonly { name: string; view: { state: string }; config: { command: string; args?: readonly string[] } }[];
+  /** Any agent started, stopped or changed its state. */
+  readonly onDidChangeAgents: Event<void>;
 }
 
 export interface RegistryDeps {
@@ -58,7 +60,7 @@ export interface RegistryApi {
 const UPDATE_CHECK_EVERY_MS = 24 * 60 * 60 * 1000;
 
 export function registryCommands(
-  d: RegistryDeps & { runner: RunningAgent },
+  d: Omit<RegistryDeps, 'runner'> & { runner: RunningAgent },
 ): vscode.Disposable[] & { api: RegistryApi } {
   const running = new Set(['starting', 'auth', 'ready']);
   const root = vscode.Uri.joinPath(d.context.globalStorageUri, 'registry').fsPath;
@@ -74,32 +76,48 @@ export function registryCommands(
       read: userAgentEntries,
       write: setUserAgentEntries,
     },
-    isRunning: (name) => d.runner.agent.name === name && running.has(d.runner.agent.state),
+    isRunning: (name) => isRunning(name),
     log: (line) => d.logger.info(`[registry] ${line}`),
   });
-  // The running agent's version folder is leased from 'starting' (before its process is spawned)
-  // until it stops; a folder it leaves may be left over (an update while it ran): tidy up then.
-  const lease = new AgentLease(
-    () => store.leases,
-    (paths) => store.versionFolderOf(paths),
-    (line) => d.logger.warn(`[registry] ${line}`),
-  );
-  const followAgent = (tidy: boolean) => {
-    const before = lease.dir;
-    const runs = d.runner.current !== undefined && running.has(d.runner.agent.state);
-    lease.follow(runs ? d.runner.config : undefined);
-    if (tidy && before && before !== lease.dir) void store.removeStale().catch(() => undefined);
+  // Each running agent's version folder is leased from 'starting' (before its process is spawned)
+  // until it stops; a folder one leaves may be left over (an update while it ran): tidy up then.
+  const isRunning = (name: string) => d.runner.agents().some((a) => a.name === name && running.has(a.view.state));
+  const leases = new Map<string, AgentLease>();
+  const followAgents = (tidy: boolean) => {
+    const dirs = () => new Set([...leases.values()].map((l) => l.dir).filter((x) => x !== undefined));
+    const before = dirs();
+    const live = new Map(d.runner.agents().flatMap((a) => (running.has(a.view.state) ? [[a.name, a.config]] : [])));
+    for (const [name, l] of leases)
+      if (!live.has(name)) {
+        l.dispose();
+        leases.delete(name);
+      }
+    for (const [name, config] of live) {
+      let l = leases.get(name);
+      if (!l) {
+        l = new AgentLease(
+          () => store.leases,
+          (paths) => store.versionFolderOf(paths),
+          (line) => d.logger.warn(`[registry] ${line}`),
+        );
+        leases.set(name, l);
+      }
+      l.follow(config);
+    }
+    const after = dirs();
+    if (tidy && [...before].some((dir) => !after.has(dir))) void store.removeStale().catch(() => undefined);
   };
-  // A stop fires no state change (the connection goes first): the uninstall's stop follows itself
-  // (and removes the files itself).
+  // A stop fires its state change after the connection is gone: the uninstall's stop follows
+  // itself (and removes the files itself).
   const runner: AgentRunner = {
     get agent() {
       return d.runner.agent;
     },
     start: (name) => d.runner.start(name),
-    stop: async () => {
-      await d.runner.stop();
-      followAgent(false);
+    isRunning,
+    stopAgent: async (name) => {
+      await d.runner.stopAgent(name);
+      followAgents(false);
     },
   };
   // Built on first use: activation only registers commands.
@@ -144,7 +162,7 @@ export function registryCommands(
   const timer = setTimeout(() => {
     void (async () => {
       await refreshNames();
-      followAgent(false);
+      followAgents(false);
       await store.removeStale();
       if (registryCheckForUpdates()) await checkForUpdates(UPDATE_CHECK_EVERY_MS);
     })().catch((err) =>
@@ -155,8 +173,10 @@ export function registryCommands(
 
   const disposables: vscode.Disposable[] = [
     toDisposable(() => clearTimeout(timer)),
-    d.runner.onDidChangeAgent(() => followAgent(true)),
-    toDisposable(() => lease.dispose()),
+    d.runner.onDidChangeAgents(() => followAgents(true)),
+    toDisposable(() => {
+      for (const l of leases.values()) l.dispose();
+    }),
     vscode.commands.registerCommand('tandem.addAgentFromRegistry', async (id?: unknown) => {
       const name = typeof id === 'string' ? await actions.install(id) : await browse();
       await refreshNames();

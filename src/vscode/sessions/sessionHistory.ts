@@ -52,14 +52,29 @@ export class SessionHistory implements ClientFeature {
    * made a moment before a reload can be lost with the web workbench's page.
    */
   lastSession(agentName: string): string | undefined {
-    const kept = this.interrupted?.(agentName);
-    if (kept) return kept;
-    const last = this.state.get<{ agentName?: string; sessionId?: string }>(LAST_KEY);
-    return last?.agentName === agentName ? last.sessionId : undefined;
+    return this.interrupted?.(agentName) ?? this.lastSessions()[agentName];
+  }
+
+  /** The agents that had a session open when the window closed (agents run side by side). */
+  openAgents(): string[] {
+    return Object.keys(this.lastSessions());
   }
 
   setLastSession(agentName: string, sessionId: string | undefined): void {
-    void this.state.update(LAST_KEY, sessionId ? { agentName, sessionId } : undefined);
+    const all = { ...this.lastSessions() };
+    if (sessionId) all[agentName] = sessionId;
+    else delete all[agentName];
+    void this.state.update(LAST_KEY, Object.keys(all).length ? all : undefined);
+  }
+
+  /** Agent name → its shown session; older versions kept one `{ agentName, sessionId }`. */
+  private lastSessions(): Record<string, string> {
+    const v = this.state.get<unknown>(LAST_KEY);
+    if (!v || typeof v !== 'object') return {};
+    const one = v as { agentName?: unknown; sessionId?: unknown };
+    if (typeof one.agentName === 'string' && typeof one.sessionId === 'string')
+      return { [one.agentName]: one.sessionId };
+    return Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string'));
   }
 
   /** Records the sessions of one connection as they change (an untouched session is not history). */

@@ -97,7 +97,7 @@ export class TurnAttention extends Disposable {
         : vscode.window.showInformationMessage(`${agent} finished${where}.`, show);
     void shown.then((pick) => {
       if (pick !== show) return;
-      if (this.ctl.current === e.client && e.client.getSession(e.sessionId)) e.client.switchTo(e.sessionId);
+      if (this.ctl.clientOf(e.sessionId) === e.client) this.ctl.switchTo(e.sessionId);
       this.view.show();
     });
   }

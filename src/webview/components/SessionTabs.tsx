@@ -3,11 +3,16 @@ import type { SessionTab } from '../../shared/protocol';
 import { useHost } from '../host';
 import { IconButton } from './IconButton';
 
-/** Each tab's label: its title (or "Session N"), with " (2)", " (3)"… on titles already used. */
+/**
+ * Each tab's label: its title (or "Session N"), led by its agent's name when sessions of several
+ * agents are open, with " (2)", " (3)"… on labels already used.
+ */
 export function tabLabels(sessions: readonly SessionTab[]): string[] {
   const seen = new Map<string, number>();
+  const agents = new Set(sessions.map((s) => s.agentName));
   return sessions.map((s, i) => {
-    const t = s.title || `Session ${i + 1}`;
+    const title = s.title || `Session ${i + 1}`;
+    const t = agents.size > 1 && s.agentName ? `${s.agentName} · ${title}` : title;
     const n = (seen.get(t) ?? 0) + 1;
     seen.set(t, n);
     return n > 1 ? `${t} (${n})` : t;

@@ -28,27 +28,33 @@ function windowRegistry(storage: string, ctl: ReturnType<typeof fakeController>)
   });
 }
 
+/** A controller whose pool holds at most the one agent the test runs. */
 function fakeController() {
-  const changed = new Emitter<unknown>();
+  const changed = new Emitter<void>();
   const ctl = {
     agent: { name: undefined as string | undefined, state: 'none' },
     current: undefined as unknown,
     config: undefined as { command: string; args?: string[] } | undefined,
-    onDidChangeAgent: changed.event,
+    onDidChangeAgents: changed.event,
+    agents: () =>
+      ctl.current && ctl.agent.name && ctl.config
+        ? [{ name: ctl.agent.name, view: ctl.agent, config: ctl.config }]
+        : [],
     start: async () => undefined,
-    stop: async () => {
-      ctl.current = undefined; // as the controller's stop: no state change is fired
+    stopAgent: async (name: string) => {
+      // As the controller's stop: the connection is gone before any state change is fired.
+      if (ctl.agent.name === name) ctl.current = undefined;
     },
     /** The controller connected to `command` and the agent reports `state`. */
     runs(name: string, state: string, command: string, args?: string[]) {
       ctl.agent = { name, state };
       ctl.current = {};
       ctl.config = { command, args };
-      changed.fire(ctl.agent);
+      changed.fire();
     },
     is(state: string) {
       ctl.agent = { ...ctl.agent, state };
-      changed.fire(ctl.agent);
+      changed.fire();
     },
   };
   return ctl;

@@ -53,7 +53,8 @@ test('untrusted workspace: a registry agent is neither downloaded, configured no
     runner: {
       agent: { state: 'none' },
       start: async (n) => void started.push(n ?? ''),
-      stop: async () => undefined,
+      isRunning: () => false,
+      stopAgent: async () => undefined,
     },
     signIn: async () => undefined,
     showView: () => undefined,

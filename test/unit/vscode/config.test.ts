@@ -84,6 +84,7 @@ test('the getters read every declared setting and nothing else', async () => {
     config.userAgentEntries();
     config.userDefaultAgent();
     config.notifications();
+    config.maxAgents();
     config.permissionRules();
     config.followAgent();
     config.followOutsideWorkspace();

@@ -20,10 +20,10 @@ interface Shown {
   pick(title: string): void;
 }
 
-function setup() {
+function setup(inSight?: { shownSession: string }) {
   vs.folders = [ROOT];
-  vs.windowFocused = false;
-  vs.config = { 'tandem.notifications': 'always' };
+  vs.windowFocused = !!inSight;
+  vs.config = { 'tandem.notifications': inSight ? 'whenHidden' : 'always' };
   const shown: Shown[] = [];
   const win = vscodeFake.window as Record<string, unknown>;
   win.showInformationMessage = (message: string, ...items: Array<{ title: string; optionId: string }>) =>
@@ -39,7 +39,17 @@ function setup() {
     },
   };
   const visibility = new Emitter<boolean>();
-  const view = { isVisible: false, onDidChangeVisibility: visibility.event, setBadge() {}, show() {} };
+  const switched: string[] = [];
+  const view = {
+    isVisible: !!inSight,
+    onDidChangeVisibility: visibility.event,
+    setBadge() {},
+    show() {},
+    ...(inSight && {
+      shownSession: () => inSight.shownSession,
+      showSession: (id: string) => void switched.push(id),
+    }),
+  };
   const permissions = new TandemPermissions(context as never, new MemoryLogger(), view);
   const store = new SessionStore('s1', () => 2000);
   store.dispatch({ type: 'promptStarted', at: 1, prompt: [{ type: 'text', text: 'go' }] });
@@ -47,7 +57,7 @@ function setup() {
   permissions.broker.addScope(scope);
   const ask = (toolCall: ToolCallUpdate, options: PermissionOption[]) =>
     permissions.broker.requestFromAgent(scope, { sessionId: 's1', toolCall, options });
-  return { permissions, shown, ask };
+  return { permissions, shown, ask, switched };
 }
 
 test('the notification says what "Always" remembers, and choosing it there remembers just that', async () => {
@@ -93,4 +103,24 @@ test('a session-scoped "always" says so in the notification; a plan prompt promi
   assert.deepEqual(await plan, { outcome: 'selected', optionId: 'acceptEdits' });
   t.permissions.dispose();
   await edit;
+});
+
+test("a prompt of a session the view does not show (another agent's) is notified even with the view in sight", async () => {
+  const call = { toolCallId: 'c', title: 'Run tests', kind: 'execute' as const, rawInput: { command: 'npm test' } };
+  const options: PermissionOption[] = [
+    { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
+    { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+  ];
+  const shownHere = setup({ shownSession: 's1' });
+  void shownHere.ask(call, options);
+  await new Promise((r) => setImmediate(r));
+  assert.equal(shownHere.shown.length, 0, 'its own session is in sight: the view shows the prompt');
+  const elsewhere = setup({ shownSession: 'another' });
+  const answer = elsewhere.ask(call, options);
+  await until(() => elsewhere.shown.length === 1, 5000, 'the notification');
+  elsewhere.shown[0].pick('Show in Tandem');
+  await until(() => elsewhere.switched.length === 1, 5000, 'Show in Tandem switches to the session');
+  assert.deepEqual(elsewhere.switched, ['s1']);
+  elsewhere.permissions.answer(elsewhere.permissions.broker.pending()[0].requestId, 'allow');
+  assert.equal((await answer).outcome, 'selected');
 });

@@ -54,6 +54,7 @@ function setup(status: 'idle' | 'working', steering = false) {
   let stored: unknown;
   const ctl = {
     current: agent.client,
+    clientOf: (id: string) => (id === SID ? agent.client : undefined),
     queues: new PromptQueues({ get: () => stored, set: (v) => void (stored = v) }, () => `q${Math.random()}`),
     agent: { state: 'ready' as const },
     openingSession: undefined,
