@@ -10,6 +10,7 @@ import type { RegistryApi } from './vscode/registry/registryCommands';
 import type { TerminalMirror } from './vscode/terminals/terminalMirror';
 import type { VisibleTerminals } from './vscode/terminals/visibleTerminals';
 import type { ViewIntents } from './vscode/view/viewIntents';
+import type { SessionsOverview } from './vscode/view/sessionsOverview';
 import type { ElicitationFeature } from './client/elicitation';
 
 export interface TandemApi extends ClientToolsApi {
@@ -28,4 +29,5 @@ export interface TandemTestApi {
   readonly clientTools: ClientTools;
   readonly elicitation: ElicitationFeature;
   readonly intents: ViewIntents;
+  readonly overview: SessionsOverview;
 }

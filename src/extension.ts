@@ -14,6 +14,7 @@ import { registerRegistry } from './vscode/registry/registerRegistry';
 import { registerTerminals } from './vscode/terminals/registerTerminals';
 import { registerAttention } from './vscode/view/registerAttention';
 import { registerElicitation } from './vscode/view/registerElicitation';
+import { registerOverview } from './vscode/view/registerOverview';
 import { connectView, registerView } from './vscode/view/registerView';
 
 let stopAgent: (() => Promise<void>) | undefined;
@@ -31,6 +32,14 @@ export function activate(context: vscode.ExtensionContext): TandemApi {
   const clientTools = registerClientTools(ctx, { ctl, permission: permissions.broker, tracker: changes.tracker });
   const elicitation = registerElicitation(ctx, { ctl, view });
   registerAttention(ctx, { ctl, turns: prompts.turns, view });
+  const overview = registerOverview(ctx, {
+    ctl,
+    view,
+    broker: permissions.broker,
+    elicitation,
+    turns: prompts.turns,
+    tracker: changes.tracker,
+  });
   const commands = registerCommands(ctx, {
     ctl,
     view,
@@ -57,7 +66,7 @@ export function activate(context: vscode.ExtensionContext): TandemApi {
   if (context.extensionMode !== vscode.ExtensionMode.Test) return api;
   return {
     ...api,
-    testing: { controller: ctl, changes, terminals, follow, permissions, clientTools, elicitation, intents },
+    testing: { controller: ctl, changes, terminals, follow, permissions, clientTools, elicitation, intents, overview },
   };
 }
 

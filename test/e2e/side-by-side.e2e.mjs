@@ -1,6 +1,6 @@
 // Two agents side by side in the real VS Code: a turn of one goes on while the user starts the
-// other and talks to it; both sessions are tabs named by their agent; a tab shows its agent's
-// session again, where the turn that ran in the background has finished.
+// other and talks to it; both sessions are tabs named by their agent and rows of the Sessions
+// overview; a tab shows its agent's session again, where the background turn has finished.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +46,14 @@ export default {
         // Alpha's turn still runs in the background: its tab shows it working.
         await alphaTab.locator('[aria-label="working"]').waitFor({ timeout: 5_000 });
         log(`screenshot: ${await screenshot('e2e-side-by-side-two-agents')}`);
+        // The Sessions overview (collapsed at first, under the session view) lists both sessions.
+        const header = page.locator('.pane-header[aria-label^="Sessions"]').first();
+        if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+        const pane = page.locator('.pane', { has: header });
+        await pane.locator('.monaco-list-row', { hasText: 'Running (1)' }).waitFor({ timeout: 10_000 });
+        await pane.locator('.monaco-list-row', { hasText: 'Alpha · 1 turn' }).waitFor({ timeout: 10_000 });
+        await pane.locator('.monaco-list-row', { hasText: 'Beta · 1 turn' }).waitFor({ timeout: 10_000 });
+        log(`screenshot: ${await screenshot('e2e-side-by-side-overview')}`);
         await alphaTab.click();
         await view.locator('[data-testid="agent-name"]', { hasText: 'Alpha' }).waitFor({ timeout: 10_000 });
         await agentReply(view, 'ALPHA-DONE', { timeout: 20_000 });

@@ -523,7 +523,8 @@ if (process.env.TANDEM_COMPAT === '1') {
       assert.equal(before.length, 1, `one tool call in the first session: ${JSON.stringify(before)}`);
 
       // A new connection (as after a window reload): the past session is not open any more.
-      await ctl.start(name);
+      // (start() only shows an agent that runs: agents run side by side; restart() reconnects.)
+      await ctl.restart();
       assert.equal(ctl.agent.state, 'ready', ctl.agent.message);
       assert.notEqual(ctl.current!.session!.sessionId, first, 'a fresh session on the new connection');
       assert.ok(ctl.current!.canReopen(), 'claude-code-acp advertises loadSession');

@@ -87,7 +87,8 @@ export class TurnAttention extends Disposable {
         failed: this.unseenTurns.failed + (e.outcome === 'failed' ? 1 : 0),
       });
     if (!notifyNow(this.view)) return;
-    const agent = this.ctl.agent.info?.title ?? this.ctl.agent.name ?? 'The agent';
+    // The agent whose turn ended: with agents side by side it need not be the one shown.
+    const agent = e.client.agent.info?.title ?? e.client.agent.name ?? 'The agent';
     const title = e.client.sessions().find((s) => s.sessionId === e.sessionId)?.title;
     const where = title ? ` (${title})` : '';
     const show = 'Show Session';

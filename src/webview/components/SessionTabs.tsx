@@ -10,8 +10,12 @@ import { IconButton } from './IconButton';
 export function tabLabels(sessions: readonly SessionTab[]): string[] {
   const seen = new Map<string, number>();
   const agents = new Set(sessions.map((s) => s.agentName));
-  return sessions.map((s, i) => {
-    const title = s.title || `Session ${i + 1}`;
+  // An untitled session is numbered among its agent's sessions: "Beta · Session 1", not 2.
+  const numbered = new Map<string | undefined, number>();
+  return sessions.map((s) => {
+    const index = (numbered.get(s.agentName) ?? 0) + 1;
+    numbered.set(s.agentName, index);
+    const title = s.title || `Session ${index}`;
     const t = agents.size > 1 && s.agentName ? `${s.agentName} · ${title}` : title;
     const n = (seen.get(t) ?? 0) + 1;
     seen.set(t, n);

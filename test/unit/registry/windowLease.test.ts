@@ -116,3 +116,46 @@ test('uninstalling the agent this window runs stops it, lets go of its lease and
     for (const d of registry) d.dispose();
   }
 });
+
+test('agents running side by side each lease their own folder; stopping one lets go of its lease only', async () => {
+  const storage = mkdtempSync(join(tmpdir(), 'tandem-window-'));
+  const store = new RegistryStore(join(storage, 'registry'));
+  const dirs = ['one', 'two'].map((id) => {
+    const dir = store.versionDir(id, '1.0.0');
+    mkdirSync(join(dir, 'bin'), { recursive: true });
+    writeFileSync(join(dir, 'bin/agent'), '#!/bin/sh\n');
+    return dir;
+  });
+  for (const [i, id] of ['one', 'two'].entries())
+    await store.record({ id, version: '1.0.0', kind: 'binary', agentName: id, dir: dirs[i], installedAt: 0 });
+  // A pool of two: what Controller.agents() and onDidChangeAgents give the registry.
+  const changed = new Emitter<void>();
+  const pool = new Map<string, { name: string; view: { state: string }; config: { command: string } }>();
+  const ctl = {
+    agent: { state: 'none' },
+    agents: () => [...pool.values()],
+    onDidChangeAgents: changed.event,
+    start: async () => undefined,
+    stopAgent: async (name: string) => void pool.delete(name),
+  };
+  const registry = registryCommands({
+    context: fakeContext(repoRoot, storage) as never,
+    logger: new MemoryLogger(),
+    runner: ctl,
+    signIn: async () => undefined,
+    showView: () => undefined,
+  });
+  const held = async () => [...(await store.leases.held())].sort();
+  try {
+    for (const [i, name] of ['one', 'two'].entries())
+      pool.set(name, { name, view: { state: 'ready' }, config: { command: join(dirs[i], 'bin/agent') } });
+    changed.fire();
+    assert.deepEqual(await held(), [...dirs].sort(), 'both folders leased');
+    pool.delete('one');
+    changed.fire();
+    assert.deepEqual(await held(), [dirs[1]], "only the running agent's folder stays leased");
+  } finally {
+    for (const d of registry) d.dispose();
+  }
+  assert.deepEqual(await held(), [], 'a closing window lets go of every lease');
+});

@@ -40,6 +40,25 @@ test('tabs that share a title are told apart; untitled ones are numbered', () =>
   ]);
 });
 
+test('with sessions of several agents open, each tab names its agent and numbers untitled ones per agent', () => {
+  const { tabLabels } =
+    require('../../../src/webview/components/SessionTabs') as typeof import('../../../src/webview/components/SessionTabs');
+  const of = (agentName: string, title?: string, i = 0): SessionTab => ({
+    sessionId: `${agentName}${i}`,
+    agentName,
+    title,
+    status: 'idle',
+    turns: 0,
+  });
+  assert.deepEqual(tabLabels([of('Alpha'), of('Beta'), of('Beta', undefined, 1), of('Alpha', 'Fix it', 1)]), [
+    'Alpha · Session 1',
+    'Beta · Session 1',
+    'Beta · Session 2',
+    'Alpha · Fix it',
+  ]);
+  assert.deepEqual(tabLabels([of('Alpha'), of('Alpha', 'Fix it', 1)]), ['Session 1', 'Fix it'], 'one agent: no names');
+});
+
 test('the active tab is scrolled into view, and the list button reaches every session', async () => {
   const { SessionTabs } =
     require('../../../src/webview/components/SessionTabs') as typeof import('../../../src/webview/components/SessionTabs');

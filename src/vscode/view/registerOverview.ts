@@ -1,0 +1,64 @@
+// The "Sessions" overview (sessionsOverview.ts): what it reads — every agent's sessions, the
+// permission prompts and forms waiting, turn ends, the agent's file changes — and the command a
+// row runs, "Show Session".
+import * as vscode from 'vscode';
+import type { ChangeTracker } from '../../client/changes/changeTracker';
+import type { ElicitationFeature } from '../../client/elicitation';
+import type { PermissionBroker } from '../../client/permissions/broker';
+import type { IDisposable } from '../../common/disposable';
+import type { Controller } from '../agent/controller';
+import type { Ctx } from '../ctx';
+import type { TurnEnds } from '../prompts/turnEnds';
+import { SessionsOverview } from './sessionsOverview';
+
+export interface OverviewDeps {
+  ctl: Controller;
+  view: { readonly isVisible: boolean; readonly onDidChangeVisibility: vscode.Event<boolean>; show(): void };
+  broker: PermissionBroker;
+  elicitation: ElicitationFeature;
+  turns: TurnEnds;
+  tracker: ChangeTracker;
+}
+
+export function registerOverview(ctx: Ctx, d: OverviewDeps): SessionsOverview {
+  const { ctl, view } = d;
+  const overview = ctx.own(
+    new SessionsOverview({
+      ctl,
+      waiting: () => [
+        ...d.broker.pending().map((p) => ({ sessionId: p.sessionId, what: 'a permission prompt' })),
+        ...d.elicitation
+          .pending()
+          .map((f) => ({ sessionId: f.sessionId, what: f.mode === 'url' ? 'a page' : 'a form' })),
+      ],
+      // A form answered in the view changes the shown session: its patches say so.
+      onDidChangeWaiting: (listener) =>
+        all([d.broker.onDidChange(listener), d.elicitation.onDidAskForm(listener), ctl.onDidChangeSession(listener)]),
+      onDidEndTurn: d.turns.onDidEnd,
+      filesChanged: (id) => new Set(d.tracker.allTurns(id).flatMap((t) => t.files.map((f) => f.path))).size,
+      onDidChangeFiles: d.tracker.onDidChange,
+      inSight: () => view.isVisible && vscode.window.state.focused,
+    }),
+  );
+  const tree = ctx.own(vscode.window.createTreeView(SessionsOverview.viewId, { treeDataProvider: overview }));
+  ctx.own(
+    overview.onDidChangeTreeData(() => {
+      const n = overview.needsYou();
+      tree.badge = n ? { value: n, tooltip: `${n} session${n === 1 ? ' needs' : 's need'} you` } : undefined;
+    }),
+  );
+  ctx.own(view.onDidChangeVisibility(() => overview.seen()));
+  ctx.own(vscode.window.onDidChangeWindowState(() => overview.seen()));
+  ctx.own(
+    vscode.commands.registerCommand('tandem.showSession', (sessionId?: unknown) => {
+      if (typeof sessionId !== 'string') return;
+      ctl.switchTo(sessionId);
+      view.show();
+    }),
+  );
+  return overview;
+}
+
+function all(subs: IDisposable[]): IDisposable {
+  return { dispose: () => subs.forEach((s) => s.dispose()) };
+}

@@ -1,0 +1,129 @@
+// The "Sessions" view beside the session view: every open session of every running agent,
+// grouped by what it needs (session/overview.ts). A click shows the session; the view's badge
+// counts the sessions that need the user. It refreshes on the agents' and sessions' changes,
+// pending prompts and forms, turn ends and the agent's file changes (at most every 100 ms).
+import * as vscode from 'vscode';
+import { Disposable } from '../../common/disposable';
+import type { Event } from '../../common/event';
+import {
+  describeSession,
+  GROUP_LABEL,
+  groupOf,
+  overviewGroups,
+  type OverviewGroup,
+  type OverviewSession,
+} from '../../session/overview';
+import type { Controller } from '../agent/controller';
+import type { TurnEnd } from '../prompts/turnEnds';
+
+export type OverviewNode = { group: OverviewGroup; sessions: OverviewSession[] } | OverviewSession;
+
+export interface SessionsOverviewDeps {
+  ctl: Pick<Controller, 'agents' | 'current' | 'onDidChangeSessions' | 'onDidChangeAgents' | 'onDidReplace'>;
+  /** Requests waiting for the user (permission prompts, forms), by session. */
+  waiting(): ReadonlyArray<{ sessionId?: string; what: string }>;
+  readonly onDidChangeWaiting: Event<unknown>;
+  readonly onDidEndTurn: Event<TurnEnd>;
+  /** Files the agent changed in a session. */
+  filesChanged(sessionId: string): number;
+  readonly onDidChangeFiles: Event<unknown>;
+  /** Whether the user sees the session view now. */
+  inSight(): boolean;
+}
+
+const ICON: Record<OverviewGroup, string> = {
+  needsYou: 'bell-dot',
+  running: 'loading~spin',
+  unseen: 'pass',
+  idle: 'circle-outline',
+};
+
+export class SessionsOverview extends Disposable implements vscode.TreeDataProvider<OverviewNode> {
+  static readonly viewId = 'tandem.sessionsOverview';
+  private readonly changed = this._register(new vscode.EventEmitter<OverviewNode | undefined>());
+  readonly onDidChangeTreeData = this.changed.event;
+  /** Sessions whose turn ended while the user was not looking at them. */
+  private readonly unseen = new Set<string>();
+  private timer?: ReturnType<typeof setTimeout>;
+
+  constructor(private readonly d: SessionsOverviewDeps) {
+    super();
+    const refresh = () => this.schedule();
+    this._register(d.ctl.onDidChangeSessions(refresh));
+    this._register(d.ctl.onDidChangeAgents(refresh));
+    this._register(d.onDidChangeWaiting(refresh));
+    this._register(d.onDidChangeFiles(refresh));
+    this._register(
+      d.onDidEndTurn((e) => {
+        if (!(d.inSight() && d.ctl.current?.session?.sessionId === e.sessionId)) this.unseen.add(e.sessionId);
+        refresh();
+      }),
+    );
+    this._register(
+      d.ctl.onDidReplace(() => {
+        this.seen();
+        refresh();
+      }),
+    );
+    this._register({ dispose: () => clearTimeout(this.timer) });
+  }
+
+  /** The shown session is seen (the view became visible, or another session is shown). */
+  seen(): void {
+    const id = this.d.ctl.current?.session?.sessionId;
+    if (id && this.d.inSight() && this.unseen.delete(id)) this.schedule();
+  }
+
+  /** Every open session of every agent, as the overview lists them. */
+  sessions(): OverviewSession[] {
+    const waiting = new Map<string, string>();
+    for (const w of this.d.waiting()) if (w.sessionId && !waiting.has(w.sessionId)) waiting.set(w.sessionId, w.what);
+    return this.d.ctl.agents().flatMap((a) =>
+      a.client.sessions().map((s) => ({
+        sessionId: s.sessionId,
+        agentName: a.name,
+        title: s.title,
+        status: s.status,
+        turns: s.turns,
+        waiting: waiting.get(s.sessionId) ?? (a.view.state === 'auth' ? 'a sign-in' : undefined),
+        unseen: this.unseen.has(s.sessionId),
+        files: this.d.filesChanged(s.sessionId),
+      })),
+    );
+  }
+
+  /** How many sessions need the user (the view's badge). */
+  needsYou(): number {
+    return this.sessions().filter((s) => groupOf(s) === 'needsYou').length;
+  }
+
+  getChildren(node?: OverviewNode): OverviewNode[] {
+    if (!node) return overviewGroups(this.sessions());
+    return 'group' in node ? node.sessions : [];
+  }
+
+  getTreeItem(node: OverviewNode): vscode.TreeItem {
+    if ('group' in node) {
+      const item = new vscode.TreeItem(
+        `${GROUP_LABEL[node.group]} (${node.sessions.length})`,
+        vscode.TreeItemCollapsibleState.Expanded,
+      );
+      item.id = `group:${node.group}`;
+      return item;
+    }
+    const item = new vscode.TreeItem(node.title || 'Untitled session', vscode.TreeItemCollapsibleState.None);
+    item.id = `session:${node.sessionId}`;
+    item.description = describeSession(node);
+    item.tooltip = `${node.title || 'Untitled session'}\n${describeSession(node)}`;
+    item.iconPath = new vscode.ThemeIcon(ICON[groupOf(node)]);
+    item.command = { command: 'tandem.showSession', title: 'Show Session', arguments: [node.sessionId] };
+    return item;
+  }
+
+  private schedule(): void {
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      this.changed.fire(undefined);
+    }, 100);
+  }
+}
