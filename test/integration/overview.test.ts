@@ -1,6 +1,6 @@
 // The Sessions overview in the real VS Code: sessions of two agents running side by side, one
 // waiting on a permission prompt while the other is shown; the overview puts it under "Needs you",
-// its badge counts it, and "Show Session" brings it into the session view.
+// it counts it among the sessions that need the user, and "Show Session" brings it into the view.
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

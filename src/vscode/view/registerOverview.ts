@@ -40,13 +40,9 @@ export function registerOverview(ctx: Ctx, d: OverviewDeps): SessionsOverview {
       inSight: () => view.isVisible && vscode.window.state.focused,
     }),
   );
-  const tree = ctx.own(vscode.window.createTreeView(SessionsOverview.viewId, { treeDataProvider: overview }));
-  ctx.own(
-    overview.onDidChangeTreeData(() => {
-      const n = overview.needsYou();
-      tree.badge = n ? { value: n, tooltip: `${n} session${n === 1 ? ' needs' : 's need'} you` } : undefined;
-    }),
-  );
+  // No badge of its own: the activity bar sums its views' badges, and the session view's already
+  // counts every waiting permission prompt and unseen turn; the group says how many need you.
+  ctx.own(vscode.window.createTreeView(SessionsOverview.viewId, { treeDataProvider: overview }));
   ctx.own(view.onDidChangeVisibility(() => overview.seen()));
   ctx.own(vscode.window.onDidChangeWindowState(() => overview.seen()));
   ctx.own(

@@ -1,5 +1,5 @@
 // The "Sessions" view beside the session view: every open session of every running agent,
-// grouped by what it needs (session/overview.ts). A click shows the session; the view's badge
+// grouped by what it needs (session/overview.ts). A click shows the session; "Needs you (n)"
 // counts the sessions that need the user. It refreshes on the agents' and sessions' changes,
 // pending prompts and forms, turn ends and the agent's file changes (at most every 100 ms).
 import * as vscode from 'vscode';
@@ -92,7 +92,7 @@ export class SessionsOverview extends Disposable implements vscode.TreeDataProvi
     );
   }
 
-  /** How many sessions need the user (the view's badge). */
+  /** How many sessions need the user. */
   needsYou(): number {
     return this.sessions().filter((s) => groupOf(s) === 'needsYou').length;
   }
