@@ -31,8 +31,9 @@ const QUICK_ARGS = {
   checkpoints: ['--quick'],
   worktrees: ['--quick'],
 };
-// The flood runs in `npm test` already (test/e2e/flood.e2e.mjs, timings not enforced).
-const QUICK_SKIP = new Set(['flood']);
+// The floods run in `npm test` already (test/e2e/flood.e2e.mjs and flood-four.e2e.mjs, timings
+// not enforced).
+const QUICK_SKIP = new Set(['flood', 'floodFour']);
 const argsOf = (name) => (QUICK ? (QUICK_ARGS[name] ?? []) : benchArgs);
 
 const build = spawnSync(process.execPath, ['esbuild.mjs', '--tests-only'], { stdio: ['ignore', 'ignore', 'inherit'] });
