@@ -11,6 +11,8 @@ import type { TerminalMirror } from './vscode/terminals/terminalMirror';
 import type { VisibleTerminals } from './vscode/terminals/visibleTerminals';
 import type { ViewIntents } from './vscode/view/viewIntents';
 import type { SessionsOverview } from './vscode/view/sessionsOverview';
+import type { WorktreeSessions } from './vscode/worktrees/worktreeSessions';
+import type { AskSeveralFeature } from './vscode/worktrees/askSeveral';
 import type { ElicitationFeature } from './client/elicitation';
 
 export interface TandemApi extends ClientToolsApi {
@@ -30,4 +32,6 @@ export interface TandemTestApi {
   readonly elicitation: ElicitationFeature;
   readonly intents: ViewIntents;
   readonly overview: SessionsOverview;
+  readonly worktrees: WorktreeSessions;
+  readonly askSeveral: AskSeveralFeature;
 }

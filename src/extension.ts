@@ -15,6 +15,8 @@ import { registerTerminals } from './vscode/terminals/registerTerminals';
 import { registerAttention } from './vscode/view/registerAttention';
 import { registerElicitation } from './vscode/view/registerElicitation';
 import { registerOverview } from './vscode/view/registerOverview';
+import { registerAskSeveral } from './vscode/worktrees/askSeveral';
+import { registerWorktrees } from './vscode/worktrees/registerWorktrees';
 import { connectView, registerView } from './vscode/view/registerView';
 
 let stopAgent: (() => Promise<void>) | undefined;
@@ -24,11 +26,13 @@ export function activate(context: vscode.ExtensionContext): TandemApi {
   const view = registerView(ctx);
   const agent = registerAgent(ctx);
   const ctl = agent.controller;
+  const worktrees = registerWorktrees(ctx, { ctl, sessions: agent.worktrees });
   const permissions = registerPermissions(ctx, { ctl, view });
   const changes = registerChanges(ctx, { ctl, permission: permissions.broker });
   const terminals = registerTerminals(ctx, ctl);
-  const follow = registerEditor(ctx, ctl);
+  const follow = registerEditor(ctx, ctl, worktrees);
   const prompts = registerPrompts(ctx, { ctl, notices: changes, inFlight: agent.inFlight, view });
+  const askSeveral = registerAskSeveral(ctx, { ctl, sessions: worktrees.sessions, sender: prompts.sender });
   const clientTools = registerClientTools(ctx, { ctl, permission: permissions.broker, tracker: changes.tracker });
   const elicitation = registerElicitation(ctx, { ctl, view });
   registerAttention(ctx, { ctl, turns: prompts.turns, view });
@@ -39,6 +43,7 @@ export function activate(context: vscode.ExtensionContext): TandemApi {
     elicitation,
     turns: prompts.turns,
     tracker: changes.tracker,
+    worktrees: worktrees.sessions,
   });
   const commands = registerCommands(ctx, {
     ctl,
@@ -48,6 +53,7 @@ export function activate(context: vscode.ExtensionContext): TandemApi {
     permissions,
     sender: prompts.sender,
     removeCheckpoints: changes,
+    worktrees,
   });
   const intents = connectView(ctx, view, {
     ctl,
@@ -66,7 +72,19 @@ export function activate(context: vscode.ExtensionContext): TandemApi {
   if (context.extensionMode !== vscode.ExtensionMode.Test) return api;
   return {
     ...api,
-    testing: { controller: ctl, changes, terminals, follow, permissions, clientTools, elicitation, intents, overview },
+    testing: {
+      controller: ctl,
+      changes,
+      terminals,
+      follow,
+      permissions,
+      clientTools,
+      elicitation,
+      intents,
+      overview,
+      worktrees: worktrees.sessions,
+      askSeveral,
+    },
   };
 }
 

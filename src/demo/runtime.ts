@@ -9,6 +9,8 @@ export interface RuntimeVars {
   nodeEnv: Array<{ name: string; value: string }>;
   platform: NodeJS.Platform;
   timeScale: number;
+  /** This agent process's id: session ids that differ from one run of a script to the next. */
+  pid: number;
 }
 
 export function runtimeVars(timeScale: number, env: NodeJS.ProcessEnv = process.env): RuntimeVars {
@@ -17,6 +19,7 @@ export function runtimeVars(timeScale: number, env: NodeJS.ProcessEnv = process.
     nodeEnv: [{ name: 'ELECTRON_RUN_AS_NODE', value: '1' }],
     platform: process.platform,
     timeScale,
+    pid: process.pid,
   };
 }
 

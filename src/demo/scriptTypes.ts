@@ -96,7 +96,7 @@
  * - `files.<key>.{file,path,exists,text}`: the files named in `files`, read from disk at each use
  *   (`text` null when missing);
  * - `mcp.<name>`: the `mcpServers` entry of session/new with that name (e.g. `mcp.tandem`);
- * - `runtime.{node,nodeEnv,platform,timeScale}`: a Node command for client terminals (`node` on
+ * - `runtime.{node,nodeEnv,platform,timeScale,pid}`: a Node command for client terminals (`node` on
  *   PATH, else this process's executable, which needs `nodeEnv` = ELECTRON_RUN_AS_NODE=1 in VS Code).
  *
  * JSONL scripts: every line is a step of one prompt entry, except an optional first line

@@ -2,12 +2,14 @@
 // needs from the user: needs you (a permission prompt, a form, a sign-in), running, done but not
 // yet seen, idle. Pure: the vscode side gathers the rows and draws them.
 
-export type OverviewGroup = 'needsYou' | 'running' | 'unseen' | 'idle';
+export type OverviewGroup = 'needsYou' | 'running' | 'unseen' | 'idle' | 'archived';
 
 /** One session as the overview lists it. */
 export interface OverviewSession {
   sessionId: string;
   agentName: string;
+  /** The branch of the git worktree the session works in, if it has one of its own. */
+  place?: string;
   title?: string;
   /** The session store's status: idle, working, disconnected, … */
   status: string;
@@ -18,19 +20,27 @@ export interface OverviewSession {
   unseen: boolean;
   /** Files the agent changed in it. */
   files: number;
+  /** When the running turn started (epoch ms), while one runs. */
+  runningSince?: number;
+  /** A worktree session put away: its work is on its branch, its folder removed (restore brings it back). */
+  archived?: boolean;
+  /** Context use and cost, where the agent reports usage_update. */
+  usage?: { used: number; size: number; cost?: { amount: number; currency: string } | null };
 }
 
 /** The groups in the order they are shown: what needs the user first. */
-export const GROUP_ORDER: readonly OverviewGroup[] = ['needsYou', 'running', 'unseen', 'idle'];
+export const GROUP_ORDER: readonly OverviewGroup[] = ['needsYou', 'running', 'unseen', 'idle', 'archived'];
 
 export const GROUP_LABEL: Record<OverviewGroup, string> = {
   needsYou: 'Needs you',
   running: 'Running',
   unseen: 'Done, not yet seen',
   idle: 'Idle',
+  archived: 'Archived',
 };
 
 export function groupOf(s: OverviewSession): OverviewGroup {
+  if (s.archived) return 'archived';
   if (s.waiting) return 'needsYou';
   if (s.status === 'working') return 'running';
   return s.unseen ? 'unseen' : 'idle';
@@ -48,11 +58,30 @@ export function overviewGroups(
   );
 }
 
-/** The line beside a session's title: its agent, what it waits for, its turns and changed files. */
-export function describeSession(s: OverviewSession): string {
-  const parts = [s.agentName];
+/**
+ * The line beside a session's title: its agent (and worktree branch), what it waits for, how long
+ * its turn has run, its turns, changed files, and context use or cost where the agent reports them.
+ */
+export function describeSession(s: OverviewSession, now = Date.now()): string {
+  const parts = [s.place ? `${s.agentName} in ${s.place}` : s.agentName];
+  if (s.archived) return [...parts, 'archived: click to restore'].join(' · ');
   if (s.waiting) parts.push(`waits for ${s.waiting}`);
+  if (s.status === 'working' && s.runningSince !== undefined) parts.push(`running ${elapsed(now - s.runningSince)}`);
   parts.push(`${s.turns} turn${s.turns === 1 ? '' : 's'}`);
   if (s.files) parts.push(`${s.files} file${s.files === 1 ? '' : 's'} changed`);
+  const u = s.usage;
+  if (u?.cost)
+    parts.push(
+      u.cost.currency === 'USD' ? `$${u.cost.amount.toFixed(2)}` : `${u.cost.amount.toFixed(2)} ${u.cost.currency}`,
+    );
+  else if (u && u.size > 0) parts.push(`${Math.round((u.used / u.size) * 100)}% context`);
   return parts.join(' · ');
+}
+
+/** "45 s", "3 min", "1 h 5 min": coarse on purpose, the row refreshes on changes, not every second. */
+function elapsed(ms: number): string {
+  const sec = Math.max(0, Math.round(ms / 1000));
+  if (sec < 60) return `${sec} s`;
+  const min = Math.floor(sec / 60);
+  return min < 60 ? `${min} min` : `${Math.floor(min / 60)} h ${min % 60} min`;
 }

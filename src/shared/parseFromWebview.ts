@@ -120,10 +120,12 @@ export function parseFromWebview(msg: unknown): FromWebview | string {
     }
     case 'switchSession':
     case 'closeSession': {
-      const bad = extra(['sessionId']);
+      const bad = extra(['sessionId', 'agentName']);
       if (bad) return bad;
       if (!isId(m.sessionId, 500)) return `${m.type}.sessionId must be a non-empty string`;
-      return { type: m.type, sessionId: m.sessionId };
+      if (m.agentName === undefined) return { type: m.type, sessionId: m.sessionId };
+      if (!isId(m.agentName, 500)) return `${m.type}.agentName must be a non-empty string`;
+      return { type: m.type, sessionId: m.sessionId, agentName: m.agentName };
     }
     case 'openLocation': {
       const bad = extra(['path', 'line']);

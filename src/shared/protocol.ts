@@ -52,6 +52,8 @@ export interface SessionTab {
   sessionId: string;
   /** The agent the session runs on (sessions of several agents run side by side). */
   agentName?: string;
+  /** The session works in a git worktree of its own: its branch (`tandem/fix-login`). */
+  place?: string;
   title?: string;
   status: string;
   turns: number;
@@ -180,8 +182,9 @@ export type WebviewIntent =
       content?: ElicitationContent;
     }
   /** Show another open session. */
-  | { type: 'switchSession'; sessionId: string }
-  | { type: 'closeSession'; sessionId: string }
+  /** `agentName`: ACP session ids are unique per agent only; two agents may use the same one. */
+  | { type: 'switchSession'; sessionId: string; agentName?: string }
+  | { type: 'closeSession'; sessionId: string; agentName?: string }
   /** Pick a past session to reopen (a QuickPick on the host). */
   | { type: 'openSession' }
   /** Sign in with one of the agent's auth methods (a QuickPick on the host). */

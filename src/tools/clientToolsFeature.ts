@@ -6,6 +6,7 @@
 import type { PermissionPort } from '../client/permissions/permissionPort';
 import type { AgentCapabilities, McpServer, PermissionOption } from '@agentclientprotocol/sdk';
 import type { ClientFeature, FeatureContext, SessionMcpServers } from '../client/connection/feature';
+import type { SessionPlace } from '../client/connection/sessionPlace';
 import { clientToolTitleText } from '../shared/clientToolTitle';
 import { toDisposable, type IDisposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
@@ -56,9 +57,21 @@ export class ClientToolsFeature implements ClientFeature {
     });
   }
 
-  /** The connection serving `ctx` (AgentClient calls mcpServers on the feature, not the connection). */
-  mcpServers(caps: AgentCapabilities | undefined, ctx: FeatureContext): Promise<SessionMcpServers> {
+  /**
+   * The connection serving `ctx` (AgentClient calls mcpServers on the feature, not the connection).
+   * A session with a place (its own worktree) gets the user's servers only: Tandem's tools act on
+   * the workspace VS Code has open (its editors, language services, edits), not on that folder.
+   */
+  mcpServers(
+    caps: AgentCapabilities | undefined,
+    ctx: FeatureContext,
+    place?: SessionPlace,
+  ): Promise<SessionMcpServers> {
     const c = [...this.connections].find((x) => x.ctx === ctx);
+    if (place)
+      ctx.logger.info(`Client tools are not offered to a session in ${place.label}: they act on the workspace.`);
+    if (place)
+      return Promise.resolve({ servers: filterUserServers(this.opts.userServers?.() ?? [], caps, ctx.logger) });
     if (!c) return Promise.resolve({ servers: this.opts.userServers?.() ?? [] });
     return c.sessionServers(caps);
   }

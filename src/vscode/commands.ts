@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { replayAgent } from '../client/agents/agentConfig';
 import { forgetSecrets } from './agent/agentSecrets';
 import { pickAgent } from './agent/agentPicker';
+import type { WorktreesFeature } from './worktrees/registerWorktrees';
 import type { Controller } from './agent/controller';
 import { exportSession } from './sessions/exportSession';
 import { forkSession } from './sessions/forkSession';
@@ -27,6 +28,8 @@ export interface CommandDeps {
   showLog(): void;
   /** Deletes a session's checkpoints (when it leaves the history). */
   removeCheckpoints?: { removeSession(sessionId: string): Promise<void> };
+  /** tandem.worktree.agents: their new sessions open in a worktree of their own. */
+  worktrees?: Pick<WorktreesFeature, 'isDefaultFor' | 'newSession' | 'beforeDelete'>;
 }
 
 export function createCommands(d: CommandDeps) {
@@ -34,7 +37,9 @@ export function createCommands(d: CommandDeps) {
   return {
     'tandem.newSession': async () => {
       view.show();
-      await ctl.newSession();
+      const agentName = ctl.agent.name;
+      if (d.worktrees?.isDefaultFor(agentName)) await d.worktrees.newSession({ agentName });
+      else await ctl.newSession();
     },
     'tandem.forkSession': () => forkSession(ctl, view),
     'tandem.cancelTurn': () => ctl.current?.cancel(),
@@ -61,6 +66,7 @@ export function createCommands(d: CommandDeps) {
         d.history,
         (id) => d.removeCheckpoints?.removeSession(id) ?? Promise.resolve(),
         typeof sessionId === 'string' ? sessionId : undefined,
+        d.worktrees?.beforeDelete,
       ),
     'tandem.exportSession': async (target?: vscode.Uri) => {
       const uri = await exportSession(ctl, target);

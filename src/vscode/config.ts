@@ -90,3 +90,15 @@ export function registryUrl(): string {
 export function registryCheckForUpdates(): boolean {
   return Boolean(read('registry.checkForUpdates'));
 }
+
+/** tandem.worktree.setupCommand (machine: it executes): a shell line run in each new worktree, e.g. `npm ci`. */
+export function worktreeSetupCommand(): string {
+  const v = read('worktree.setupCommand');
+  return typeof v === 'string' ? v.trim() : '';
+}
+
+/** tandem.worktree.agents: the agents whose new sessions open in a git worktree of their own. */
+export function worktreeAgents(): string[] {
+  const v = read('worktree.agents');
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}

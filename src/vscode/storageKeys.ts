@@ -15,6 +15,10 @@ export const WORKSPACE_STATE = {
   lastSession: 'tandem.lastSession',
   /** The prompt running when the window went away (InFlightPrompt), when the window has no folder. */
   inFlightPrompt: 'tandem.inFlightPrompt',
+  /** WorktreeSessionRecord[]: the sessions that run in a git worktree of their own (vscode/worktrees/). */
+  worktreeSessions: 'tandem.worktreeSessions',
+  /** ComparisonRecord[]: "Ask Several Agents" comparisons whose panel is open (vscode/worktrees/comparisonState.ts). */
+  comparisons: 'tandem.comparisons',
 } as const;
 
 /** context.globalState: kept for the user, across workspaces. */

@@ -5,6 +5,6 @@ export { createWorktree, WorktreeSetupError } from './create';
 export { changesOf, commitAll, type CommitOptions } from './changes';
 export { archive, restore, discard, whatDiscardLoses, status } from './lifecycle';
 export { apply, abortApply } from './apply';
-export { WorktreeError, slugify, type WorktreeErrorCode } from './repo';
+export { WorktreeError, slugify, changedPaths, requireRepo, type WorktreeErrorCode } from './repo';
 export { GitError, type GitIdentity } from './git';
 export type * from './types';

@@ -607,6 +607,19 @@ export async function runCommand(page, label) {
   }
 }
 
+/**
+ * Answers the open quick pick or input box: types `text` and presses Enter; with `pick`, first
+ * waits for a row with that text (so Enter takes it, not the row before the filter caught up).
+ */
+export async function answerQuickInput(page, text, { pick } = {}) {
+  const input = page.locator('.quick-input-widget input').first();
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill(text);
+  if (pick)
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: pick }).first().waitFor({ timeout: 10_000 });
+  await input.press('Enter');
+}
+
 /** "Tandem: Select Agent", then `name` in its list; resolves once the view names that agent. */
 export async function selectAgent(page, view, name, { timeout = 90_000 } = {}) {
   await runCommand(page, 'Tandem: Select Agent');

@@ -20,6 +20,7 @@ import { toAuthMethod, type AgentStatus } from './agentStatus';
 import { isAuthRequired } from './authRequired';
 import { attachFeatures, type ClientFeature, type FeatureContext } from './feature';
 import { PromptTurns } from './promptTurns';
+import type { SessionPlace } from './sessionPlace';
 import { SessionRequests } from './sessionRequests';
 import { SessionSet, type SessionSummary } from './sessionSet';
 import { steer, type SteerOutcome } from './steering';
@@ -30,12 +31,12 @@ export const PROTOCOL_VERSION = 1;
 export interface AgentClientOptions {
   features?: readonly ClientFeature[];
   agent: AgentConfig;
-  /** Workspace folder: the session's cwd and the process's default cwd. */
+  /** Workspace folder: the process's cwd and the cwd of sessions without a place (sessionPlace.ts). */
   cwd: string;
   /** Other workspace folders (multi-root), sent as additionalDirectories where the agent supports it. */
   additionalDirectories?: string[];
-  /** Open this session (session/load or session/resume) instead of a new one, when the agent can. */
-  resumeSessionId?: string;
+  /** The first session: `resume` reopened when the agent can, else a new one; in `place` if given. */
+  firstSession?: { resume?: string; place?: SessionPlace };
   logger: Logger;
   traffic?: (direction: 'in' | 'out', message: unknown) => void;
   clientInfo: { name: string; title?: string; version: string };
@@ -141,6 +142,7 @@ export class AgentClient extends Disposable {
         connection: conn,
         logger,
         cwd: this.opts.cwd,
+        placeOf: (id) => this.set.placeOf(id),
         agentName: agent.name,
         session: (id) => this.set.get(id),
         activeSession: () => this.session,
@@ -180,16 +182,16 @@ export class AgentClient extends Disposable {
   /** Resumes the requested session when possible, else opens a new one; an auth error asks to sign in. */
   private async openFirstSession(): Promise<void> {
     try {
-      const id = this.opts.resumeSessionId;
+      const { resume: id, place } = this.opts.firstSession ?? {};
       if (id && this.canReopen()) {
         try {
-          await this.loadSession(id);
+          await this.loadSession(id, place);
         } catch (err) {
           this.opts.logger.warn(`Could not reopen session ${id}: ${errorDetail(err)}; starting a new one`);
-          await this.newSession();
+          await this.newSession(undefined, place);
         }
       } else {
-        await this.newSession();
+        await this.newSession(undefined, place);
       }
       this.setStatus({ state: 'ready', message: undefined, authMethods: undefined });
     } catch (err) {
@@ -220,12 +222,12 @@ export class AgentClient extends Disposable {
     return !!caps?.loadSession || !!caps?.sessionCapabilities?.resume;
   }
 
-  newSession(forkOf?: string): Promise<SessionStore> {
-    return this.requests.newSession(forkOf);
+  /** A new session (in `place`, a folder of its own), a fork of `forkOf`, or a reopened one (load). */
+  newSession(forkOf?: string, place?: SessionPlace): Promise<SessionStore> {
+    return this.requests.newSession(forkOf, place);
   }
-  /** Reopens a past session: session/load (history replayed into the view) or session/resume. */
-  loadSession(sessionId: string): Promise<SessionStore> {
-    return this.requests.loadSession(sessionId);
+  loadSession(sessionId: string, place?: SessionPlace): Promise<SessionStore> {
+    return this.requests.loadSession(sessionId, place);
   }
   listSessions(): Promise<SessionInfo[]> {
     return this.requests.listSessions();
@@ -233,19 +235,15 @@ export class AgentClient extends Disposable {
   switchTo(sessionId: string): void {
     this.set.switchTo(sessionId);
   }
-  /** Closes a session here (and with session/close where the agent supports it). */
   closeSession(sessionId: string): Promise<void> {
     return this.requests.closeSession(sessionId);
   }
-  /** session/delete, where the agent supports it; closes the session here first. */
   deleteSession(sessionId: string): Promise<void> {
     return this.requests.deleteSession(sessionId);
   }
-  /** session/set_mode on the active session. */
   setMode(modeId: string): Promise<void> {
     return this.requests.setMode(this.session, modeId);
   }
-  /** session/set_config_option on the active session. */
   setConfigOption(configId: string, value: string | boolean): Promise<void> {
     return this.requests.setConfigOption(this.session, configId, value);
   }

@@ -8,6 +8,7 @@ import type { Event } from '../../common/event';
 import type { Logger } from '../../common/logger';
 import type { SessionChange, SessionStore } from '../../session/store';
 import type { AgentClient } from './agentClient';
+import type { SessionPlace } from './sessionPlace';
 
 /** What a client feature (fs, terminals, permissions, …) may use of the connection it serves. */
 export interface FeatureContext {
@@ -15,8 +16,10 @@ export interface FeatureContext {
   readonly client: AgentClient;
   readonly connection: AcpConnection;
   readonly logger: Logger;
-  /** Workspace folder the sessions run in. */
+  /** Workspace folder the sessions without a place run in. */
   readonly cwd: string;
+  /** The folder a session works in when it is not the workspace (a worktree): see sessionPlace.ts. */
+  placeOf?(sessionId: string): SessionPlace | undefined;
   /** The store of a session on this connection, if it is open. */
   session(sessionId: string): SessionStore | undefined;
   /** The session the view shows (where requests that name no session are shown). */
@@ -39,9 +42,14 @@ export interface ClientFeature {
   attach(ctx: FeatureContext): IDisposable;
   /**
    * MCP servers this feature adds to a session/new (client tools: Tandem's own MCP server).
-   * Called after initialize, once per session, with the agent's capabilities (http or stdio).
+   * Called after initialize, once per session, with the agent's capabilities (http or stdio) and
+   * the session's place, if it works outside the workspace.
    */
-  mcpServers?(agentCaps: AgentCapabilities | undefined, ctx: FeatureContext): Promise<SessionMcpServers>;
+  mcpServers?(
+    agentCaps: AgentCapabilities | undefined,
+    ctx: FeatureContext,
+    place?: SessionPlace,
+  ): Promise<SessionMcpServers>;
 }
 
 /** MCP servers for one session/new, told which session they ended up serving. */

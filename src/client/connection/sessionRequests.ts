@@ -9,11 +9,12 @@ import { forkedState } from '../../session/fork';
 import type { SessionStore } from '../../session/store';
 import type { ClientFeature, FeatureContext } from './feature';
 import { agentReplayed, forkSupported, sendFork } from './fork';
+import type { SessionPlace } from './sessionPlace';
 import type { SessionSet } from './sessionSet';
 
 export interface SessionRequestsDeps {
   set: SessionSet;
-  /** Workspace folder: the sessions' cwd. */
+  /** Workspace folder: the cwd of sessions without a place. */
   cwd: string;
   /** Other workspace folders, sent where the agent supports additionalDirectories. */
   additionalDirectories?: string[];
@@ -39,17 +40,23 @@ export class SessionRequests {
     return conn;
   }
 
-  /** A new session; with `forkOf`, one that continues that open session's conversation (session/fork). */
-  async newSession(forkOf?: string): Promise<SessionStore> {
+  /**
+   * A new session; with `forkOf`, one that continues that open session's conversation
+   * (session/fork, in the source's place); with `place`, one that works in that folder.
+   */
+  async newSession(forkOf?: string, place?: SessionPlace): Promise<SessionStore> {
     if (forkOf !== undefined) return this.fork(forkOf);
-    const res = await this.openSession((mcpServers) =>
-      this.connection().sendRequest(AGENT_METHODS.session_new, {
-        cwd: this.d.cwd,
-        mcpServers,
-        ...this.additionalDirectories(),
-      }),
+    const res = await this.openSession(
+      (mcpServers) => this.connection().sendRequest(AGENT_METHODS.session_new, { ...this.folders(place), mcpServers }),
+      place,
     );
+    this.d.set.setPlace(res.sessionId, place);
     return this.d.set.adopt(res.sessionId, res);
+  }
+
+  /** cwd and additionalDirectories of a session/new|load|resume|fork: a place has one folder only. */
+  private folders(place: SessionPlace | undefined): { cwd: string; additionalDirectories?: string[] } {
+    return place ? { cwd: place.cwd } : { cwd: this.d.cwd, ...this.additionalDirectories() };
   }
 
   private async fork(sourceId: string): Promise<SessionStore> {
@@ -59,8 +66,10 @@ export class SessionRequests {
     if (source.state.meta.status === 'working')
       throw new Error(`${this.d.agentName} is still working in this session: fork it when the turn has ended.`);
     const conn = this.connection();
-    const res = await this.openSession((mcpServers) =>
-      sendFork(conn, { sessionId: sourceId, cwd: this.d.cwd, mcpServers, ...this.additionalDirectories() }),
+    const place = this.d.set.placeOf(sourceId);
+    const res = await this.openSession(
+      (mcpServers) => sendFork(conn, { sessionId: sourceId, ...this.folders(place), mcpServers }),
+      place,
     );
     // An agent that answers with an open session's id would have the fork replace that session here.
     if (this.d.set.get(res.sessionId))
@@ -68,11 +77,12 @@ export class SessionRequests {
         `${this.d.agentName} answered session/fork with session ${res.sessionId}, which is open already.`,
       );
     const copy = agentReplayed(this.d.set.held(res.sessionId)) ? undefined : forkedState(source.state, res.sessionId);
+    this.d.set.setPlace(res.sessionId, place);
     return this.d.set.adopt(res.sessionId, res, this.d.set.create(res.sessionId, copy));
   }
 
-  /** Reopens a past session: session/load (history replayed into the view) or session/resume. */
-  async loadSession(sessionId: string): Promise<SessionStore> {
+  /** Reopens a past session (in `place`, if it had one): session/load (history replayed into the view) or session/resume. */
+  async loadSession(sessionId: string, place?: SessionPlace): Promise<SessionStore> {
     const existing = this.d.set.get(sessionId);
     if (existing) {
       this.d.set.switchTo(sessionId);
@@ -82,17 +92,21 @@ export class SessionRequests {
     const conn = this.connection();
     // The store must exist before the answer: the agent replays history as session/update first.
     const store = this.d.set.create(sessionId);
+    // Before the answer: the agent may read files or ask permission while it replays.
+    this.d.set.setPlace(sessionId, place);
     try {
-      const params = { sessionId, cwd: this.d.cwd, ...this.additionalDirectories() };
+      const params = { sessionId, ...this.folders(place) };
       const res: LoadSessionResponse | null = await this.openSession<LoadSessionResponse | null>(
         (mcpServers) =>
           caps?.loadSession
             ? conn.sendRequest(AGENT_METHODS.session_load, { ...params, mcpServers })
             : conn.sendRequest(AGENT_METHODS.session_resume, { ...params, mcpServers }),
+        place,
         sessionId,
       );
       return this.d.set.adopt(sessionId, res ?? {}, store);
     } catch (err) {
+      this.d.set.setPlace(sessionId, undefined);
       this.d.set.discard(store);
       throw err;
     }
@@ -129,6 +143,7 @@ export class SessionRequests {
       }
     }
     this.d.set.remove(sessionId);
+    this.d.set.setPlace(sessionId, undefined);
   }
 
   /** session/delete, where the agent supports it; closes the session here first. */
@@ -151,11 +166,17 @@ export class SessionRequests {
    * tools); each feature is told which session its servers ended up serving, or that the request
    * failed so it can release what it prepared. `knownId` names the session when the answer does not.
    */
-  private async openSession<R>(send: (mcp: McpServer[]) => Promise<R>, knownId?: string): Promise<R> {
+  private async openSession<R>(
+    send: (mcp: McpServer[]) => Promise<R>,
+    place: SessionPlace | undefined,
+    knownId?: string,
+  ): Promise<R> {
     const ctx = this.d.featureContext();
     const caps = this.d.capabilities();
     const sets = ctx
-      ? await Promise.all((this.d.features ?? []).filter((f) => f.mcpServers).map((f) => f.mcpServers!(caps, ctx)))
+      ? await Promise.all(
+          (this.d.features ?? []).filter((f) => f.mcpServers).map((f) => f.mcpServers!(caps, ctx, place)),
+        )
       : [];
     let res: R;
     try {

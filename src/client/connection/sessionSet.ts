@@ -5,6 +5,7 @@ import { Disposable } from '../../common/disposable';
 import { Emitter } from '../../common/event';
 import type { Logger } from '../../common/logger';
 import type { SessionState } from '../../session/reducer';
+import type { SessionPlace } from './sessionPlace';
 import { SessionStore, type SessionChange } from '../../session/store';
 
 /** Updates for a session id we don't know yet are held this long in count (session/new race). */
@@ -16,12 +17,16 @@ export interface SessionSummary {
   title?: string;
   status: string;
   turns: number;
+  /** The session works in a folder of its own (sessionPlace.ts): its label (a worktree's branch). */
+  place?: string;
 }
 
 export class SessionSet extends Disposable {
   private readonly stores = new Map<string, SessionStore>();
   private activeId?: string;
   private readonly early: SessionNotification[] = [];
+  /** Sessions that work in a folder of their own instead of the workspace. */
+  private readonly places = new Map<string, SessionPlace>();
 
   private readonly sessionChanged = this._register(new Emitter<SessionChange>());
   /** Patches of any open session (each names its session). */
@@ -56,8 +61,24 @@ export class SessionSet extends Disposable {
   summaries(): SessionSummary[] {
     return this.all().map((st) => {
       const m = st.state.meta;
-      return { sessionId: st.sessionId, title: m.title, status: m.status, turns: st.state.turns.length };
+      const place = this.places.get(st.sessionId)?.label;
+      return {
+        sessionId: st.sessionId,
+        title: m.title,
+        status: m.status,
+        turns: st.state.turns.length,
+        ...(place ? { place } : {}),
+      };
     });
+  }
+
+  placeOf(sessionId: string): SessionPlace | undefined {
+    return this.places.get(sessionId);
+  }
+  /** Set before session/new|load is answered: the agent may read files or ask permission meanwhile. */
+  setPlace(sessionId: string, place: SessionPlace | undefined): void {
+    if (place) this.places.set(sessionId, place);
+    else this.places.delete(sessionId);
   }
 
   /** A store for a session being opened (session/load replays into it before the answer); `initial`: a fork's copy. */
@@ -80,7 +101,10 @@ export class SessionSet extends Disposable {
 
   /** A session that failed to open: forgotten. */
   discard(store: SessionStore): void {
-    if (this.stores.get(store.sessionId) === store) this.stores.delete(store.sessionId);
+    if (this.stores.get(store.sessionId) === store) {
+      this.stores.delete(store.sessionId);
+      this.places.delete(store.sessionId);
+    }
     store.dispose();
   }
 
@@ -124,6 +148,7 @@ export class SessionSet extends Disposable {
     const store = this.stores.get(sessionId);
     if (!store) return;
     this.stores.delete(sessionId);
+    this.places.delete(sessionId);
     this.sessionClosed.fire(sessionId);
     store.dispose();
     if (this.activeId === sessionId) {

@@ -11,17 +11,17 @@ import type { FsPort } from '../ports';
 export class DiffSnapshots {
   private readonly pendingSnapshots = new Map<string, Promise<void>>();
   private readonly logger: Logger;
-  private readonly absolute: (path: string) => string;
+  private readonly absolute: (path: string, sessionId: string) => string;
 
   constructor(
     private readonly deps: { fs: FsPort; tracker: ChangeTracker },
     private readonly ctx: Pick<FeatureContext, 'logger' | 'session'>,
-    absolute: (path: string) => string,
+    absolute: (path: string, sessionId: string) => string,
   ) {
     this.logger = ctx.logger;
     // In the tracker's form (a folder opened through a symlink: its real path), so the pending
     // snapshot and the entry are found under the path fs/write_text_file resolves to.
-    this.absolute = (p) => deps.tracker.canonical(absolute(p));
+    this.absolute = (p, sessionId) => deps.tracker.canonical(absolute(p, sessionId));
   }
 
   /** The snapshot of `path` being read for this turn, if one is. */
@@ -47,7 +47,7 @@ export class DiffSnapshots {
     if (original) {
       // claude-agent-acp reports the whole file as it was before its edit. It writes the disk
       // without waiting for us, so our own read may have come too late: the agent's copy wins.
-      const path = this.absolute(original.path);
+      const path = this.absolute(original.path, n.sessionId);
       const fix = () => tracker.correctBefore(n.sessionId, turn, path, u.toolCallId, original.before);
       const pending = this.pendingSnapshots.get(snapshotKey(n.sessionId, turn, path));
       if (pending) void pending.then(fix);
@@ -55,7 +55,7 @@ export class DiffSnapshots {
     }
     if (!diffs.length) return;
     for (const d of diffs) {
-      const path = this.absolute(d.path);
+      const path = this.absolute(d.path, n.sessionId);
       const k = snapshotKey(n.sessionId, turn, path);
       const after = () => {
         if (status === 'completed') tracker.markApplied(n.sessionId, turn, path);

@@ -1,12 +1,14 @@
 // Which files the agent may touch: paths resolve against the session's cwd and through symlinks;
-// a real path inside a workspace folder is fine, one outside needs the user's permission
-// (PermissionPort) for reads and writes alike; "Allow for this session" is remembered for that
+// a real path inside a workspace folder is fine (for a session with a place, a worktree: inside
+// that folder only), one outside needs the user's permission (PermissionPort) for reads and
+// writes alike; "Allow for this session" is remembered for that
 // session only (its words), never for the connection's other sessions.
 import * as nodePath from 'node:path';
 import type { PermissionOption } from '@agentclientprotocol/sdk';
 import { AcpError } from '../../acp/errors';
 import { ErrorCodes } from '../../acp/validation';
 import type { PermissionPort } from '../permissions/permissionPort';
+import type { SessionPlace } from '../connection/sessionPlace';
 import type { FsPort, WorkspacePort } from '../ports';
 import { ancestorSteps, isWithin } from './realPath';
 
@@ -20,12 +22,15 @@ export class FileAccess {
   constructor(
     private readonly deps: { fs: Pick<FsPort, 'realpath'>; workspace: WorkspacePort; permission: PermissionPort },
     private readonly cwd: string,
+    /** The folder a session works in when it is not the workspace (sessionPlace.ts). */
+    private readonly placeOf: (sessionId: string) => SessionPlace | undefined = () => undefined,
   ) {}
 
   /** The agent's path, absolute (relative ones are in the session's cwd). */
-  absolute(p: string): string {
+  absolute(p: string, sessionId?: string): string {
     if (typeof p !== 'string' || !p) throw new AcpError('path is required', ErrorCodes.InvalidParams);
-    return nodePath.resolve(this.cwd, p);
+    const place = sessionId === undefined ? undefined : this.placeOf(sessionId);
+    return nodePath.resolve(place?.cwd ?? this.cwd, p);
   }
 
   /** Symlinks resolved; for a path that does not exist yet, its deepest existing ancestor. */
@@ -42,9 +47,11 @@ export class FileAccess {
     return path;
   }
 
-  private async workspaceRoots(): Promise<string[]> {
+  /** The folders counted as inside, each also as its real path: the session's place, else the workspace's. */
+  private async workspaceRoots(sessionId: string | undefined): Promise<string[]> {
+    const place = sessionId === undefined ? undefined : this.placeOf(sessionId);
     const out: string[] = [];
-    for (const f of this.deps.workspace.folders()) {
+    for (const f of place ? [place.cwd] : this.deps.workspace.folders()) {
       out.push(f);
       try {
         const r = await this.deps.fs.realpath(f);
@@ -56,8 +63,9 @@ export class FileAccess {
     return out;
   }
 
-  async isInsideWorkspace(real: string): Promise<boolean> {
-    return (await this.workspaceRoots()).some((root) => isWithin(root, real));
+  /** Whether `real` is inside the workspace, or, for a session with a place, inside its folder. */
+  async isInsideWorkspace(real: string, sessionId?: string): Promise<boolean> {
+    return (await this.workspaceRoots(sessionId)).some((root) => isWithin(root, real));
   }
 
   /**
@@ -71,7 +79,9 @@ export class FileAccess {
     access: Access,
     ask: PermissionPort = this.deps.permission,
   ): Promise<void> {
-    if (await this.isInsideWorkspace(real)) return;
+    if (await this.isInsideWorkspace(real, sessionId)) return;
+    const place = this.placeOf(sessionId);
+    const where = place ? `the session's worktree (${place.cwd})` : 'the workspace';
     const key = `${sessionId}\u0000${access}:${real}`;
     if (this.allowed.has(key)) return;
     const verb = access === 'read' ? 'Read' : 'Write';
@@ -85,7 +95,7 @@ export class FileAccess {
       sessionId,
       {
         toolCallId: `tandem-fs-${++this.permissionSeq}`,
-        title: `${verb} ${real} — outside the workspace${via}`,
+        title: `${verb} ${real} — outside ${where}${via}`,
         kind: access === 'read' ? 'read' : 'edit',
         status: 'pending',
         locations: [{ path: real }],
@@ -97,7 +107,7 @@ export class FileAccess {
     if (chosen?.kind === 'allow_always') this.allowed.add(key);
     if (chosen?.kind === 'allow_once' || chosen?.kind === 'allow_always') return;
     throw new AcpError(
-      `The user did not allow ${access === 'read' ? 'reading' : 'writing'} ${path}: it is outside the workspace folders${via}.`,
+      `The user did not allow ${access === 'read' ? 'reading' : 'writing'} ${path}: it is outside ${place ? where : 'the workspace folders'}${via}.`,
       ErrorCodes.InvalidRequest,
     );
   }

@@ -104,16 +104,16 @@ export class FileSystemHandlers {
 
   constructor(
     private readonly deps: FileSystemDeps,
-    ctx: Pick<FeatureContext, 'cwd' | 'logger' | 'session'> & Partial<Pick<FeatureContext, 'client'>>,
+    ctx: Pick<FeatureContext, 'cwd' | 'logger' | 'session'> & Partial<Pick<FeatureContext, 'client' | 'placeOf'>>,
   ) {
     this.logger = ctx.logger;
     this.agentInfoName = () => deps.agentInfoName?.() ?? ctx.client?.initializeResult?.agentInfo?.name;
-    this.access = new FileAccess(deps, ctx.cwd);
-    this.snapshots = new DiffSnapshots(deps, ctx, (p) => this.access.absolute(p));
+    this.access = new FileAccess(deps, ctx.cwd, ctx.placeOf);
+    this.snapshots = new DiffSnapshots(deps, ctx, (p, sessionId) => this.access.absolute(p, sessionId));
   }
 
   async read(p: ReadTextFileRequest): Promise<ReadTextFileResponse> {
-    const path = this.access.absolute(p.path);
+    const path = this.access.absolute(p.path, p.sessionId);
     const real = await this.access.realPath(path);
     await this.access.check(p.sessionId, path, real, 'read');
     const doc = this.deps.documents.get(real) ?? (real !== path ? this.deps.documents.get(path) : undefined);
@@ -166,7 +166,7 @@ export class FileSystemHandlers {
   }
 
   async write(p: WriteTextFileRequest): Promise<WriteTextFileResponse> {
-    const path = this.access.absolute(p.path);
+    const path = this.access.absolute(p.path, p.sessionId);
     const real = await this.access.realPath(path);
     await this.access.check(p.sessionId, path, real, 'write');
     const { documents, fs, edits, tracker } = this.deps;

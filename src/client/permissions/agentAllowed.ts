@@ -65,7 +65,7 @@ export const ALLOW_LIST_LOOKUP_TTL_MS = 1000;
  */
 export function watchAgentAllowed(
   ctx: FeatureContext,
-  wouldAllow: (facts: CallFacts, agentName: string) => boolean,
+  wouldAllow: (facts: CallFacts, agentName: string, roots?: readonly string[]) => boolean,
   port: AgentAllowListPort,
 ): IDisposable {
   // The built-in Demo runs its harmless sample command unasked, by design: nothing to report.
@@ -74,10 +74,13 @@ export function watchAgentAllowed(
   const seen = new Set<string>();
   // One lookup serves a burst of calls: a flood of 2,000 unasked calls read the settings files
   // 4,000 times, most of the extension host's time in it. A change to the file shows within a second.
-  let lookup: { at: number; file: Promise<string | undefined> } | undefined;
-  const allowListFile = () => {
+  // Per folder: a session in a worktree reads the allow list of its own copy of the project.
+  const lookups = new Map<string, { at: number; file: Promise<string | undefined> }>();
+  const allowListFile = (cwd: string) => {
     const now = Date.now();
-    if (!lookup || now - lookup.at > ALLOW_LIST_LOOKUP_TTL_MS) lookup = { at: now, file: port.allowListFile(ctx.cwd) };
+    let lookup = lookups.get(cwd);
+    if (!lookup || now - lookup.at > ALLOW_LIST_LOOKUP_TTL_MS)
+      lookups.set(cwd, (lookup = { at: now, file: port.allowListFile(cwd) }));
     return lookup.file;
   };
   return (
@@ -97,9 +100,13 @@ export function watchAgentAllowed(
         const ready = call.kind === 'execute' ? loadBashParser() : Promise.resolve(true);
         void ready
           .then(() => {
-            if (seen.has(key) || !ranWithoutAsking(call, session, ctx.cwd, (f) => wouldAllow(f, ctx.agentName))) return;
+            const place = ctx.placeOf?.(sessionId);
+            const cwd = place?.cwd ?? ctx.cwd;
+            const roots = place ? [place.cwd] : undefined;
+            if (seen.has(key) || !ranWithoutAsking(call, session, cwd, (f) => wouldAllow(f, ctx.agentName, roots)))
+              return;
             seen.add(key);
-            return allowListFile().then((file) => ({ file }));
+            return allowListFile(cwd).then((file) => ({ file }));
           })
           .then(
             (found) => {

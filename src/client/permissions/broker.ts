@@ -19,6 +19,7 @@ import { evaluate, pickOption, type RuleSet } from './ruleEvaluation';
 import { auditLine } from './auditLine';
 import { ruleWords } from './rules';
 import { bashParserReady, loadBashParser } from './shell/bashParser';
+import { requestFolders, type RequestScope } from './requestScope';
 
 export interface BrokerDeps {
   rules(): RuleSet;
@@ -29,12 +30,7 @@ export interface BrokerDeps {
   now?: () => number;
 }
 
-/** Where a request comes from: the agent's connection. */
-export interface RequestScope {
-  store(sessionId: string): SessionStore | undefined;
-  agentName: string;
-  cwd: string;
-}
+export type { RequestScope } from './requestScope';
 
 export interface PendingPermission {
   readonly requestId: string;
@@ -60,6 +56,8 @@ interface Request {
 
 interface Entry extends PendingPermission {
   readonly scope?: RequestScope;
+  /** The folders the request was judged by (its session's place, else the workspace's). */
+  readonly roots: readonly string[];
   resolve(o: RequestPermissionOutcome): void;
 }
 
@@ -115,14 +113,18 @@ export class PermissionBroker implements PermissionPort {
   private decide(r: Request): Promise<RequestPermissionOutcome> {
     if (bashParserReady()) return this.decideNow(r);
     const known = r.scope?.store(r.sessionId)?.state.toolCalls.get(r.toolCall.toolCallId);
-    if (callFacts(r.toolCall, known, r.scope?.cwd ?? '').command === undefined) return this.decideNow(r);
+    if (callFacts(r.toolCall, known, this.where(r).cwd).command === undefined) return this.decideNow(r);
     return loadBashParser().then(() => this.decideNow(r));
+  }
+
+  private where(r: Request): { cwd: string; roots: readonly string[] } {
+    return requestFolders(r.scope, r.sessionId, this.deps.roots());
   }
 
   private decideNow(r: Request): Promise<RequestPermissionOutcome> {
     const store = r.scope?.store(r.sessionId);
     const known = store?.state.toolCalls.get(r.toolCall.toolCallId);
-    const cwd = r.scope?.cwd ?? this.deps.roots()[0] ?? process.cwd();
+    const { cwd, roots } = this.where(r);
     const facts = callFacts(r.toolCall, known, cwd);
     const agentName = r.scope?.agentName ?? 'agent';
     const requestId = `perm-${++this.seq}`;
@@ -134,7 +136,6 @@ export class PermissionBroker implements PermissionPort {
       at: store?.timestamp() ?? this.now,
       origin: r.origin,
     };
-    const roots = this.deps.roots();
     // A mode switch's "always" is "auto-accept edits from now on": no rule or remembered decision picks it.
     const mode = isModePrompt(facts, r.options);
     // What "always" will remember, shown in the prompt (Tandem's own questions say it in their options).
@@ -193,6 +194,7 @@ export class PermissionBroker implements PermissionPort {
         agentName,
         origin: r.origin,
         scope: r.scope,
+        roots,
         resolve,
       };
       this.entries.set(requestId, entry);
@@ -217,7 +219,7 @@ export class PermissionBroker implements PermissionPort {
       return true;
     }
     // Tandem remembers "always" itself, as narrowly as the prompt said (answerMemory.ts).
-    const m = memoryFor(e.facts, e.agentName, option, e.view.options, this.deps.roots(), this.now);
+    const m = memoryFor(e.facts, e.agentName, option, e.view.options, e.roots, this.now);
     this.finish(requestId, option, 'user', replyFor(m, option, e.view.options));
     const d = m.decision;
     if (d && m.reach === 'session' && e.scope) {

@@ -11,7 +11,8 @@ import type { CallFacts } from './callFacts';
 
 /** Spotting calls the agent's own settings let through (see agentAllowed.ts). */
 export interface AgentAllowedWatch {
-  wouldAllow(facts: CallFacts, agentName: string): boolean;
+  /** `roots`: the session's own folder when it has a place (a worktree); else the workspace's. */
+  wouldAllow(facts: CallFacts, agentName: string, roots?: readonly string[]): boolean;
   port: AgentAllowListPort;
 }
 
@@ -27,7 +28,12 @@ export class PermissionsFeature implements ClientFeature {
 
   attach(ctx: FeatureContext): IDisposable {
     const d = new DisposableStore();
-    const scope: RequestScope = { store: (id) => ctx.session(id), agentName: ctx.agentName, cwd: ctx.cwd };
+    const scope: RequestScope = {
+      store: (id) => ctx.session(id),
+      agentName: ctx.agentName,
+      cwd: ctx.cwd,
+      placeOf: (id) => ctx.placeOf?.(id),
+    };
     d.add(this.broker.addScope(scope));
     if (this.agentAllowed) d.add(watchAgentAllowed(ctx, this.agentAllowed.wouldAllow, this.agentAllowed.port));
     // Turns the user cancelled (session id → turn count then): a prompt arriving while such a

@@ -22,7 +22,6 @@ import { CLIENT_METHODS } from '../../acp/methods';
 import { ErrorCodes } from '../../acp/validation';
 import { DisposableStore, type IDisposable } from '../../common/disposable';
 import { Emitter } from '../../common/event';
-import type { Logger } from '../../common/logger';
 import { redact } from '../../common/redact';
 import type { SessionStore } from '../../session/store';
 import type { ClientFeature, FeatureContext } from '../connection/feature';
@@ -32,15 +31,9 @@ import { OutputBuffer } from './outputBuffer';
 import { TerminalTextFilter } from './terminalText';
 import type { ProcessPort, SpawnedProcess } from '../ports';
 
-/** Output limit when the agent sets none. */
-export const DEFAULT_OUTPUT_BYTE_LIMIT = 1024 * 1024;
+import { DEFAULT_OUTPUT_BYTE_LIMIT, type TerminalManagerOptions, type TerminalsOptions } from './terminalOptions';
 
-export interface TerminalsOptions {
-  processes?: ProcessPort;
-  /** SIGTERM → SIGKILL grace. Default 2000 ms. */
-  killGraceMs?: number;
-  flushMs?: number;
-}
+export { DEFAULT_OUTPUT_BYTE_LIMIT, type TerminalManagerOptions, type TerminalsOptions } from './terminalOptions';
 
 export class TerminalsFeature implements ClientFeature {
   constructor(private readonly opts: TerminalsOptions = {}) {}
@@ -55,6 +48,7 @@ export class TerminalsFeature implements ClientFeature {
     const manager = new TerminalManager({
       ...this.opts,
       cwd: ctx.cwd,
+      placeOf: (id) => ctx.placeOf?.(id),
       agentName: ctx.agentName,
       logger: ctx.logger,
       session: (id) => ctx.session(id),
@@ -71,13 +65,6 @@ export class TerminalsFeature implements ClientFeature {
     d.add(manager);
     return d;
   }
-}
-
-export interface TerminalManagerOptions extends TerminalsOptions {
-  cwd: string;
-  agentName?: string;
-  logger: Logger;
-  session(sessionId: string): SessionStore | undefined;
 }
 
 interface Term {
@@ -119,7 +106,8 @@ export class TerminalManager implements IDisposable {
     if (this.disposed) throw new AcpError('The client is shutting down', ErrorCodes.InternalError);
     if (typeof p.command !== 'string' || !p.command)
       throw new AcpError('command is required', ErrorCodes.InvalidParams);
-    const cwd = p.cwd ? nodePath.resolve(this.opts.cwd, p.cwd) : this.opts.cwd;
+    const base = this.opts.placeOf?.(p.sessionId)?.cwd ?? this.opts.cwd;
+    const cwd = p.cwd ? nodePath.resolve(base, p.cwd) : base;
     const env: Record<string, string> = {};
     for (const v of p.env ?? []) env[v.name] = v.value;
     const args = p.args && p.args.length ? p.args : undefined;

@@ -3,13 +3,13 @@
 // process group. The pool relays each connection's events with the agent they came from; which
 // agent the view shows is the controller's business.
 import type * as vscode from 'vscode';
-import { AgentClient } from '../../client/connection/agentClient';
+import { AgentClient, type AgentClientOptions } from '../../client/connection/agentClient';
 import type { AgentConfig } from '../../client/agents/agentConfig';
 import type { ClientFeature } from '../../client/connection/feature';
 import { Disposable, DisposableStore, toDisposable, type IDisposable } from '../../common/disposable';
 import type { Logger } from '../../common/logger';
 import type { SessionChange } from '../../session/store';
-import type { AgentView } from '../../shared/protocol';
+import type { AgentView, SessionTab } from '../../shared/protocol';
 import { maxAgents, readSettings } from '../config';
 import { toAgentView } from './agentViewState';
 
@@ -61,14 +61,20 @@ export class AgentPool extends Disposable {
     return [...this.agents.values()];
   }
 
+  /** Every agent's open sessions as tabs, each with its agent (and, in a worktree, its branch). */
+  sessionTabs(): SessionTab[] {
+    return this.all().flatMap((a) => a.client.sessions().map((s) => ({ ...s, agentName: a.name })));
+  }
+
   /** The agent the view showed most lately. */
   lastShown(): PooledAgent | undefined {
     return this.all().sort((x, y) => y.lastShown - x.lastShown)[0];
   }
 
-  /** The agent a session is open on. */
-  holding(sessionId: string): PooledAgent | undefined {
-    for (const a of this.agents.values()) if (a.client.getSession(sessionId)) return a;
+  /** The agent a session is open on (`agentName`: of that agent; ids are unique per agent only). */
+  holding(sessionId: string, agentName?: string): PooledAgent | undefined {
+    for (const a of this.agents.values())
+      if ((agentName === undefined || a.name === agentName) && a.client.getSession(sessionId)) return a;
     return undefined;
   }
 
@@ -98,7 +104,7 @@ export class AgentPool extends Disposable {
     cwd: string,
     additionalDirectories: string[],
     maxLineBytes: number,
-    resumeSessionId?: string,
+    firstSession?: AgentClientOptions['firstSession'],
   ): PooledAgent {
     const scope = new DisposableStore();
     const client = scope.add(
@@ -106,7 +112,7 @@ export class AgentPool extends Disposable {
         agent,
         cwd,
         additionalDirectories,
-        resumeSessionId,
+        firstSession,
         logger: this.deps.logger,
         traffic: this.deps.traffic,
         maxLineBytes,

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { AgentClient } from '../../client/connection/agentClient';
 import { forkSupported } from '../../client/connection/fork';
+import type { SessionPlace } from '../../client/connection/sessionPlace';
 import type { SessionStore } from '../../session/store';
 import type { AgentView } from '../../shared/protocol';
 import type { AgentPool, PooledAgent } from './agentPool';
@@ -36,13 +37,18 @@ export function pointToWorkingSession(client: AgentClient, previous: SessionStor
  * one (claude-code-acp: 3–5 s): the view says so and its composer does not send meanwhile; a
  * prompt sent from elsewhere waits for the new session. Never rejects: a failure is shown.
  */
-export async function openSession(pool: AgentPool, a: PooledAgent, forkOf?: string): Promise<void> {
+export async function openSession(
+  pool: AgentPool,
+  a: PooledAgent,
+  forkOf?: string,
+  place?: SessionPlace,
+): Promise<void> {
   const client = a.client;
   const previous = client.session;
   const message = forkOf ? 'Forking the session…' : 'Opening a new session…';
   pool.setView(a, { ...a.view, state: 'starting', message });
   try {
-    await client.newSession(forkOf);
+    await client.newSession(forkOf, place);
     if (previous && previous !== client.session) pointToWorkingSession(client, previous);
   } catch (err) {
     void vscode.window.showErrorMessage(

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { AgentClient } from '../../client/connection/agentClient';
 import type { AgentConfig } from '../../client/agents/agentConfig';
 import type { ClientFeature } from '../../client/connection/feature';
+import type { SessionPlace } from '../../client/connection/sessionPlace';
 import { Disposable, type IDisposable } from '../../common/disposable';
 import { Emitter } from '../../common/event';
 import type { Logger } from '../../common/logger';
@@ -34,6 +35,8 @@ export interface ControllerDeps {
   openAgents?(): string[];
   /** A new connection is about to start (traffic recording). */
   onWillConnect?: (agentName: string) => Promise<void>;
+  /** The folder a session works in when it is not the workspace (a worktree: vscode/worktrees/). */
+  placeOf?(sessionId: string): SessionPlace | undefined;
 }
 
 export class Controller extends Disposable {
@@ -94,9 +97,7 @@ export class Controller extends Disposable {
       }),
     );
     this._register(
-      vscode.workspace.onDidGrantWorkspaceTrust(() => {
-        if (this.agent.state === 'untrusted') void this.start();
-      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void (this.agent.state === 'untrusted' && this.start())),
     );
   }
 
@@ -138,7 +139,7 @@ export class Controller extends Disposable {
   }
 
   sessionTabs(): SessionTab[] {
-    return this.pool.all().flatMap((a) => a.client.sessions().map((s) => ({ ...s, agentName: a.name })));
+    return this.pool.sessionTabs();
   }
 
   /** Starts the configured agent unless one is shown and alive, or starting. */
@@ -158,9 +159,14 @@ export class Controller extends Disposable {
   /**
    * Shows the named agent (default: tandem.defaultAgent), starting it if it does not run, or an
    * agent Tandem made itself (the replay of a recording): never one from workspace settings.
-   * Other agents keep running. Two quick starts of one agent start it once.
+   * Other agents keep running. Two quick starts of one agent start it once. `place`: the folder a
+   * first session works in (a worktree), unless a past session is reopened.
    */
-  async start(agentName?: string, adHoc?: AgentConfig, opts: { show?: boolean } = {}): Promise<void> {
+  async start(
+    agentName?: string,
+    adHoc?: AgentConfig,
+    opts: { show?: boolean; place?: SessionPlace } = {},
+  ): Promise<void> {
     const name = agentNameOf(this.deps.context, agentName, adHoc);
     if (opts.show === false) {
       if (this.pool.get(name)) return;
@@ -170,7 +176,7 @@ export class Controller extends Disposable {
       return this.show(running);
     const inFlight = this.starting.get(name);
     if (inFlight) return inFlight;
-    const run = this.launch(name, agentName, adHoc)
+    const run = this.launch(name, agentName, adHoc, opts.place)
       .catch((err) => {
         const message = `Could not start ${name}: ${err instanceof Error ? err.message : err}`;
         this.deps.logger.error(message);
@@ -181,7 +187,7 @@ export class Controller extends Disposable {
     return run;
   }
 
-  private async launch(name: string, agentName: string | undefined, adHoc: AgentConfig | undefined): Promise<void> {
+  private async launch(name: string, agentName?: string, adHoc?: AgentConfig, place?: SessionPlace): Promise<void> {
     // A dead connection of this agent (or the one a replay replaces) goes first.
     if (this.pool.get(name)) await this.stopAgent(name);
     const launch = await resolveLaunch(this.deps.context, this.deps.logger, agentName, adHoc);
@@ -194,27 +200,28 @@ export class Controller extends Disposable {
       void vscode.window.showInformationMessage(why);
       await this.stopAgent(room.evict.name);
     }
-    const resume = this.restored.has(name) ? undefined : this.deps.resumeSession?.(name);
+    const resume = this.restored.has(name) || place ? undefined : this.deps.resumeSession?.(name);
     await this.deps.onWillConnect?.(name);
     this.restored.add(name);
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     const cwd = folders[0] ?? this.deps.context.globalStorageUri.fsPath;
-    const pooled = this.pool.connect(launch.agent, cwd, folders.slice(1), launch.maxLineBytes, resume);
+    const first = { resume, place: resume ? this.deps.placeOf?.(resume) : place };
+    const pooled = this.pool.connect(launch.agent, cwd, folders.slice(1), launch.maxLineBytes, first);
     if (this.wanted === name) this.show(pooled);
     await pooled.client.start();
   }
 
   /** Shows a session of any agent in the view (its agent becomes the shown one). */
-  switchTo(sessionId: string): void {
-    const a = this.pool.holding(sessionId);
+  switchTo(sessionId: string, agentName?: string): void {
+    const a = this.pool.holding(sessionId, agentName);
     if (!a) return;
     a.client.switchTo(sessionId);
     this.show(a);
   }
 
   /** Closes a session; an agent whose last session closed stops (unless it is the only one). */
-  async closeSession(sessionId: string): Promise<void> {
-    const a = this.pool.holding(sessionId);
+  async closeSession(sessionId: string, agentName?: string): Promise<void> {
+    const a = this.pool.holding(sessionId, agentName);
     if (!a) return;
     await a.client.closeSession(sessionId);
     if (!a.client.sessions().length && this.pool.size > 1) await this.stopAgent(a.name);
@@ -250,16 +257,13 @@ export class Controller extends Disposable {
     this.replaced.fire();
   }
 
-  /** A new session on the shown agent; starts the agent when none is ready. `forkOf`: fork that open session. */
-  async newSession(forkOf?: string): Promise<void> {
+  /** A new session on the shown agent (in `place`, if given); starts the agent when none is ready. `forkOf`: fork that open session. */
+  async newSession(forkOf?: string, place?: SessionPlace): Promise<void> {
     // Asked again while one opens: that one is the new session (never restart the agent for it).
     if (this.openingSession) return this.openingSession;
     const a = this.shown;
-    if (!a || a.view.state !== 'ready') {
-      await this.start(this.agent.name);
-      return;
-    }
-    const opening = openSession(this.pool, a, forkOf);
+    if (!a || a.view.state !== 'ready') return this.start(this.agent.name, undefined, { place });
+    const opening = openSession(this.pool, a, forkOf, place);
     this.openingSession = opening;
     try {
       await opening;

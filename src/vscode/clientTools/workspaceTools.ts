@@ -3,6 +3,7 @@
 // git (the built-in git extension's API), diagnostics (vscode.languages). The logic is in
 // src/tools/workspace/workspaceTools.ts and src/tools/workspace/gitChangesTool.ts.
 import * as vscode from 'vscode';
+import { watchTaskEnd } from '../taskEnd';
 import { OutputBuffer } from '../../client/terminals/outputBuffer';
 import type { GitFileChange, GitPort, GitRepository } from '../../tools/workspace/gitChangesTool';
 import type { WorkspaceFolderInfo } from '../../tools/workspace/workspacePaths';
@@ -76,18 +77,8 @@ export const vscodeTasks: TaskPort = {
     const subs: vscode.Disposable[] = [];
     let execution: vscode.TaskExecution | undefined;
     let exitCode: number | undefined;
-    const ours = (e: vscode.TaskExecution) =>
-      e === execution || (e.task.name === task.name && e.task.source === task.source);
-    const ended = new Promise<void>((resolve) => {
-      subs.push(
-        vscode.tasks.onDidEndTaskProcess((e) => {
-          if (ours(e.execution)) exitCode = e.exitCode;
-        }),
-        vscode.tasks.onDidEndTask((e) => {
-          if (ours(e.execution)) resolve();
-        }),
-      );
-    });
+    const end = watchTaskEnd((e) => e === execution || (e.task.name === task.name && e.task.source === task.source));
+    subs.push(end);
     // VS Code reports a task terminal's run as a shell execution (shell integration for tasks):
     // its read() stream is the task's output. A run of another command (the user's) is not ours.
     subs.push(
@@ -106,7 +97,10 @@ export const vscodeTasks: TaskPort = {
     try {
       execution = await vscode.tasks.executeTask(task);
       const finished = await Promise.race([
-        ended.then(() => true),
+        end.ended.then((code) => {
+          exitCode = code;
+          return true;
+        }),
         sleep(waitMs).then(() => false),
         aborted.then(() => false),
       ]);

@@ -48,6 +48,8 @@ export const SETTINGS = {
   'registry.url': setting<string>(OFFICIAL_INDEX_URL, 'machine'),
   'registry.checkForUpdates': setting<boolean>(true, 'machine'),
   recordTraffic: setting<boolean>(false, 'machine'),
+  'worktree.setupCommand': setting<string>('', 'machine'),
+  'worktree.agents': setting<string[]>([]),
 } as const satisfies Record<string, Setting<unknown>>;
 
 export type SettingKey = keyof typeof SETTINGS;

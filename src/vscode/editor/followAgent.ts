@@ -1,8 +1,9 @@
 // Follow-along: while on (setting tandem.followAgent; command tandem.toggleFollowAgent; a
 // status-bar indicator), the `locations` of the agent's tool calls open in a preview editor at
 // that line without taking focus from the composer, with a brief line highlight. Debounced: a
-// burst of reads reveals only the last location once things settle. Workspace files only unless
-// tandem.followOutsideWorkspace is set. It watches the shown session's store changes.
+// burst of reads reveals only the last location once things settle. Workspace files only (a
+// worktree session's: its folder's) unless tandem.followOutsideWorkspace is set. It watches the
+// shown session's store changes.
 import * as vscode from 'vscode';
 import { isWithin } from '../../client/files/fileAccess';
 import type { RevealPort } from '../../client/ports';
@@ -59,7 +60,7 @@ export class FollowAgent extends Disposable {
     vscode.window.createStatusBarItem('tandem.followAgent', vscode.StatusBarAlignment.Right, 99),
   );
   private readonly seen = new Map<string, string>();
-  private pending?: { path: string; line?: number };
+  private pending?: { path: string; line?: number; sessionId: string };
   private timer?: NodeJS.Timeout;
   private readonly revealed = this._register(new Emitter<{ path: string; line?: number }>());
   /** A location was revealed (tests, telemetry-free diagnostics). */
@@ -69,13 +70,15 @@ export class FollowAgent extends Disposable {
     sessionChanges: Event<SessionChange>,
     private readonly port: RevealPort = new EditorReveal(),
     private readonly debounceMs = DEBOUNCE_MS,
+    /** The folder a session works in when it is not the workspace (a worktree). */
+    private readonly folderOf: (sessionId: string) => string | undefined = () => undefined,
   ) {
     super();
     this.status.name = 'Tandem: Follow Agent';
     this.status.command = 'tandem.toggleFollowAgent';
     this.updateStatus();
     this.status.show();
-    this._register(sessionChanges((c) => this.onPatches(c.patches)));
+    this._register(sessionChanges((c) => this.onPatches(c.sessionId, c.patches)));
     this._register(vscode.commands.registerCommand('tandem.toggleFollowAgent', () => this.toggle()));
     this._register(onDidChange(['followAgent'], () => this.updateStatus()));
     if (port instanceof EditorReveal) this._register(port);
@@ -102,7 +105,7 @@ export class FollowAgent extends Disposable {
       : 'Tandem: click to follow the agent (open the files it touches).';
   }
 
-  private onPatches(patches: readonly Patch[]): void {
+  private onPatches(sessionId: string, patches: readonly Patch[]): void {
     if (!this.enabled) return;
     for (const p of patches) {
       if (p.op !== 'tool' || !p.call.locations.length) continue;
@@ -111,11 +114,11 @@ export class FollowAgent extends Disposable {
       this.seen.set(p.call.toolCallId, key);
       if (this.seen.size > 2000) this.seen.delete(this.seen.keys().next().value!);
       const loc: ToolCallLocation = p.call.locations[p.call.locations.length - 1];
-      this.schedule({ path: loc.path, line: loc.line ?? undefined });
+      this.schedule({ path: loc.path, line: loc.line ?? undefined, sessionId });
     }
   }
 
-  private schedule(target: { path: string; line?: number }): void {
+  private schedule(target: { path: string; line?: number; sessionId: string }): void {
     this.pending = target;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
@@ -129,13 +132,14 @@ export class FollowAgent extends Disposable {
     this.pending = undefined;
     if (!t || !this.enabled) return;
     const outside = followOutsideWorkspace();
-    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+    const own = this.folderOf(t.sessionId);
+    const folders = own ? [own] : (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     if (!outside && !folders.some((f) => isWithin(f, t.path))) return;
     try {
       const st = await vscode.workspace.fs.stat(vscode.Uri.file(t.path));
       if (!(st.type & vscode.FileType.File)) return;
       await this.port.reveal(t.path, t.line);
-      this.revealed.fire(t);
+      this.revealed.fire({ path: t.path, line: t.line });
     } catch {
       /* gone or unreadable: nothing to follow */
     }

@@ -17,7 +17,10 @@ export function agentAllowedWatch(
   logger: Logger,
   deps: () => Parameters<typeof tandemWouldAllow>[2],
 ): AgentAllowedWatch {
-  return { wouldAllow: (facts, agent) => tandemWouldAllow(facts, agent, deps()), port: agentAllowListPort(logger) };
+  return {
+    wouldAllow: (facts, agent, roots) => tandemWouldAllow(facts, agent, { ...deps(), ...(roots ? { roots } : {}) }),
+    port: agentAllowListPort(logger),
+  };
 }
 
 function agentAllowListPort(logger: Logger): AgentAllowListPort {

@@ -5,6 +5,7 @@ import { WORKSPACE_STATE } from '../storageKeys';
 import type { ClientCapabilities } from '@agentclientprotocol/sdk';
 import type { AgentClient } from '../../client/connection/agentClient';
 import type { ClientFeature, FeatureContext } from '../../client/connection/feature';
+import type { SessionPlace } from '../../client/connection/sessionPlace';
 import type { IDisposable } from '../../common/disposable';
 import type { Controller } from '../agent/controller';
 import {
@@ -24,6 +25,8 @@ export class SessionHistory implements ClientFeature {
     private readonly state: vscode.Memento,
     /** The session of a prompt a reload interrupted (interruptedPrompts.ts): the one to reopen first. */
     private readonly interrupted?: (agentName: string) => string | undefined,
+    /** A past session's own folder (a worktree), where it is reopened. */
+    readonly placeOf: (sessionId: string) => SessionPlace | undefined = () => undefined,
   ) {}
 
   capabilities(_caps: ClientCapabilities): void {
@@ -146,7 +149,7 @@ export async function openPastSession(ctl: Controller, history: SessionHistory):
     { location: { viewId: 'tandem.sessionView' }, title: 'Opening session…' },
     async () => {
       try {
-        await client.loadSession(id);
+        await client.loadSession(id, history.placeOf(id));
       } catch (err) {
         void vscode.window.showErrorMessage(
           `Tandem: could not reopen that session: ${err instanceof Error ? err.message : err}`,
@@ -165,6 +168,8 @@ export async function deletePastSession(
   history: SessionHistory,
   removeCheckpoints: (sessionId: string) => Promise<void>,
   sessionId?: string,
+  /** A worktree session offers to bring its work back first; false: the user stopped. */
+  beforeDelete: (sessionId: string) => Promise<boolean> = () => Promise.resolve(true),
 ): Promise<void> {
   let id = sessionId;
   if (!id) {
@@ -191,6 +196,7 @@ export async function deletePastSession(
     if (sure !== 'Delete') return;
     id = pick.sessionId;
   }
+  if (!(await beforeDelete(id))) return;
   history.forget(id);
   await removeCheckpoints(id);
 }

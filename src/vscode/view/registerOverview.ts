@@ -9,6 +9,7 @@ import type { IDisposable } from '../../common/disposable';
 import type { Controller } from '../agent/controller';
 import type { Ctx } from '../ctx';
 import type { TurnEnds } from '../prompts/turnEnds';
+import type { WorktreeSessions } from '../worktrees/worktreeSessions';
 import { SessionsOverview } from './sessionsOverview';
 
 export interface OverviewDeps {
@@ -18,6 +19,8 @@ export interface OverviewDeps {
   elicitation: ElicitationFeature;
   turns: TurnEnds;
   tracker: ChangeTracker;
+  /** Worktree sessions: the archived ones are listed too. */
+  worktrees?: WorktreeSessions;
 }
 
 export function registerOverview(ctx: Ctx, d: OverviewDeps): SessionsOverview {
@@ -38,6 +41,21 @@ export function registerOverview(ctx: Ctx, d: OverviewDeps): SessionsOverview {
       filesChanged: (id) => new Set(d.tracker.allTurns(id).flatMap((t) => t.files.map((f) => f.path))).size,
       onDidChangeFiles: d.tracker.onDidChange,
       inSight: () => view.isVisible && vscode.window.state.focused,
+      archived: () =>
+        (d.worktrees?.all() ?? [])
+          .filter((r) => r.archived)
+          .map((r) => ({
+            sessionId: r.sessionId,
+            agentName: r.agentName,
+            place: r.worktree.branch,
+            title: r.worktree.name,
+            status: 'archived',
+            turns: 0,
+            unseen: false,
+            files: 0,
+            archived: true,
+          })),
+      onDidChangeArchived: d.worktrees?.onDidChange,
     }),
   );
   // No badge of its own: the activity bar sums its views' badges, and the session view's already
@@ -46,9 +64,9 @@ export function registerOverview(ctx: Ctx, d: OverviewDeps): SessionsOverview {
   ctx.own(view.onDidChangeVisibility(() => overview.seen()));
   ctx.own(vscode.window.onDidChangeWindowState(() => overview.seen()));
   ctx.own(
-    vscode.commands.registerCommand('tandem.showSession', (sessionId?: unknown) => {
+    vscode.commands.registerCommand('tandem.showSession', (sessionId?: unknown, agentName?: unknown) => {
       if (typeof sessionId !== 'string') return;
-      ctl.switchTo(sessionId);
+      ctl.switchTo(sessionId, typeof agentName === 'string' ? agentName : undefined);
       view.show();
     }),
   );

@@ -15,6 +15,7 @@ import {
 } from '../../session/overview';
 import type { Controller } from '../agent/controller';
 import type { TurnEnd } from '../prompts/turnEnds';
+import type { SessionState } from '../../session/reducer';
 
 export type OverviewNode = { group: OverviewGroup; sessions: OverviewSession[] } | OverviewSession;
 
@@ -29,6 +30,9 @@ export interface SessionsOverviewDeps {
   readonly onDidChangeFiles: Event<unknown>;
   /** Whether the user sees the session view now. */
   inSight(): boolean;
+  /** Archived worktree sessions (not open), listed last; `onDidChangeArchived` when they change. */
+  archived?(): OverviewSession[];
+  readonly onDidChangeArchived?: Event<unknown>;
 }
 
 const ICON: Record<OverviewGroup, string> = {
@@ -36,6 +40,7 @@ const ICON: Record<OverviewGroup, string> = {
   running: 'loading~spin',
   unseen: 'pass',
   idle: 'circle-outline',
+  archived: 'archive',
 };
 
 export class SessionsOverview extends Disposable implements vscode.TreeDataProvider<OverviewNode> {
@@ -53,6 +58,7 @@ export class SessionsOverview extends Disposable implements vscode.TreeDataProvi
     this._register(d.ctl.onDidChangeAgents(refresh));
     this._register(d.onDidChangeWaiting(refresh));
     this._register(d.onDidChangeFiles(refresh));
+    if (d.onDidChangeArchived) this._register(d.onDidChangeArchived(refresh));
     this._register(
       d.onDidEndTurn((e) => {
         if (!(d.inSight() && d.ctl.current?.session?.sessionId === e.sessionId)) this.unseen.add(e.sessionId);
@@ -65,7 +71,11 @@ export class SessionsOverview extends Disposable implements vscode.TreeDataProvi
         refresh();
       }),
     );
-    this._register({ dispose: () => clearTimeout(this.timer) });
+    // "running 3 min" moves on while a turn runs; nothing else would refresh the row then.
+    const tick = setInterval(() => {
+      if (this.d.ctl.agents().some((a) => a.client.sessions().some((s) => s.status === 'working'))) refresh();
+    }, 30_000);
+    this._register({ dispose: () => (clearTimeout(this.timer), clearInterval(tick)) });
   }
 
   /** The shown session is seen (the view became visible, or another session is shown). */
@@ -74,14 +84,20 @@ export class SessionsOverview extends Disposable implements vscode.TreeDataProvi
     if (id && this.d.inSight() && this.unseen.delete(id)) this.schedule();
   }
 
-  /** Every open session of every agent, as the overview lists them. */
+  /** Every open session of every agent, and the archived worktree sessions, as the overview lists them. */
   sessions(): OverviewSession[] {
+    return [...this.open(), ...(this.d.archived?.() ?? [])];
+  }
+
+  private open(): OverviewSession[] {
     const waiting = new Map<string, string>();
     for (const w of this.d.waiting()) if (w.sessionId && !waiting.has(w.sessionId)) waiting.set(w.sessionId, w.what);
     return this.d.ctl.agents().flatMap((a) =>
       a.client.sessions().map((s) => ({
+        ...liveFacts(a.client.getSession(s.sessionId)?.state),
         sessionId: s.sessionId,
         agentName: a.name,
+        ...(s.place ? { place: s.place } : {}),
         title: s.title,
         status: s.status,
         turns: s.turns,
@@ -112,11 +128,22 @@ export class SessionsOverview extends Disposable implements vscode.TreeDataProvi
       return item;
     }
     const item = new vscode.TreeItem(node.title || 'Untitled session', vscode.TreeItemCollapsibleState.None);
-    item.id = `session:${node.sessionId}`;
+    // By agent too: ACP session ids are unique per agent only, and a tree view rejects a repeated id.
+    item.id = `session:${node.agentName}\u0000${node.sessionId}`;
     item.description = describeSession(node);
     item.tooltip = `${node.title || 'Untitled session'}\n${describeSession(node)}`;
     item.iconPath = new vscode.ThemeIcon(ICON[groupOf(node)]);
-    item.command = { command: 'tandem.showSession', title: 'Show Session', arguments: [node.sessionId] };
+    // Worktree sessions get the review, apply, commit and discard actions (package.json menus).
+    item.contextValue = node.archived ? 'session.archived' : node.place ? 'session.worktree' : 'session';
+    if (node.archived) {
+      item.command = { command: 'tandem.worktree.restore', title: 'Restore', arguments: [node.sessionId] };
+      return item;
+    }
+    item.command = {
+      command: 'tandem.showSession',
+      title: 'Show Session',
+      arguments: [node.sessionId, node.agentName],
+    };
     return item;
   }
 
@@ -126,4 +153,14 @@ export class SessionsOverview extends Disposable implements vscode.TreeDataProvi
       this.changed.fire(undefined);
     }, 100);
   }
+}
+
+/** What a row adds from the session's state: when its running turn started, its usage. */
+function liveFacts(st: SessionState | undefined): Pick<OverviewSession, 'runningSince' | 'usage'> {
+  if (!st) return {};
+  const since = st.meta.status === 'working' ? st.turns.last()?.header.startedAt : undefined;
+  return {
+    ...(since !== undefined ? { runningSince: since } : {}),
+    ...(st.meta.usage ? { usage: st.meta.usage } : {}),
+  };
 }

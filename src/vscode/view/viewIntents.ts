@@ -122,10 +122,10 @@ export class ViewIntents extends Disposable {
         this.d.elicitation.answer(intent.requestId, intent.action, intent.content);
         return;
       case 'switchSession':
-        ctl.switchTo(intent.sessionId);
+        ctl.switchTo(intent.sessionId, intent.agentName);
         return;
       case 'closeSession':
-        await ctl.closeSession(intent.sessionId);
+        await ctl.closeSession(intent.sessionId, intent.agentName);
         // Its prompts waited for a session that is gone: they must not linger in workspace state.
         ctl.queues.drop(intent.sessionId);
         return;

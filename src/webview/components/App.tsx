@@ -39,6 +39,10 @@ function View({ vm }: { vm: ViewModel }) {
       ? agent.message
       : session?.meta.error;
   const usage = session?.meta.usage;
+  // A session in a git worktree of its own: its branch, beside its title.
+  const place = vm.sessions.find(
+    (s) => s.sessionId === session?.meta.sessionId && (!s.agentName || s.agentName === agent.name),
+  )?.place;
   return (
     <div class="app">
       <header class="header">
@@ -58,9 +62,17 @@ function View({ vm }: { vm: ViewModel }) {
           onClick={() => post({ type: 'restartAgent' })}
         />
       </header>
-      {vm.sessions.length > 1 && <SessionTabs sessions={vm.sessions} activeId={session?.meta.sessionId} />}
-      {(session?.meta.title || usage) && (
+      {vm.sessions.length > 1 && (
+        <SessionTabs sessions={vm.sessions} activeId={session?.meta.sessionId} activeAgent={agent.name} />
+      )}
+      {(session?.meta.title || usage || place) && (
         <div class="subheader">
+          {place && (
+            <span class="session-place" data-testid="session-place" title={`Works in its own git worktree on ${place}`}>
+              <i class="codicon codicon-git-branch" aria-hidden="true" />
+              {place}
+            </span>
+          )}
           {session?.meta.title && (
             <span class="session-title" data-testid="session-title" title={session.meta.title}>
               {session.meta.title}

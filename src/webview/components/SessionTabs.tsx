@@ -28,15 +28,29 @@ export function tabLabels(sessions: readonly SessionTab[]): string[] {
  * The strip scrolls sideways (also with the wheel) and keeps the active tab in view; the list
  * button at its end reaches every session however many there are.
  */
-export function SessionTabs({ sessions, activeId }: { sessions: SessionTab[]; activeId?: string }) {
+export function SessionTabs({
+  sessions,
+  activeId,
+  activeAgent,
+}: {
+  sessions: SessionTab[];
+  activeId?: string;
+  /** The shown session's agent: two agents may give their sessions the same id. */
+  activeAgent?: string;
+}) {
   const { post } = useHost();
   const strip = useRef<HTMLDivElement>(null);
   const labels = tabLabels(sessions);
-  const show = (sessionId: string) => post({ type: 'switchSession', sessionId });
+  const key = (s: SessionTab) => `${s.agentName ?? ''}\u0000${s.sessionId}`;
+  const isActive = (s: SessionTab) =>
+    s.sessionId === activeId && (activeAgent === undefined || s.agentName === undefined || s.agentName === activeAgent);
+  const activeKey = sessions.find(isActive);
+  const show = (s: SessionTab | undefined) =>
+    s && post({ type: 'switchSession', sessionId: s.sessionId, ...(s.agentName ? { agentName: s.agentName } : {}) });
   useEffect(() => {
     strip.current?.querySelector('.session-tab.active')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
     // (A title can arrive after the tab: its width changes, so the labels are a dependency too.)
-  }, [activeId, labels.join('\n')]);
+  }, [activeId, activeAgent, labels.join('\n')]);
   return (
     <div class="session-tabs" data-testid="session-tabs">
       <div
@@ -50,16 +64,16 @@ export function SessionTabs({ sessions, activeId }: { sessions: SessionTab[]; ac
         }}
       >
         {sessions.map((s, i) => {
-          const active = s.sessionId === activeId;
+          const active = s === activeKey;
           return (
-            <div class={`session-tab${active ? ' active' : ''}`} key={s.sessionId}>
+            <div class={`session-tab${active ? ' active' : ''}`} key={key(s)}>
               <button
                 role="tab"
                 aria-selected={active}
                 class="session-tab-label"
-                title={labels[i]}
+                title={s.place ? `${labels[i]} — in its worktree on ${s.place}` : labels[i]}
                 data-testid="session-tab"
-                onClick={() => show(s.sessionId)}
+                onClick={() => show(s)}
               >
                 {s.status === 'working' && (
                   <i class="codicon codicon-loading codicon-modifier-spin" aria-label="working" />
@@ -67,6 +81,7 @@ export function SessionTabs({ sessions, activeId }: { sessions: SessionTab[]; ac
                 {s.status === 'disconnected' && (
                   <i class="codicon codicon-debug-disconnect" aria-label="disconnected" />
                 )}
+                {s.place && <i class="codicon codicon-git-branch" aria-label="in a worktree" />}
                 {labels[i]}
               </button>
               <IconButton
@@ -74,7 +89,13 @@ export function SessionTabs({ sessions, activeId }: { sessions: SessionTab[]; ac
                 class="session-tab-close"
                 label={`Close ${labels[i]}`}
                 title="Close session"
-                onClick={() => post({ type: 'closeSession', sessionId: s.sessionId })}
+                onClick={() =>
+                  post({
+                    type: 'closeSession',
+                    sessionId: s.sessionId,
+                    ...(s.agentName ? { agentName: s.agentName } : {}),
+                  })
+                }
               />
             </div>
           );
@@ -86,11 +107,11 @@ export function SessionTabs({ sessions, activeId }: { sessions: SessionTab[]; ac
         <select
           aria-label="All open sessions"
           data-testid="session-list"
-          value={activeId}
-          onChange={(e) => show((e.target as HTMLSelectElement).value)}
+          value={activeKey ? key(activeKey) : undefined}
+          onChange={(e) => show(sessions.find((s) => key(s) === (e.target as HTMLSelectElement).value))}
         >
           {sessions.map((s, i) => (
-            <option key={s.sessionId} value={s.sessionId}>
+            <option key={key(s)} value={key(s)}>
               {labels[i]}
             </option>
           ))}

@@ -14,6 +14,8 @@ export const state = {
   config: {} as Record<string, unknown>,
   /** Messages shown with window.show*Message, and other recorded calls. */
   shown: [] as string[],
+  /** What the next messages' buttons answer, in order (then undefined: the message was dismissed). */
+  answers: [] as (string | undefined)[],
   commands: [] as string[],
   /** Context keys set with `setContext`, by name. */
   context: {} as Record<string, unknown>,
@@ -110,7 +112,7 @@ class Disposable {
 
 const record = (kind: string) => async (msg: string) => {
   state.shown.push(`${kind}: ${msg}`);
-  return undefined;
+  return state.answers.shift();
 };
 
 const api: Record<string, unknown> = {

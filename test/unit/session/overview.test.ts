@@ -46,3 +46,29 @@ test('the description names the agent, what it waits for, turns and changed file
   assert.equal(describeSession(row({ sessionId: 'b', turns: 1, files: 1 })), 'Claude · 1 turn · 1 file changed');
   assert.equal(describeSession(row({ sessionId: 'c', turns: 0 })), 'Claude · 0 turns');
 });
+
+test('a session in a worktree of its own is described with its branch', () => {
+  assert.equal(
+    describeSession(row({ sessionId: 'w', place: 'tandem/fix-login', turns: 2, files: 3 })),
+    'Claude in tandem/fix-login · 2 turns · 3 files changed',
+  );
+});
+
+test('a running session says for how long; usage shows as cost, else as context use', () => {
+  const now = 1_000_000;
+  assert.equal(
+    describeSession(row({ sessionId: 'r', status: 'working', runningSince: now - 185_000, turns: 1 }), now),
+    'Claude · running 3 min · 1 turn',
+  );
+  assert.equal(
+    describeSession(row({ sessionId: 'u', turns: 2, usage: { used: 62_000, size: 200_000 } }), now),
+    'Claude · 2 turns · 31% context',
+  );
+  assert.equal(
+    describeSession(
+      row({ sessionId: 'c', turns: 2, usage: { used: 1, size: 2, cost: { amount: 0.4234, currency: 'USD' } } }),
+      now,
+    ),
+    'Claude · 2 turns · $0.42',
+  );
+});

@@ -16,7 +16,7 @@ const REPO = join(__dirname, '../../../..');
 const AGENT = join(__dirname, '../../fixtures/agents/scripted-agent.js');
 
 /** Two scripted agents, A and B: a prompt "slow" keeps a turn working until the test cancels it. */
-function setup(maxAgents?: number, openAgents?: string[]) {
+function setup(maxAgents?: number, openAgents?: string[], sameIds = false) {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-pool-')));
   const ws = join(root, 'ws');
   mkdirSync(ws);
@@ -24,7 +24,7 @@ function setup(maxAgents?: number, openAgents?: string[]) {
     const file = join(root, `${name}.json`);
     const script = {
       name,
-      newSession: { sessionId: `${name.toLowerCase()}-\${n}` },
+      newSession: { sessionId: sameIds ? 'sess-\${n}' : `${name.toLowerCase()}-\${n}` },
       prompts: [
         { match: 'slow', steps: [{ stream: 'working…' }, { hang: true }] },
         { match: '', steps: [{ stream: `${name} answers` }] },
@@ -164,5 +164,34 @@ test('after a reload, every agent that had sessions open comes back; the default
   } finally {
     await ctl.stop();
     ctl.dispose();
+  }
+});
+
+test('two agents that name their sessions alike: a tab shows and closes the session of its own agent', async () => {
+  // ACP session ids are unique per agent only (a scripted agent says "sess-1" in every process).
+  const { ctl } = setup(undefined, undefined, true);
+  try {
+    await ctl.start('A');
+    await ctl.start('B');
+    const tabs = ctl.sessionTabs();
+    assert.deepEqual(
+      tabs.map((t) => [t.agentName, t.sessionId]),
+      [
+        ['A', 'sess-1'],
+        ['B', 'sess-1'],
+      ],
+    );
+    ctl.switchTo('sess-1', 'A');
+    assert.equal(ctl.agent.name, 'A');
+    ctl.switchTo('sess-1', 'B');
+    assert.equal(ctl.agent.name, 'B', "B's tab shows B's session, not A's");
+    await ctl.closeSession('sess-1', 'B');
+    assert.deepEqual(
+      ctl.sessionTabs().map((t) => t.agentName),
+      ['A'],
+      "closing B's tab closed B's session",
+    );
+  } finally {
+    await ctl.stop();
   }
 });

@@ -96,6 +96,8 @@ test('the getters read every declared setting and nothing else', async () => {
     config.extensionToolsExclude();
     config.commandTools();
     config.readUserMcpServers(new MemoryLogger());
+    config.worktreeSetupCommand();
+    config.worktreeAgents();
     assert.deepEqual([...seen].sort(), Object.keys(declared).sort());
 
     await config.setUserAgentEntries([]);

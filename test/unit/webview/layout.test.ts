@@ -9,6 +9,7 @@ import { until } from '../../support/until';
 import { fakeHost } from './fakeHost';
 import { selectOption } from './configOption';
 import type { SessionTab } from '../../../src/shared/protocol';
+import { emptySnapshot } from '../../../src/shared/sessionModel';
 
 const dom = new JSDOM('<!DOCTYPE html><body><div id="root"></div></body>', { pretendToBeVisual: true });
 const g = globalThis as Record<string, unknown>;
@@ -73,7 +74,7 @@ test('the active tab is scrolled into view, and the list button reaches every se
   assert.match(scrolled[0], /Task 12/);
   const list = root.querySelector<HTMLSelectElement>('[data-testid="session-list"]')!;
   assert.equal(list.options.length, 12);
-  list.value = 's3';
+  list.selectedIndex = 3;
   list.dispatchEvent(new dom.window.Event('change', { bubbles: true }));
   assert.deepEqual(intents, [{ type: 'switchSession', sessionId: 's3' }]);
   unmount();
@@ -107,4 +108,30 @@ test('the header has no New session or Open session button (the view title bar h
   const labels = [...root.querySelectorAll('.header button')].map((b) => b.getAttribute('aria-label'));
   assert.deepEqual(labels, ['Restart agent']);
   unmount();
+});
+
+test("a worktree session's tab and header name its branch", async () => {
+  const { SessionTabs } =
+    require('../../../src/webview/components/SessionTabs') as typeof import('../../../src/webview/components/SessionTabs');
+  const sessions: SessionTab[] = [
+    ...tabs(['Mine']),
+    { ...tabs(['Theirs'])[0], sessionId: 'w', place: 'tandem/fix-login' },
+  ];
+  const t = mount((h) => h(SessionTabs, { sessions, activeId: 's0' }));
+  const [plain, worktree] = [...t.root.querySelectorAll<HTMLElement>('[data-testid="session-tab"]')];
+  assert.equal(plain.querySelector('.codicon-git-branch'), null);
+  assert.ok(worktree.querySelector('.codicon-git-branch'), 'the worktree tab has a branch icon');
+  assert.match(worktree.title, /in its worktree on tandem\/fix-login/);
+  t.unmount();
+
+  const { App } =
+    require('../../../src/webview/components/App') as typeof import('../../../src/webview/components/App');
+  const { Mirror } = require('../../../src/webview/mirror') as typeof import('../../../src/webview/mirror');
+  const mirror = new Mirror();
+  const session = { ...emptySnapshot('w'), meta: { ...emptySnapshot('w').meta, title: 'Theirs' } };
+  mirror.receive({ type: 'snapshot', agent: { state: 'ready', name: 'Claude' }, session, sessions });
+  const a = mount((h) => h(App, { vm: mirror.current }));
+  await until(() => !!a.root.querySelector('[data-testid="session-place"]'), 1000, 'the branch in the header');
+  assert.match(a.root.querySelector('[data-testid="session-place"]')!.textContent!, /tandem\/fix-login/);
+  a.unmount();
 });

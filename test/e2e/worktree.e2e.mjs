@@ -1,0 +1,72 @@
+// A session in a worktree of its own, in the real VS Code, as a user runs it: "New Session in
+// Worktree…" from the palette with the Demo agent, a turn whose edit lands in the worktree and
+// not in the user's tree, the branch in the header and in the Sessions view, the worktree's
+// changes in the multi-file diff, and "Apply Worktree to My Workspace…" bringing them back.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { answerQuickInput as answer, runCommand } from '../harness/codeServer.mjs';
+import { git, initRepo } from '../../out/test/support/gitRepo.js';
+import { until } from '../../out/test/support/until.js';
+
+export default {
+  userSettings: () => ({}),
+  tests: [
+    {
+      name: 'a Demo session in its own worktree: edits stay there until Apply brings them back',
+      timeoutMs: 180_000,
+      async run({ openTandemView, view, page, screenshot, log, workspace }) {
+        initRepo(workspace);
+        await openTandemView();
+        await view.locator('[data-testid="empty-session"]').waitFor({ timeout: 45_000 });
+
+        await runCommand(page, 'Tandem: New Session in Worktree…');
+        await answer(page, 'Demo', { pick: 'Demo' });
+        await answer(page, 'polish the demo');
+        // The new session shows its branch beside its title.
+        const place = view.locator('[data-testid="session-place"]');
+        await place.waitFor({ timeout: 45_000 });
+        const branch = (await place.innerText()).trim();
+        if (branch !== 'tandem/polish-the-demo') throw new Error(`the header shows ${JSON.stringify(branch)}`);
+
+        await view.locator('[data-testid="example-prompt"]', { hasText: 'Show me what you can do' }).click();
+        const allow = view.locator(
+          '[data-testid="permission-prompt"] [data-testid="permission-option"][data-kind="allow_once"]',
+        );
+        await allow.first().waitFor({ timeout: 60_000 });
+        await allow.first().click();
+        await view.locator('[data-testid="cancel"]').waitFor({ state: 'detached', timeout: 60_000 });
+        const worktree = git(workspace, 'worktree', 'list', '--porcelain')
+          .split('\n')
+          .filter((l) => l.startsWith('worktree '))
+          .map((l) => l.slice('worktree '.length))
+          .find((p) => p.endsWith('polish-the-demo'));
+        if (!worktree) throw new Error('no worktree for the session');
+        log(`worktree: ${worktree}`);
+        if (!readFileSync(join(worktree, 'tandem-demo.md'), 'utf8').includes('Tandem demo was here'))
+          throw new Error("the demo's edit is not in the worktree");
+        if (existsSync(join(workspace, 'tandem-demo.md'))) throw new Error("the demo's edit reached the user's tree");
+        log(`screenshot: ${await screenshot('e2e-worktree-session')}`);
+
+        // The Sessions view names the branch.
+        const header = page.locator('.pane-header[aria-label^="Sessions"]').first();
+        if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+        const pane = page.locator('.pane', { has: header });
+        await pane
+          .locator('.monaco-list-row', { hasText: 'Demo in tandem/polish-the-demo' })
+          .waitFor({ timeout: 10_000 });
+        log(`screenshot: ${await screenshot('e2e-worktree-overview')}`);
+
+        await runCommand(page, 'Tandem: Review Worktree Changes');
+        await page.locator('.tab', { hasText: 'tandem/polish-the-demo' }).first().waitFor({ timeout: 20_000 });
+        log(`screenshot: ${await screenshot('e2e-worktree-review')}`);
+
+        await runCommand(page, 'Tandem: Apply Worktree to My Workspace…');
+        await answer(page, 'As uncommitted', { pick: 'As uncommitted changes' });
+        await until(() => existsSync(join(workspace, 'tandem-demo.md')), 20_000, 'Apply bringing tandem-demo.md back');
+        if (!readFileSync(join(workspace, 'tandem-demo.md'), 'utf8').includes('Tandem demo was here'))
+          throw new Error('the applied file lacks the demo edit');
+        log(`screenshot: ${await screenshot('e2e-worktree-applied')}`);
+      },
+    },
+  ],
+};
