@@ -1,19 +1,15 @@
 // Checkpoints of one workspace, on disk under a folder the caller gives (the extension's storage
 // for the workspace): blobs/ (content-addressed copies), manifest.json (the last scan), and
-// sessions/<id>.jsonl (each session's log). Every user prompt is a checkpoint.
-//
-// How changes are recorded (bench/README.md "Checkpoints" says why this way):
-// - The ChangeTracker's entries (fs/write_text_file, an agent's diff) are journaled here: the
-//   tracker holds the exact bytes before the write in memory at once, and they reach the blob
-//   store and the log in order, in the background.
-// - Changes nobody reported (a command: `sed -i`, a formatter, `npm install`; an agent writing
-//   the disk itself) are found by a scan of the workspace against the manifest, which reads
-//   only the files whose stat changed. A scan runs after each prompt's checkpoint, when a turn
-//   ends, and before a restore is planned. A change is attributed by its time: to the turn
-//   that was running when it happened, or, after the turn ended, to the time between turns.
-// Nothing here blocks a prompt: checkpoint() appends the marker synchronously and queues the
-// scan. Scans run one at a time. Paths are canonical (pathForms.ts): the workspace folders' real
-// paths are scanned, and a path given in a folder's symlinked form is rewritten as it comes in.
+// sessions/<id>.jsonl (each session's log). Every user prompt is a checkpoint. How changes are
+// recorded (bench/README.md "Checkpoints" says why this way):
+// - The ChangeTracker's entries (fs/write_text_file, an agent's diff) are journaled here, in order,
+//   in the background; the tracker holds the exact bytes before the write in memory at once.
+// - Changes nobody reported (a command, a formatter, an agent writing the disk itself) are found by
+//   a scan of the session's folders (sessionRoots.ts: the workspace's, or its worktree) against the
+//   manifest, reading only files whose stat changed: after each prompt's checkpoint, when a turn
+//   ends, before a restore is planned. A change goes to the turn running when it happened, or to
+//   the time between turns. Nothing blocks a prompt; scans run one at a time. Paths are canonical
+//   (pathForms.ts): the folders' real paths are scanned, a symlinked form is rewritten on arrival.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { ChangeJournal, ChangeTracker, FileChange } from '../client/changes/changeTracker';
@@ -25,6 +21,7 @@ import { Manifest } from './manifest';
 import { PathForms } from './pathForms';
 import { agentAfterOf } from './undoChange';
 import { SessionLog } from './sessionLog';
+import { SessionRoots } from './sessionRoots';
 import { entryRef, liveBlobs, readBefore, reloadTracker, shaOf } from './reload';
 import { type BlobRef, type Checkpoint, type LogRecord, Timeline, withPathForm } from './timeline';
 
@@ -62,13 +59,14 @@ export class CheckpointStore implements ChangeJournal {
   readonly onDidWarn = this.warned.event;
   private readonly now: (() => number) | undefined;
   private truncationWarned = false;
-  /** The workspace folders' real paths: what is scanned, and what labels are relative to. */
-  readonly roots: readonly string[];
+  /** The folders each session's scans walk: the workspace's, or a worktree session's own. */
+  readonly sessionRoots: SessionRoots;
   /** A path in the one form every entry and record has. */
   readonly canonical: (p: string) => string;
 
   private constructor(readonly opts: CheckpointStoreOptions) {
-    ({ realRoots: this.roots, canonical: this.canonical } = new PathForms(opts.roots));
+    const { realRoots, canonical } = new PathForms(opts.roots);
+    [this.canonical, this.sessionRoots] = [canonical, new SessionRoots(realRoots)];
     this.blobs = new BlobStore(path.join(opts.dir, 'blobs'), { ...DEFAULT_LIMITS, ...opts.limits });
     this.manifest = new Manifest(path.join(opts.dir, 'manifest.json'), this.blobs, this.canonical);
     this.now = opts.now;
@@ -144,7 +142,7 @@ export class CheckpointStore implements ChangeJournal {
     const s = this.session(sessionId);
     this.active.add(s);
     const cp = s.timeline.ofTurn(turn) ?? this.mark(s, turn);
-    void this.scan(() => [s]);
+    void this.scan(() => [s], this.sessionRoots.of(sessionId));
     return cp;
   }
 
@@ -153,7 +151,7 @@ export class CheckpointStore implements ChangeJournal {
     const s = this.session(sessionId);
     if (!s.timeline.ofTurn(turn)) return Promise.resolve(); // not a prompt of ours (a replayed turn)
     if (!s.timeline.settled.has(turn)) this.append(s, { k: 'settled', turn, at: this.clock() });
-    return this.scan(() => [s]);
+    return this.scan(() => [s], this.sessionRoots.of(sessionId));
   }
 
   /**
@@ -165,7 +163,7 @@ export class CheckpointStore implements ChangeJournal {
     return this.queueScan(async () => {
       if (!this.manifest.complete) return;
       const deltas = await this.manifest.refreshFiles(files.map(this.canonical));
-      for (const s of this.active) for (const d of deltas) await attribute(this, s, d);
+      for (const s of this.active) for (const d of this.sessionRoots.mine(s.id, deltas)) await attribute(this, s, d);
     });
   }
 
@@ -183,7 +181,7 @@ export class CheckpointStore implements ChangeJournal {
   /** Scans now (queued behind any running scan) for a session, e.g. before planning a restore. */
   rescan(sessionId: string): Promise<void> {
     const s = this.session(sessionId);
-    return this.scan(() => [s]);
+    return this.scan(() => [s], this.sessionRoots.of(sessionId));
   }
 
   /** Resolves when every queued journal record and scan is on disk. */
@@ -281,10 +279,11 @@ export class CheckpointStore implements ChangeJournal {
     return this.scanTail;
   }
 
-  private scan(targets: () => SessionData[]): Promise<void> {
+  private scan(targets: () => SessionData[], roots = this.sessionRoots.base): Promise<void> {
     return this.queueScan(async () => {
       const wasComplete = this.manifest.complete;
-      const r = await this.manifest.refresh(this.roots, this.opts.maxFiles);
+      const fresh = this.sessionRoots.fresh(roots, (r) => this.manifest.knows(r));
+      const r = await this.manifest.refresh(roots, this.opts.maxFiles);
       for (const p of r.problems) this.warn(p);
       if (r.truncated && !this.truncationWarned) {
         this.truncationWarned = true;
@@ -294,7 +293,8 @@ export class CheckpointStore implements ChangeJournal {
       }
       if (!wasComplete) return; // the first scan: nothing earlier to compare with
       await this.journalTail;
-      for (const s of targets()) for (const d of r.deltas) await attribute(this, s, d);
+      const changes = fresh.length ? r.deltas.filter((d) => !SessionRoots.within(fresh, d.path)) : r.deltas;
+      for (const s of targets()) for (const d of this.sessionRoots.mine(s.id, changes)) await attribute(this, s, d);
     });
   }
 }

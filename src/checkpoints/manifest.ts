@@ -7,6 +7,7 @@
 // the entries changed since the last one (manifestFile.ts).
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { isWithin } from '../client/files/realPath';
 import type { BlobStore } from './blobStore';
 import { TooBigToKeep } from './blobStore';
 import { ManifestFile, type Row } from './manifestFile';
@@ -112,6 +113,12 @@ export class Manifest {
     if (this.entries.delete(p)) this.dirty.set(p, null);
   }
 
+  /** Whether any entry is in `root` (the manifest has seen that folder before). */
+  knows(root: string): boolean {
+    for (const p of this.entries.keys()) if (isWithin(root, p)) return true;
+    return false;
+  }
+
   async refresh(roots: readonly string[], maxFiles?: number): Promise<RefreshResult> {
     const started = Date.now();
     const scan = await scanWorkspace(roots, maxFiles);
@@ -119,7 +126,8 @@ export class Manifest {
     const { deltas, problems } = await this.captureAll(todo);
     if (!scan.truncated)
       for (const [p, e] of [...this.entries]) {
-        if (scan.files.has(p)) continue;
+        // Only what this scan walked can be missing from it: another session's folder is not.
+        if (scan.files.has(p) || !roots.some((r) => isWithin(r, p))) continue;
         deltas.push(await this.deleted(p, e, started));
       }
     this.complete = true;

@@ -77,13 +77,15 @@ export async function planRestore(
   const checkpoint = s.timeline.checkpoints[checkpointId];
   if (!checkpoint) throw new Error(`Session ${sessionId} has no checkpoint ${checkpointId}.`);
   await store.rescan(sessionId); // what commands changed since the last scan counts too
+  // The session's folders: a worktree session restores in its worktree, and nowhere else.
+  const roots = store.sessionRoots.of(sessionId);
   await store.whenIdle();
   const files: RestoreFile[] = [];
   // The editor's paths may be in a folder's symlinked form; the timeline's are canonical.
   const dirty = new Set([...unsaved].map(store.canonical));
   for (const [file, target] of s.timeline.statesAt(checkpointId)) {
-    const label = labelOf(store.roots, file);
-    const { refused, link } = restoreTarget(file, store.roots, label);
+    const label = labelOf(roots, file);
+    const { refused, link } = restoreTarget(file, roots, label);
     const current = await readCurrent(file);
     let action: RestoreAction;
     let reason: string | undefined;
@@ -147,7 +149,7 @@ export async function applyRestore(
   for (const f of todo) {
     try {
       // Checked again: the plan may have waited on the user while a link appeared.
-      const { refused, link } = restoreTarget(f.path, store.roots, f.label);
+      const { refused, link } = restoreTarget(f.path, store.sessionRoots.of(plan.sessionId), f.label);
       if (refused) throw new Error(refused);
       if (link !== undefined) await fs.unlink(f.path); // the link goes, its target stays as it is
       if (f.action === 'write') await writer.write(f.path, (await store.read(f.target))!);
@@ -189,7 +191,7 @@ function followInTracker(store: CheckpointStore, plan: RestorePlan, restored: re
 }
 
 function noticeOf(store: CheckpointStore, plan: RestorePlan, restored: readonly string[]): string {
-  const labels = restored.map((p) => labelOf(store.roots, p));
+  const labels = restored.map((p) => labelOf(store.sessionRoots.of(plan.sessionId), p));
   const shown = labels.slice(0, 10).join(', ') + (labels.length > 10 ? ` and ${labels.length - 10} more` : '');
   const tl = store.session(plan.sessionId).timeline;
   const cp = plan.checkpoint;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { git, initRepo } from '../support/gitRepo';
-import { activateTandem, type TestedTandem, until } from './helpers';
+import { activateTandem, runAccepting, type TestedTandem, until } from './helpers';
 
 suite('worktree sessions', () => {
   let api: TestedTandem;
@@ -128,6 +128,12 @@ suite('worktree sessions', () => {
     await turn;
     assert.ok(!existsSync(join(ws, 'user-owned.txt')), 'the denied write did not happen');
     assert.match(lastText(id), /did not allow writing/);
+
+    // Its checkpoints cover its folder: "Restore to here" takes the worktree back to before turn 1.
+    const restored = (await runAccepting('tandem.restoreToPrompt', { sessionId: id, turn: 0 })) as
+      { restored: string[]; skipped: unknown[]; failed: unknown[] } | undefined;
+    assert.deepEqual([restored?.skipped, restored?.failed], [[], []], JSON.stringify(restored));
+    assert.ok(!existsSync(join(wt, 'wt-notes.txt')), 'the file the session wrote is gone from its worktree');
   });
 
   test('carried changes come along, and the user keeps theirs', async function () {
