@@ -1,8 +1,9 @@
 // A session in a worktree of its own, in the real VS Code, as a user runs it: "New Session in
 // Worktree…" from the palette with the Demo agent, a turn whose edit lands in the worktree and
 // not in the user's tree, the branch in the header and in the Sessions view, the worktree's
-// changes in the multi-file diff, and "Apply Worktree to My Workspace…" bringing them back.
-import { existsSync, readFileSync } from 'node:fs';
+// changes in the multi-file diff, "Apply Worktree to My Workspace…" bringing them back, and a
+// merge that meets the user's own version of the file opening in the merge editor.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { answerQuickInput as answer, runCommand } from '../harness/codeServer.mjs';
 import { git, initRepo } from '../../out/test/support/gitRepo.js';
@@ -66,6 +67,26 @@ export default {
         if (!readFileSync(join(workspace, 'tandem-demo.md'), 'utf8').includes('Tandem demo was here'))
           throw new Error('the applied file lacks the demo edit');
         log(`screenshot: ${await screenshot('e2e-worktree-applied')}`);
+
+        // The user makes the file their own and commits it; merging the session's branch now
+        // meets two versions of one new file: the conflict opens in VS Code's merge editor.
+        writeFileSync(join(workspace, 'tandem-demo.md'), '# My own notes\n\nNothing of the demo here.\n');
+        git(workspace, 'add', '-A');
+        git(workspace, 'commit', '-q', '-m', 'my own notes');
+        await runCommand(page, 'Tandem: Apply Worktree to My Workspace…');
+        await answer(page, 'Merge', { pick: 'Merge' });
+        await page
+          .locator('.tab', { hasText: /Merging: tandem-demo\.md|tandem-demo\.md/ })
+          .first()
+          .waitFor({ timeout: 30_000 });
+        const merged = readFileSync(join(workspace, 'tandem-demo.md'), 'utf8');
+        if (!/<<<<<<<[\s\S]*My own notes[\s\S]*=======[\s\S]*Tandem demo was here[\s\S]*>>>>>>>/.test(merged))
+          throw new Error(`no conflict in the merged file: ${merged}`);
+        // The merge editor fills its panes a moment after the tab appears: both sides shown.
+        for (const side of ['My own notes', 'Tandem demo'])
+          await page.locator('.monaco-editor .view-lines', { hasText: side }).first().waitFor({ timeout: 20_000 });
+        log(`screenshot: ${await screenshot('e2e-worktree-merge')}`);
+        git(workspace, 'merge', '--abort');
       },
     },
   ],

@@ -21,6 +21,7 @@ import {
   claudeAgentEnv,
   claudeCodeEnv,
 } from '../compat/agentPaths';
+import { abandonApply } from '../../src/vscode/worktrees/worktreeApply';
 import { git, initRepo } from '../support/gitRepo';
 import { activateTandem, type TestedTandem, until } from './helpers';
 
@@ -170,7 +171,27 @@ if (process.env.TANDEM_COMPAT === '1') {
         g.tabs.map((t) => `${t.label}:${t.input?.constructor.name}`),
       );
       console.log(`[compat] tabs after the conflicting apply: ${JSON.stringify(tabs)}`);
-      git(ws, 'merge', '--abort');
+      // Abort as the user would from the conflict message: the merge editor's unsaved result goes too.
+      await abandonApply(ws, [vscode.Uri.file(join(ws, 'shared.txt'))]);
+      assert.equal(readFileSync(join(ws, 'shared.txt'), 'utf8'), 'line one\nline two, by Claude Code\n');
+
+      // A restarted agent brings its worktree session back in its folder (session/load).
+      for (const s of [a, b]) {
+        const name = api.worktrees.get(s.id)!.agentName;
+        ctl.switchTo(s.id, name);
+        await ctl.restart();
+        const client = ctl.agents().find((x) => x.name === name)!.client;
+        if (!client.canReopen()) {
+          console.log(`[compat] ${name} cannot reopen sessions: its worktree session stays closed`);
+          continue;
+        }
+        const branch = api.worktrees.get(s.id)!.worktree.branch;
+        await until(
+          () => ctl.sessionTabs().some((t) => t.sessionId === s.id && t.place === branch),
+          60_000,
+          `${name}'s worktree session reopened on ${branch}`,
+        );
+      }
     });
   });
 }
