@@ -1,8 +1,9 @@
 // A session in a worktree of its own, in the real VS Code, as a user runs it: "New Session in
 // Worktree…" from the palette with the Demo agent, a turn whose edit lands in the worktree and
 // not in the user's tree, the branch in the header and in the Sessions view, the worktree's
-// changes in the multi-file diff, "Apply Worktree to My Workspace…" bringing them back, and a
-// merge that meets the user's own version of the file opening in the merge editor.
+// changes in the multi-file diff, "Apply Worktree to My Workspace…" bringing them back, a window
+// reload that brings the session back in its worktree, and a merge that meets the user's own
+// version of the file opening in the merge editor.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { answerQuickInput as answer, runCommand } from '../harness/codeServer.mjs';
@@ -67,6 +68,19 @@ export default {
         if (!readFileSync(join(workspace, 'tandem-demo.md'), 'utf8').includes('Tandem demo was here'))
           throw new Error('the applied file lacks the demo edit');
         log(`screenshot: ${await screenshot('e2e-worktree-applied')}`);
+
+        // After a window reload the worktree comes back as a session tab on its branch (the Demo
+        // cannot reopen a session: a new one works on in the same worktree).
+        await page.reload({ waitUntil: 'domcontentloaded' });
+        await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+        await openTandemView();
+        const tab = view.locator('[data-testid="session-tab"][title*="in its worktree on tandem/polish-the-demo"]');
+        await tab.waitFor({ timeout: 45_000 });
+        await tab.click();
+        await view
+          .locator('[data-testid="session-place"]', { hasText: 'tandem/polish-the-demo' })
+          .waitFor({ timeout: 10_000 });
+        log(`screenshot: ${await screenshot('e2e-worktree-after-reload')}`);
 
         // The user makes the file their own and commits it; merging the session's branch now
         // meets two versions of one new file: the conflict opens in VS Code's merge editor.

@@ -1,6 +1,7 @@
 // Worktree sessions come back with their agent: after a window reload (or "Restart Agent") the
 // controller reopens each agent's last shown session; the agent's other worktree sessions that
-// were open are reopened here, in their folders, once per connection. A worktree whose folder is
+// were open are reopened here, in their folders, once per connection (an agent that cannot reopen
+// sessions gets a new one in each worktree). A worktree whose folder is
 // gone (deleted by hand) is said so, and the user may forget it; its branch is left alone.
 import * as vscode from 'vscode';
 import type { AgentClient } from '../../client/connection/agentClient';
@@ -54,14 +55,15 @@ async function reopen(
       void missing(r, sessions);
       continue;
     }
-    if (!client.canReopen()) {
-      logger.info(
-        `${r.agentName} cannot reopen sessions: the session on ${branch} stays closed (its worktree is kept).`,
-      );
-      continue;
-    }
     try {
-      await client.loadSession(r.sessionId, { cwd: path, label: branch });
+      if (client.canReopen()) await client.loadSession(r.sessionId, { cwd: path, label: branch });
+      else {
+        // The agent cannot reopen its sessions: a new one in the same worktree keeps the work at hand.
+        const fresh = await client.newSession(undefined, { cwd: path, label: branch });
+        await sessions.remove(r.sessionId);
+        await sessions.add({ ...r, sessionId: fresh.sessionId });
+        logger.info(`${r.agentName} cannot reopen sessions: a new one works on in ${branch}.`);
+      }
     } catch (err) {
       logger.warn(`Could not reopen the session on ${branch}: ${err instanceof Error ? err.message : err}`);
     }
