@@ -31,9 +31,15 @@ export class WorktreeSessions extends Disposable {
     super();
   }
 
+  /** Read and checked once: the file decorations ask for every file shown. Only add/remove write the key. */
+  private cached?: WorktreeSessionRecord[];
+
   all(): WorktreeSessionRecord[] {
-    const v = this.state.get<unknown>(KEY);
-    return Array.isArray(v) ? v.filter(isRecord) : [];
+    if (!this.cached) {
+      const v = this.state.get<unknown>(KEY);
+      this.cached = Array.isArray(v) ? v.filter(isRecord) : [];
+    }
+    return [...this.cached];
   }
 
   get(sessionId: string | undefined): WorktreeSessionRecord | undefined {
@@ -52,7 +58,9 @@ export class WorktreeSessions extends Disposable {
   }
 
   async add(record: WorktreeSessionRecord): Promise<void> {
-    await this.state.update(KEY, [...this.all().filter((r) => r.sessionId !== record.sessionId), record]);
+    const next = [...this.all().filter((r) => r.sessionId !== record.sessionId), record];
+    this.cached = next;
+    await this.state.update(KEY, next);
     this.changed.fire();
   }
 
@@ -66,6 +74,7 @@ export class WorktreeSessions extends Disposable {
 
   async remove(sessionId: string): Promise<void> {
     const rest = this.all().filter((r) => r.sessionId !== sessionId);
+    this.cached = rest;
     await this.state.update(KEY, rest.length ? rest : undefined);
     this.changed.fire();
   }
