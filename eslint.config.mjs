@@ -19,6 +19,7 @@ const LAYERS = [
   'tools',
   'registry',
   'worktrees',
+  'review',
   'demo',
   'vscode',
   'webview',
@@ -40,8 +41,10 @@ const MAY_IMPORT = {
   registry: ['client', 'acp', 'common', 'shared'],
   // Git worktrees per session: plain git through execFile, no vscode, no session state.
   worktrees: ['common'],
+  // Review comments on the agent's changes: the store, where their lines went, the prompt.
+  review: ['common', 'shared'],
   demo: [],
-  vscode: ['client', 'checkpoints', 'tools', 'registry', 'worktrees', 'session', 'acp', 'common', 'shared'],
+  vscode: ['client', 'checkpoints', 'tools', 'registry', 'worktrees', 'review', 'session', 'acp', 'common', 'shared'],
   webview: ['shared'],
 };
 

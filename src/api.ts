@@ -14,6 +14,8 @@ import type { SessionsOverview } from './vscode/view/sessionsOverview';
 import type { WorktreeSessions } from './vscode/worktrees/worktreeSessions';
 import type { AskSeveralFeature } from './vscode/worktrees/askSeveral';
 import type { ElicitationFeature } from './client/elicitation';
+import type { Feedback } from './vscode/review/registerFeedback';
+import type { EditPrompts } from './vscode/rewind/editPrompts';
 
 export interface TandemApi extends ClientToolsApi {
   /** The ACP Registry's catalog as "Add Agent from Registry…" lists it, and the update check. */
@@ -34,4 +36,6 @@ export interface TandemTestApi {
   readonly overview: SessionsOverview;
   readonly worktrees: WorktreeSessions;
   readonly askSeveral: AskSeveralFeature;
+  readonly feedback: Feedback;
+  readonly edits: EditPrompts;
 }

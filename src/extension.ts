@@ -4,13 +4,17 @@ import * as vscode from 'vscode';
 import type { TandemApi } from './api';
 import { registerAgent } from './vscode/agent/registerAgent';
 import { registerChanges } from './vscode/changes/registerChanges';
+import { SessionSummaries } from './vscode/changes/sessionSummaries';
 import { registerClientTools } from './vscode/clientTools/registerClientTools';
+import { registerCommitKept } from './vscode/commit/registerCommitKept';
 import { registerCommands } from './vscode/commands';
 import { createCtx } from './vscode/ctx';
 import { registerEditor } from './vscode/editor/registerEditor';
 import { registerPermissions } from './vscode/permissions/registerPermissions';
 import { registerPrompts } from './vscode/prompts/registerPrompts';
 import { registerRegistry } from './vscode/registry/registerRegistry';
+import { registerRewind } from './vscode/rewind/registerRewind';
+import { registerFeedback } from './vscode/review/registerFeedback';
 import { registerTerminals } from './vscode/terminals/registerTerminals';
 import { registerAttention } from './vscode/view/registerAttention';
 import { registerElicitation } from './vscode/view/registerElicitation';
@@ -32,7 +36,10 @@ export function activate(context: vscode.ExtensionContext): TandemApi {
   const terminals = registerTerminals(ctx, ctl);
   const follow = registerEditor(ctx, ctl, worktrees);
   const prompts = registerPrompts(ctx, { ctl, notices: changes, inFlight: agent.inFlight, view });
+  const edits = registerRewind(ctx, { ctl, sender: prompts.sender, restore: changes.restore, notices: changes, view });
+  const summaries = ctx.own(new SessionSummaries(ctl, prompts.sender, context.workspaceState));
   const askSeveral = registerAskSeveral(ctx, { ctl, sessions: worktrees.sessions, sender: prompts.sender });
+  registerCommitKept(ctx, { ctl, tracker: changes.tracker, worktrees: worktrees.sessions, summaries });
   const clientTools = registerClientTools(ctx, { ctl, permission: permissions.broker, tracker: changes.tracker });
   const elicitation = registerElicitation(ctx, { ctl, view });
   registerAttention(ctx, { ctl, turns: prompts.turns, view });
@@ -43,7 +50,18 @@ export function activate(context: vscode.ExtensionContext): TandemApi {
     elicitation,
     turns: prompts.turns,
     tracker: changes.tracker,
+    reviewed: changes.reviewed,
+    summaries,
     worktrees: worktrees.sessions,
+  });
+  const feedback = registerFeedback(ctx, {
+    ctl,
+    tracker: changes.tracker,
+    turns: prompts.turns,
+    sender: prompts.sender,
+    view,
+    overview,
+    placeOf: (id) => worktrees.sessions.placeOf(id),
   });
   const commands = registerCommands(ctx, {
     ctl,
@@ -54,6 +72,7 @@ export function activate(context: vscode.ExtensionContext): TandemApi {
     sender: prompts.sender,
     removeCheckpoints: changes,
     worktrees,
+    summaries,
   });
   const intents = connectView(ctx, view, {
     ctl,
@@ -64,6 +83,7 @@ export function activate(context: vscode.ExtensionContext): TandemApi {
     permissions,
     elicitation,
     changes,
+    edits,
   });
   const registry = registerRegistry(ctx, { ctl, commands, view });
   stopAgent = ctl.stop.bind(ctl);
@@ -84,6 +104,8 @@ export function activate(context: vscode.ExtensionContext): TandemApi {
       overview,
       worktrees: worktrees.sessions,
       askSeveral,
+      feedback,
+      edits,
     },
   };
 }

@@ -14,8 +14,9 @@ const typesFile = require.resolve('@types/vscode/index.d.ts', { paths: [resolve(
 const API_NAMES = [
   ...new Set(
     [
+      // `comments` is declared without `export` in @types/vscode (a namespace of the module all the same).
       ...readFileSync(typesFile, 'utf8').matchAll(
-        /^\s*export (?:declare )?(?:class|namespace|enum|function|const|let|var) (\w+)/gm,
+        /^\s*(?:export )?(?:declare )?(?:class|namespace|enum|function|const|let|var) (\w+)/gm,
       ),
     ].map((m) => m[1]),
   ),

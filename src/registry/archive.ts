@@ -11,6 +11,7 @@ import { dirname, sep } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
+import { ArchiveRefusedError, tarRefusal, zipRefusal } from './archiveRefusal';
 import { ContainedFolder, insidePath } from './contained';
 import type { ArchiveFormat } from './plan';
 
@@ -52,7 +53,7 @@ async function unpackTarGz(file: string, dest: string, limits: UnpackLimits): Pr
   const allowed = new Set(['File', 'OldFile', 'ContiguousFile', 'Directory', 'SymbolicLink', 'Link']);
   let entries = 0;
   let declared = 0;
-  let refused: string | undefined;
+  let refused: ArchiveRefusedError | undefined;
   const unpacker = tar.x({
     cwd: dest,
     strict: true, // a warning (an unsafe path, a bad header) fails the unpack instead of skipping the entry
@@ -62,10 +63,9 @@ async function unpackTarGz(file: string, dest: string, limits: UnpackLimits): Pr
     filter: (path, entry) => {
       const type = 'type' in entry ? entry.type : 'unknown';
       declared += entry.size ?? 0;
-      if (++entries > limits.maxEntries) refused ??= `the archive holds more than ${limits.maxEntries} entries`;
+      if (++entries > limits.maxEntries) refused ??= tooMany(limits);
       else if (declared > limits.maxBytes) refused ??= tooLarge(limits);
-      else if (!allowed.has(type))
-        refused ??= `the archive holds a ${type} entry (only files, folders and links): ${path}`;
+      else if (!allowed.has(type)) refused ??= new ArchiveRefusedError('special', path, `a ${type} entry`);
       return !refused;
     },
   });
@@ -74,17 +74,18 @@ async function unpackTarGz(file: string, dest: string, limits: UnpackLimits): Pr
   const count = new Transform({
     transform(chunk: Buffer, _enc, done) {
       bytes += chunk.length;
-      if (bytes > limits.maxBytes) return done(new Error(tooLarge(limits)));
-      if (refused) return done(new Error(refused));
+      if (bytes > limits.maxBytes) return done(tooLarge(limits));
+      if (refused) return done(refused);
       done(null, chunk);
     },
   });
   const done = pipeline(createReadStream(file), createGunzip(), count, unpacker as unknown as NodeJS.WritableStream);
   // The reason for refusing comes first: tar's own complaint (a truncated body) is a consequence.
+  // tar's refusals of an entry (strict: each is a failure) are said in words.
   await done.catch((err: unknown) => {
-    throw refused ? new Error(refused) : err;
+    throw refused ?? tarRefusal(err) ?? err;
   });
-  if (refused) throw new Error(refused);
+  if (refused) throw refused;
   await (await ContainedFolder.open(dest)).verify();
 }
 
@@ -100,22 +101,22 @@ async function unpackZip(file: string, dest: string, limits: UnpackLimits): Prom
   let total = 0;
   let entries = 0;
   try {
-    if (zip.entryCount > limits.maxEntries) throw new Error(`the archive holds more than ${limits.maxEntries} entries`);
+    if (zip.entryCount > limits.maxEntries) throw tooMany(limits);
     for await (const entry of zip.eachEntry()) {
-      if (++entries > limits.maxEntries) throw new Error(`the archive holds more than ${limits.maxEntries} entries`);
+      if (++entries > limits.maxEntries) throw tooMany(limits);
       // The Unix mode, from a zip made on Unix or macOS. One made on Windows has MS-DOS attributes
       // there instead: no type, so a file unless its name says folder, never a link.
       const unix = [3, 19].includes(entry.versionMadeBy >> 8);
       const mode = unix ? (entry.externalFileAttributes >>> 16) & 0o177777 : 0;
       const type = mode & S_IFMT;
       if (type && type !== S_IFREG && type !== S_IFDIR && type !== S_IFLNK)
-        throw new Error(`the archive holds a special file (device, FIFO or socket): ${entry.fileName}`);
+        throw new ArchiveRefusedError('special', entry.fileName, 'a special file: a device, FIFO or socket');
       if (entry.fileName.endsWith('/') || type === S_IFDIR) {
         await folder.place(entry.fileName, 'dir');
         continue;
       }
       total += entry.uncompressedSize; // yauzl checks the content against the declared size
-      if (total > limits.maxBytes) throw new Error(tooLarge(limits));
+      if (total > limits.maxBytes) throw tooLarge(limits);
       const isLink = type === S_IFLNK;
       const target = await folder.place(entry.fileName, isLink ? 'link' : 'file');
       const stream = await zip.openReadStreamPromise(entry);
@@ -129,6 +130,8 @@ async function unpackZip(file: string, dest: string, limits: UnpackLimits): Prom
       if (mode & 0o111) await chmod(target, 0o755);
     }
     await folder.verify();
+  } catch (err) {
+    throw zipRefusal(err) ?? err; // yauzl's refusal of a name, in words
   } finally {
     zip.close();
   }
@@ -145,8 +148,12 @@ async function smallText(stream: Readable, max: number, name: string): Promise<s
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function tooLarge(limits: UnpackLimits): string {
-  return `the archive unpacks to more than ${limits.maxBytes} bytes`;
+function tooLarge(limits: UnpackLimits): ArchiveRefusedError {
+  return new ArchiveRefusedError('limit', undefined, `it unpacks to more than ${limits.maxBytes} bytes`);
+}
+
+function tooMany(limits: UnpackLimits): ArchiveRefusedError {
+  return new ArchiveRefusedError('limit', undefined, `it holds more than ${limits.maxEntries} entries`);
 }
 
 /**

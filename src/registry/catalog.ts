@@ -4,6 +4,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fetchText, type UrlPolicy } from './download';
+import { NetworkError } from './networkErrors';
 import { parseRegistryIndex } from './parse';
 import type { RegistryIndex } from './types';
 
@@ -19,8 +20,26 @@ export interface LoadedIndex {
   fetchedAt: number;
   /** The fetch failed and this is the cached copy. */
   offline: boolean;
-  /** Why the fetch failed, when it did. */
+  /** Why the fetch failed, when it did: in words. */
   fetchError?: string;
+  /** The same with the error's codes, for the log. */
+  fetchErrorDetail?: string;
+}
+
+/** No index could be fetched and none is cached: what the message about it needs. */
+export class RegistryLoadError extends Error {
+  constructor(
+    readonly url: string,
+    /** Why, in words. */
+    readonly reason: string,
+    /** Why, with the codes: for the log. */
+    readonly detail: string,
+    /** The server's certificate is not trusted here (a company CA missing from the system's store). */
+    readonly untrusted: boolean,
+  ) {
+    super(`could not load the ACP Registry from ${url}: ${reason}; no copy is cached yet`);
+    this.name = 'RegistryLoadError';
+  }
 }
 
 export interface LoadIndexOptions {
@@ -46,7 +65,7 @@ export async function loadIndex(o: LoadIndexOptions): Promise<LoadedIndex> {
     const parsed = safeParse(cached.body);
     if (parsed) return { ...parsed, url: o.url, fetchedAt: cached.fetchedAt, offline: false };
   }
-  let fetchError: string;
+  let failure: { reason: string; detail: string; untrusted: boolean };
   try {
     const body = await fetchText(o.url, {
       policy: o.policy,
@@ -58,11 +77,19 @@ export async function loadIndex(o: LoadIndexOptions): Promise<LoadedIndex> {
     await writeCache(o.cacheFile, { url: o.url, fetchedAt, body });
     return { ...parsed, url: o.url, fetchedAt, offline: false };
   } catch (err) {
-    fetchError = describeFetchError(err);
+    failure = describeFetchError(err);
   }
   const parsed = cached && safeParse(cached.body);
-  if (cached && parsed) return { ...parsed, url: o.url, fetchedAt: cached.fetchedAt, offline: true, fetchError };
-  throw new Error(`Could not load the ACP Registry from ${o.url}: ${fetchError}. No copy is cached yet.`);
+  if (cached && parsed)
+    return {
+      ...parsed,
+      url: o.url,
+      fetchedAt: cached.fetchedAt,
+      offline: true,
+      fetchError: failure.reason,
+      fetchErrorDetail: failure.detail,
+    };
+  throw new RegistryLoadError(o.url, failure.reason, failure.detail, failure.untrusted);
 }
 
 /** "2026-11-23 14:05", in local time: when an offline list was fetched. */
@@ -97,10 +124,9 @@ async function writeCache(file: string, c: CacheFile): Promise<void> {
   await rename(tmp, file);
 }
 
-function describeFetchError(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  if (err.name === 'TimeoutError') return 'no answer in time';
-  // fetch() wraps the network error ("fetch failed"); its cause says what happened (ECONNREFUSED, ENOTFOUND).
-  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ? `${err.message} (${cause.code})` : err.message;
+/** Why the fetch failed: a failed connection in words (fetchText made it a NetworkError), else the error's own message. */
+function describeFetchError(err: unknown): { reason: string; detail: string; untrusted: boolean } {
+  if (err instanceof NetworkError) return { reason: err.message, detail: err.detail, untrusted: err.untrusted };
+  const text = err instanceof Error ? err.message : String(err);
+  return { reason: text, detail: text, untrusted: false };
 }

@@ -6,9 +6,10 @@
 // every link again (a link made early can lead out through one made later) and every hard link.
 // The folder is a fresh staging folder that only this unpack writes to, so a check holds until
 // the write it guards.
-import { lstat, mkdir, readdir, realpath, symlink } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readlink, realpath, symlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { isWithin, realPathSync } from '../client/files/realPath';
+import { ArchiveRefusedError } from './archiveRefusal';
 
 export type EntryKind = 'file' | 'dir' | 'link';
 
@@ -33,30 +34,32 @@ export class ContainedFolder {
    * that do not exist yet are made.
    */
   async place(name: string, kind: EntryKind): Promise<string> {
+    const outside = outsideByName(this.root, name);
+    if (outside) throw new ArchiveRefusedError('outside', name, outside);
     const target = insidePath(this.root, name);
     const key = relative(this.root, target).split(sep).join('/');
     if (key === '') {
-      if (kind !== 'dir') throw new Error(`the archive holds a file in place of its folder: ${name}`);
+      if (kind !== 'dir') throw new ArchiveRefusedError('outside', name, 'a file in place of the folder itself');
       return target;
     }
     const before = this.names.get(key);
-    if (before && !(before === 'dir' && kind === 'dir')) throw new Error(`the archive holds ${name} twice`);
+    if (before && !(before === 'dir' && kind === 'dir')) throw new ArchiveRefusedError('duplicate', name, 'twice');
     this.names.set(key, kind);
     await this.noLinkOnTheWay(target, name, kind);
     await mkdir(kind === 'dir' ? target : dirname(target), { recursive: true });
     // Belt and braces: the folder the entry goes into really is inside.
     if (!isWithin(this.realRoot, realPathSync(dirname(target))))
-      throw new Error(`the archive holds a path that leads outside its folder: ${name}`);
+      throw new ArchiveRefusedError('outside', name, 'its path leads outside');
     return target;
   }
 
   /** Makes `at` (placed as a link) a symbolic link to `to`, refused when it really leads outside. */
   async link(to: string, at: string, name: string): Promise<void> {
     if (isAbsolute(to) || /^[a-zA-Z]:/.test(to) || to.includes('\\'))
-      throw new Error(`the archive holds a link to an absolute path: ${name} -> ${to}`);
+      throw new ArchiveRefusedError('outside', name, `a link to the absolute path ${to}`);
     // Not joined (join would normalize): `x/..` must be resolved the way the file system will.
     if (!isWithin(this.realRoot, realPathSync(dirname(at) + sep + to)))
-      throw new Error(`the archive holds a link that points outside its folder: ${name} -> ${to}`);
+      throw new ArchiveRefusedError('outside', name, `a link to ${to}, which leads outside`);
     await symlink(to, at);
   }
 
@@ -73,11 +76,11 @@ export class ContainedFolder {
         const shown = relative(this.root, p);
         if (e.isSymbolicLink()) {
           if (!isWithin(this.realRoot, realPathSync(p)))
-            throw new Error(`the archive holds a link that points outside its folder: ${shown}`);
+            throw new ArchiveRefusedError('outside', shown, `a link to ${await readlink(p)}, which leads outside`);
         } else if (e.isDirectory()) await walk(p);
         else {
           const st = await lstat(p, { bigint: true });
-          if (!st.isFile()) throw new Error(`the archive holds a special file (device, FIFO or socket): ${shown}`);
+          if (!st.isFile()) throw new ArchiveRefusedError('special', shown, 'a special file: a device, FIFO or socket');
           if (st.nlink < 2n) continue;
           const key = `${st.dev}:${st.ino}`;
           const seen = inodes.get(key) ?? { nlink: Number(st.nlink), seen: 0, path: shown };
@@ -88,7 +91,7 @@ export class ContainedFolder {
     };
     await walk(this.root);
     for (const { nlink, seen, path } of inodes.values())
-      if (seen < nlink) throw new Error(`the archive holds a hard link to a file outside its folder: ${path}`);
+      if (seen < nlink) throw new ArchiveRefusedError('outside', path, 'a hard link to a file outside');
   }
 
   private async noLinkOnTheWay(target: string, name: string, kind: EntryKind): Promise<void> {
@@ -100,10 +103,10 @@ export class ContainedFolder {
       if (!last && this.checked.has(p)) continue;
       const st = await lstat(p).catch(() => undefined);
       if (!st) return; // nothing further exists: the folders are made by place(), as folders
-      if (st.isSymbolicLink()) throw new Error(`the archive writes through a symbolic link: ${name}`);
+      if (st.isSymbolicLink()) throw new ArchiveRefusedError('outside', name, 'it is written through a symbolic link');
       if (last) {
-        if (kind !== 'dir' || !st.isDirectory()) throw new Error(`the archive holds ${name} twice`);
-      } else if (!st.isDirectory()) throw new Error(`the archive puts ${name} under a file`);
+        if (kind !== 'dir' || !st.isDirectory()) throw new ArchiveRefusedError('duplicate', name, 'twice');
+      } else if (!st.isDirectory()) throw new ArchiveRefusedError('duplicate', name, 'under a file');
       else this.checked.add(p);
     }
   }
@@ -111,10 +114,15 @@ export class ContainedFolder {
 
 /** `name` resolved under `dest`; throws when it is absolute or climbs out (by name). */
 export function insidePath(dest: string, name: string): string {
+  const outside = outsideByName(dest, name);
+  if (outside) throw new Error(`${name} is outside its folder: ${outside}`);
+  return resolve(dest, name.replace(/\\/g, '/'));
+}
+
+/** Why `name` is outside `dest` by its text alone (absolute, or climbing out); undefined when inside. */
+function outsideByName(dest: string, name: string): string | undefined {
   const normalized = name.replace(/\\/g, '/');
-  if (isAbsolute(normalized) || /^[a-zA-Z]:/.test(normalized))
-    throw new Error(`the archive holds an absolute path: ${name}`);
-  const target = resolve(dest, normalized);
-  if (!isWithin(resolve(dest), target)) throw new Error(`the archive holds a path outside its folder: ${name}`);
-  return target;
+  if (isAbsolute(normalized) || /^[a-zA-Z]:/.test(normalized)) return 'an absolute path';
+  if (!isWithin(resolve(dest), resolve(dest, normalized))) return 'its path climbs out with ".."';
+  return undefined;
 }

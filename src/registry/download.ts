@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { networkErrorOf } from './networkErrors';
 
 export const LOOPBACK_HTTP_ENV = 'TANDEM_REGISTRY_ALLOW_LOOPBACK_HTTP';
 
@@ -51,6 +52,8 @@ export async function fetchChecked(url: string, o: FetchOptions): Promise<Respon
       redirect: 'manual',
       signal: signals.length ? AbortSignal.any(signals) : undefined,
       headers: { 'user-agent': 'Tandem (ACP client for VS Code)' },
+    }).catch((err: unknown) => {
+      throw networkErrorOf(err, current.host, o.timeoutMs) ?? err;
     });
     if (res.status >= 300 && res.status < 400 && res.headers.get('location')) {
       await res.body?.cancel();
@@ -71,10 +74,14 @@ export async function fetchText(url: string, o: FetchOptions & { maxBytes: numbe
   const res = await fetchChecked(url, o);
   const chunks: Buffer[] = [];
   let n = 0;
-  for await (const chunk of Readable.fromWeb(res.body! as import('node:stream/web').ReadableStream)) {
-    n += (chunk as Buffer).length;
-    if (n > o.maxBytes) throw new Error(`${url} is larger than ${o.maxBytes} bytes`);
-    chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of Readable.fromWeb(res.body! as import('node:stream/web').ReadableStream)) {
+      n += (chunk as Buffer).length;
+      if (n > o.maxBytes) throw new Error(`${url} is larger than ${o.maxBytes} bytes`);
+      chunks.push(chunk as Buffer);
+    }
+  } catch (err) {
+    throw networkErrorOf(err, new URL(res.url || url).host, o.timeoutMs) ?? err;
   }
   return Buffer.concat(chunks).toString('utf8');
 }
@@ -114,7 +121,9 @@ export async function downloadFile(
     count,
     createWriteStream(file, { mode: 0o600 }),
     { signal: o.signal },
-  );
+  ).catch((err: unknown) => {
+    throw networkErrorOf(err, new URL(res.url || url).host, o.timeoutMs) ?? err;
+  });
   return { sha256: hash.digest('hex'), bytes };
 }
 

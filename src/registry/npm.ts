@@ -5,6 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { spawnTree } from '../acp/processTree';
 import { insidePath } from './archive';
+import { wordsForCode } from './networkErrors';
 
 export interface NpmInstallOptions {
   /** The npm executable (found on PATH). */
@@ -16,6 +17,19 @@ export interface NpmInstallOptions {
   signal?: AbortSignal;
   /** npm's output, line by line (for the log). */
   onOutput?: (line: string) => void;
+}
+
+/** npm failed: a short reason in words; npm's own output (with its log's path) went to `onOutput`. */
+export class NpmInstallError extends Error {
+  constructor(
+    /** npm's code (E404, ETARGET, ECONNREFUSED, …) when it printed one. */
+    readonly npmCode: string | undefined,
+    readonly exitCode: number | null,
+    readonly reason: string,
+  ) {
+    super(`npm install failed: ${reason}`);
+    this.name = 'NpmInstallError';
+  }
 }
 
 export async function npmInstall(o: NpmInstallOptions): Promise<void> {
@@ -33,13 +47,12 @@ export async function npmInstall(o: NpmInstallOptions): Promise<void> {
     env: { ...process.env, npm_config_update_notifier: 'false' },
   });
   const child = tree.child;
-  const tail: string[] = [];
+  const errorLines: string[] = [];
   const onData = (buf: Buffer) => {
     for (const line of buf.toString('utf8').split(/\r?\n/)) {
       if (!line.trim()) continue;
       o.onOutput?.(line);
-      tail.push(line);
-      if (tail.length > 15) tail.shift();
+      if (errorLines.length < 200 && NPM_ERROR.test(line)) errorLines.push(line);
     }
   };
   child.stdout!.on('data', onData);
@@ -53,10 +66,10 @@ export async function npmInstall(o: NpmInstallOptions): Promise<void> {
       child.once('close', resolve);
     });
     o.signal?.throwIfAborted();
-    if (code !== 0)
-      throw new Error(
-        `npm install ${o.packageName}@${o.version} failed (exit ${code})${tail.length ? `:\n${tail.join('\n')}` : ''}`,
-      );
+    if (code !== 0) {
+      o.onOutput?.(`npm install ${o.packageName}@${o.version} exited with code ${code}`);
+      throw npmFailure(errorLines, code, o.packageName, o.version);
+    }
   } finally {
     o.signal?.removeEventListener('abort', kill);
   }
@@ -98,4 +111,52 @@ export async function installedVersion(dir: string, packageName: string): Promis
   } catch {
     return undefined;
   }
+}
+
+/** A line of npm's error report: `npm error …` (npm 10 and later) or `npm ERR! …` (before). */
+const NPM_ERROR = /^npm (error|ERR!)( |$)/;
+
+/** What npm's codes mean for the package being installed. */
+const NPM_WORDS: Record<string, (pkg: string, version: string) => string> = {
+  E404: (pkg, version) => `the npm registry has no package ${pkg}@${version} (or does not let this computer see it)`,
+  ETARGET: (pkg, version) => `the npm registry has no version ${version} of ${pkg}`,
+  E401: () => 'the npm registry asked for a login (check your npm login and .npmrc)',
+  E403: () => 'the npm registry refused access (check your npm login and .npmrc)',
+  ENEEDAUTH: () => 'the npm registry asked for a login (check your npm login and .npmrc)',
+  EACCES: () => 'npm was not allowed to write a file (permissions)',
+  EPERM: () => 'npm was not allowed to write a file (permissions, or a file in use)',
+  ENOSPC: () => 'the disk is full',
+  EINTEGRITY: () => 'a package npm downloaded did not match its checksum',
+  ERESOLVE: () => "npm could not resolve the package's dependencies",
+  ELIFECYCLE: () => 'an install script of the package or of a dependency failed',
+};
+
+/**
+ * npm's report as one short reason: its code in words (a network code as for Tandem's own
+ * downloads), else its first message line. The log keeps every line and the path of npm's log.
+ */
+export function npmFailure(
+  lines: readonly string[],
+  exitCode: number | null,
+  pkg: string,
+  version: string,
+): NpmInstallError {
+  const text = lines.map((l) => l.replace(NPM_ERROR, '').trim());
+  const code = text.map((l) => /^code (\S+)$/.exec(l)?.[1]).find((c) => c !== undefined);
+  const network = code ? wordsForCode(code) : undefined;
+  let reason: string;
+  if (code && NPM_WORDS[code]) reason = NPM_WORDS[code](pkg, version);
+  else if (network)
+    reason =
+      `npm could not reach its registry: ${network.words}` +
+      (network.untrusted
+        ? ' (npm trusts the certificates of its own settings: cafile in .npmrc, or NODE_EXTRA_CA_CERTS)'
+        : '');
+  else if (code === '1' || text.includes('command failed'))
+    reason = 'an install script of the package or of a dependency failed';
+  else {
+    const first = text.find((l) => l && !/^(code|errno|syscall|path|command|A complete log of this run)\b/.test(l));
+    reason = first ? first.slice(0, 200) : `npm exited with code ${exitCode}`;
+  }
+  return new NpmInstallError(code, exitCode, reason);
 }

@@ -57,6 +57,8 @@ export class RegistryService {
       now: this.d.now,
     });
     for (const w of loaded.warnings) this.d.log?.(w);
+    if (loaded.offline)
+      this.d.log?.(`could not fetch ${loaded.url} (${loaded.fetchErrorDetail}): using the saved copy`);
     return buildCatalog(loaded, await this.d.store.installed(), this.d.platform, this.d.tools());
   }
 
@@ -144,9 +146,8 @@ export class RegistryService {
     if (!probe.ok) {
       outcome.release();
       if (outcome.dir && outcome.dir !== from.dir) await this.d.store.removeDir(row.id, outcome.dir);
-      throw new Error(
-        `${row.name} ${outcome.version} did not start, so ${from.version} stays installed: ${probe.message}`,
-      );
+      // The caller says that `from` stays (every failed update keeps it).
+      throw new Error(`${row.name} ${outcome.version} did not start: ${probe.message}`);
     }
     const to: InstalledAgent = {
       ...from,

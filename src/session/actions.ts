@@ -31,6 +31,12 @@ export type SessionAction =
   | { type: 'disconnected'; at: number; error: string }
   | { type: 'modeChanged'; at: number; currentModeId: string }
   | { type: 'configOptionsChanged'; at: number; configOptions: SessionConfigOption[] }
+  /** session/list gave the session this title (opencode and Kilo name a session there, not in session_info_update). */
+  | { type: 'titleListed'; at: number; title: string }
+  /** Edit and resend rewound the conversation to before prompt `fromTurn`: it and the later turns fold as rewound. */
+  | { type: 'rewound'; at: number; fromTurn: number }
+  /** Redo of an edit: those rewound turns show again (the agent's context stays as it is). */
+  | { type: 'unrewound'; at: number; turns: number[] }
   /** A terminal appeared or its header changed (command, exit, release). Output goes by terminalOutput. */
   | { type: 'terminal'; at: number; terminal: Omit<TerminalView, 'output' | 'truncated'> & { truncated?: boolean } }
   | { type: 'terminalOutput'; at: number; terminalId: string; data: string }

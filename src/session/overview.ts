@@ -20,6 +20,10 @@ export interface OverviewSession {
   unseen: boolean;
   /** Files the agent changed in it. */
   files: number;
+  /** Lines added and removed in those files since the session first touched each, once counted. */
+  lines?: { added: number; removed: number };
+  /** Of those files, how many the user has not marked reviewed. */
+  toReview?: number;
   /** When the running turn started (epoch ms), while one runs. */
   runningSince?: number;
   /** A worktree session put away: its work is on its branch, its folder removed (restore brings it back). */
@@ -68,7 +72,11 @@ export function describeSession(s: OverviewSession, now = Date.now()): string {
   if (s.waiting) parts.push(`waits for ${s.waiting}`);
   if (s.status === 'working' && s.runningSince !== undefined) parts.push(`running ${elapsed(now - s.runningSince)}`);
   parts.push(`${s.turns} turn${s.turns === 1 ? '' : 's'}`);
-  if (s.files) parts.push(`${s.files} file${s.files === 1 ? '' : 's'} changed`);
+  if (s.files)
+    parts.push(
+      `${s.files} file${s.files === 1 ? '' : 's'}${s.lines ? ` +${s.lines.added} −${s.lines.removed}` : ' changed'}`,
+    );
+  if (s.toReview) parts.push(`${s.toReview} to review`);
   const u = s.usage;
   if (u?.cost)
     parts.push(

@@ -16,8 +16,9 @@ import {
   type TurnView,
 } from '../shared/sessionModel';
 import type { SessionAction } from './actions';
-import { appendTerminalOutput, setTerminal, upsertToolCall } from './toolCalls';
+import { appendTerminalOutput, mergeRequestedCall, setTerminal, upsertToolCall } from './toolCalls';
 import { appendChunk, endTurn, newTurn, pushItem, setMeta, upsertCompaction } from './turns';
+import { rewindTurns, unrewindTurns } from './rewind';
 
 export interface TurnState {
   readonly header: Omit<TurnView, 'items'>;
@@ -86,13 +87,21 @@ export function reduce(state: SessionState, action: SessionAction): ReduceResult
       return setMeta(state, { currentModeId: action.currentModeId });
     case 'configOptionsChanged':
       return setMeta(state, { configOptions: action.configOptions });
+    case 'titleListed':
+      // The agent's title by either way it tells it: the latest wins (Tandem has no title of its own to keep).
+      return action.title === state.meta.title ? { state, patches: [] } : setMeta(state, { title: action.title });
+    case 'rewound':
+      return rewindTurns(state, action.fromTurn);
+    case 'unrewound':
+      return unrewindTurns(state, action.turns);
     case 'terminal':
       return setTerminal(state, action.terminal);
     case 'terminalOutput':
       return appendTerminalOutput(state, action.terminalId, action.data);
     case 'permissionRequested': {
       const permissions = [...state.permissions, action.request];
-      return { state: { ...state, permissions }, patches: [{ op: 'permissions', permissions }] };
+      const r = mergeRequestedCall({ ...state, permissions }, action.request, action.at);
+      return { state: r.state, patches: [...r.patches, { op: 'permissions', permissions }] };
     }
     case 'permissionResolved': {
       const req = state.permissions.find((p) => p.requestId === action.requestId);

@@ -2,7 +2,13 @@
 // the turn of its parent call for a subagent's), and the terminals calls show: client terminals,
 // and agent-side ones reported in a call's `_meta` (terminal_info / terminal_output / terminal_exit).
 import type { ToolCall, ToolCallUpdate } from '@agentclientprotocol/sdk';
-import { appendOutput, type Patch, type TerminalView, type ToolCallView } from '../shared/sessionModel';
+import {
+  appendOutput,
+  type Patch,
+  type PermissionRequestView,
+  type TerminalView,
+  type ToolCallView,
+} from '../shared/sessionModel';
 import type { SessionAction } from './actions';
 import type { ReduceResult, SessionState } from './reducer';
 import { hasTerminalMeta, parentToolUseIdOf, terminalIdOf, withoutTerminalMeta } from './toolCallMeta';
@@ -123,6 +129,21 @@ export function upsertToolCall(
   state = { ...state, toolCalls: state.toolCalls.set(call.toolCallId, call) };
   patches.push({ op: 'tool', call });
   return { state, patches };
+}
+
+/**
+ * What an agent's permission request says about a call the session shows already, merged into its
+ * row as an update, as Zed does: Qwen Code names the file and the command only in the request
+ * (its rows would stay "Edit" and "Shell"). The agent's later updates win as usual. Not merged:
+ * the request's status (the row's is the agent's report of the call, a prompt says it waits) and
+ * its `_meta` (terminal meta there would start a terminal); Tandem's own questions (a read outside
+ * the workspace) describe the question, not the call. A call with no row yet gets one only once
+ * the request is answered (permissionResolved).
+ */
+export function mergeRequestedCall(state: SessionState, request: PermissionRequestView, at: number): ReduceResult {
+  if (request.origin === 'client' || !state.toolCalls.has(request.toolCallId)) return { state, patches: [] };
+  const { status: _s, _meta: _m, ...fields } = request.toolCall;
+  return upsertToolCall(state, { ...fields, toolCallId: request.toolCallId }, at, false);
 }
 
 /** Turns `_meta.terminal_info / terminal_output / terminal_exit` into the same terminal state a client terminal has. */

@@ -27,19 +27,59 @@ export function clientToolTitle(
 }
 
 /**
+ * The groups Tandem ships and their tools (src/tools/code, src/tools/workspace,
+ * src/vscode/clientTools/ideTools.ts): before Tandem has seen a call, its MCP name says which of
+ * these it is, since no two tools or groups share a name. Other groups' tools do not say theirs.
+ */
+export const BUILT_IN_GROUPS: Readonly<Record<string, readonly string[]>> = {
+  IDE: ['OpenFile', 'GetSelection', 'ShowMessage', 'GetOpenEditors'],
+  Code: [
+    'GoToDefinition',
+    'FindReferences',
+    'DocumentSymbols',
+    'WorkspaceSymbols',
+    'TypeInfo',
+    'CallHierarchy',
+    'Rename',
+    'QuickFixes',
+  ],
+  Workspace: ['RunTask', 'GetGitChanges', 'GetProblems'],
+};
+
+/**
  * A call of Tandem's MCP server as the agent reports it before Tandem has seen the call (Claude
- * names it `mcp__tandem__<tool>`, and asks permission first in its Manual mode). Through a group's
- * container the input is `{function, arguments}`, which names both; a tool called directly does
- * not say its group, so it reads "Tandem · OpenFile".
+ * names it `mcp__tandem__<tool>`, and asks permission first in its default mode), in the words
+ * Tandem's own row for it will use. Through a group's container the input is `{function,
+ * arguments}`, which names both; a shipped group's container is "Code · expand group", a shipped
+ * tool is in its group; any other tool called directly does not say its group: "Tandem · OpenFile".
  */
 export function clientCallOfMcpName(name: string, input: unknown): ClientCallFacts | undefined {
   const m = /^mcp__tandem__(.+)$/.exec(name);
   if (!m) return undefined;
   const a = (input && typeof input === 'object' ? input : {}) as Record<string, unknown>;
   const args = a.arguments && typeof a.arguments === 'object' ? (a.arguments as Record<string, unknown>) : {};
-  return typeof a.function === 'string'
-    ? { group: m[1], tool: a.function, args }
-    : { group: 'Tandem', tool: m[1], args: a };
+  if (typeof a.function === 'string') return { group: m[1], tool: a.function, args };
+  if (Object.hasOwn(BUILT_IN_GROUPS, m[1])) return { group: m[1], tool: m[1], kind: 'container', args: {} };
+  const group = Object.keys(BUILT_IN_GROUPS).find((g) => BUILT_IN_GROUPS[g].includes(m[1]));
+  return { group: group ?? 'Tandem', tool: m[1], args: a };
+}
+
+/**
+ * What a call would do, in words, for the tools whose arguments say it (`code` spans in
+ * backticks): Rename says what it renames to what. Undefined for the others ("Call …" then).
+ */
+export function clientCallQuestion(c: ClientCallFacts, rel: (path: string) => string = (p) => p): string | undefined {
+  const a = c.args ?? {};
+  if (c.kind === 'container' || c.kind === 'skill' || c.tool !== 'Rename' || typeof a.newName !== 'string')
+    return undefined;
+  const line = typeof a.line === 'number' ? `:${a.line}` : '';
+  const place = typeof a.path === 'string' ? `${rel(a.path)}${line}` : '';
+  const named = typeof a.symbol === 'string' && a.symbol !== '';
+  const column = !named && line && typeof a.column === 'number' ? `:${a.column}` : '';
+  const what = named
+    ? `\`${a.symbol}\`${place && ` in \`${place}\``}`
+    : `the symbol${place && ` at \`${place}${column}\``}`;
+  return `Rename ${what} to \`${a.newName}\``;
 }
 
 /** The same as one line of text. */

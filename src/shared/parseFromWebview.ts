@@ -19,7 +19,7 @@ type Fields = Record<string, unknown>;
 
 const isId = (v: unknown, max: number): v is string => typeof v === 'string' && v.length > 0 && v.length <= max;
 const isTurn = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
-const CHANGE_ACTIONS: readonly ChangeAction[] = ['diff', 'keep', 'undo', 'review'];
+const CHANGE_ACTIONS: readonly ChangeAction[] = ['diff', 'keep', 'undo', 'review', 'reviewed', 'unreviewed'];
 
 /** Checks a message from the webview. Returns the message, or a string saying what is wrong. */
 export function parseFromWebview(msg: unknown): FromWebview | string {
@@ -35,29 +35,24 @@ export function parseFromWebview(msg: unknown): FromWebview | string {
     case 'selectAgent':
     case 'showLog':
     case 'openSession':
+    case 'summarize':
     case 'signIn':
+    case 'redoEdit':
       return extra([]) ?? { type: m.type };
     case 'request':
       return parseRequest(m);
     case 'prompt': {
       const bad = extra(['text', 'attachments']);
+      const p = bad ?? parsePrompt(m, 'prompt');
+      return typeof p === 'string' ? p : { type: 'prompt', ...p };
+    }
+    case 'resendPrompt': {
+      const bad = extra(['sessionId', 'turn', 'text', 'attachments']);
       if (bad) return bad;
-      if (typeof m.text !== 'string') return 'prompt.text must be a string';
-      if (m.text.length > MAX_PROMPT_CHARS) return `prompt.text is longer than ${MAX_PROMPT_CHARS} characters`;
-      if (m.attachments === undefined) {
-        if (!m.text.trim()) return 'prompt.text is empty';
-        return { type: 'prompt', text: m.text };
-      }
-      if (!Array.isArray(m.attachments)) return 'prompt.attachments must be an array';
-      if (m.attachments.length > MAX_ATTACHMENTS) return `prompt has more than ${MAX_ATTACHMENTS} attachments`;
-      const attachments: Attachment[] = [];
-      for (const a of m.attachments) {
-        const r = parseAttachment(a);
-        if (typeof r === 'string') return `prompt.attachments: ${r}`;
-        attachments.push(r);
-      }
-      if (!m.text.trim() && attachments.length === 0) return 'prompt.text is empty';
-      return { type: 'prompt', text: m.text, attachments };
+      if (!isId(m.sessionId, 1000)) return 'resendPrompt.sessionId must be a non-empty string';
+      if (!isTurn(m.turn)) return 'resendPrompt.turn must be a turn index';
+      const p = parsePrompt(m, 'resendPrompt');
+      return typeof p === 'string' ? p : { type: 'resendPrompt', sessionId: m.sessionId, turn: m.turn, ...p };
     }
     case 'queue':
       return parseQueueOp(m);
@@ -137,10 +132,11 @@ export function parseFromWebview(msg: unknown): FromWebview | string {
         ? { type: 'openLocation', path: m.path }
         : { type: 'openLocation', path: m.path, line: m.line as number };
     }
-    case 'restoreTo': {
+    case 'restoreTo':
+    case 'editPrompt': {
       const bad = extra(['turn']);
       if (bad) return bad;
-      return isTurn(m.turn) ? { type: 'restoreTo', turn: m.turn } : 'restoreTo.turn must be a turn index';
+      return isTurn(m.turn) ? { type: m.type, turn: m.turn } : `${m.type}.turn must be a turn index`;
     }
     case 'changeAction': {
       const bad = extra(['turn', 'action', 'path']);
@@ -157,6 +153,23 @@ export function parseFromWebview(msg: unknown): FromWebview | string {
     default:
       return `unknown message type ${JSON.stringify(m.type)}`;
   }
+}
+
+/** A prompt's text and attachments (of `prompt` and `resendPrompt`): not empty, bounded. */
+function parsePrompt(m: Fields, name: string): { text: string; attachments?: Attachment[] } | string {
+  if (typeof m.text !== 'string') return `${name}.text must be a string`;
+  if (m.text.length > MAX_PROMPT_CHARS) return `${name}.text is longer than ${MAX_PROMPT_CHARS} characters`;
+  if (m.attachments === undefined) return m.text.trim() ? { text: m.text } : `${name}.text is empty`;
+  if (!Array.isArray(m.attachments)) return `${name}.attachments must be an array`;
+  if (m.attachments.length > MAX_ATTACHMENTS) return `${name} has more than ${MAX_ATTACHMENTS} attachments`;
+  const attachments: Attachment[] = [];
+  for (const a of m.attachments) {
+    const r = parseAttachment(a);
+    if (typeof r === 'string') return `${name}.attachments: ${r}`;
+    attachments.push(r);
+  }
+  if (!m.text.trim() && attachments.length === 0) return `${name}.text is empty`;
+  return { text: m.text, attachments };
 }
 
 /** Longest queue a view can address by position. */

@@ -108,10 +108,14 @@ export interface ChangedFile {
   /** Too large for the line diff (src/shared/lineDiff.ts): added / removed are upper bounds. */
   tooLarge?: true;
   state: 'pending' | 'kept' | 'reverted';
+  /** The user marked the file as reviewed since the agent last changed it. */
+  reviewed?: true;
+  /** The symbols the change touched, from the language's document symbols: "parseRules changed, matchScope added". */
+  symbols?: string;
 }
 
 /** What the user can do with a turn's changes from the view (`path` absent: the whole turn). */
-export type ChangeAction = 'diff' | 'keep' | 'undo' | 'review';
+export type ChangeAction = 'diff' | 'keep' | 'undo' | 'review' | 'reviewed' | 'unreviewed';
 export type RequestMethod = keyof WebviewRequests;
 export type RequestParams<M extends RequestMethod> = WebviewRequests[M]['params'];
 export type RequestResult<M extends RequestMethod> = WebviewRequests[M]['result'];
@@ -124,6 +128,13 @@ export type WebviewRequest = {
 /** The host's one answer to a request: its result, or why it failed (a message for the user). */
 export type WebviewReply =
   { type: 'reply'; seq: number; result: unknown } | { type: 'reply'; seq: number; error: string };
+
+/**
+ * How Edit and resend goes back before the edited prompt (the composer's banner says it): in
+ * place (`_session/rewind`), in a fork at the agent's message before it, in a new session (the
+ * first prompt), or the agent can do none of these and the user is asked before anything is sent.
+ */
+export type EditWayView = 'rewind' | 'fork' | 'new' | 'ask';
 
 /** Host → webview. */
 export type ToWebview =
@@ -142,6 +153,17 @@ export type ToWebview =
   | { type: 'queue'; queue: QueueView }
   /** The agent's changes or their review state changed: a changes list asks for its turn again. */
   | { type: 'changes' }
+  /** Edit and resend: a prompt for the composer to edit (the turn's, or the edited one back after a send that did not go out). */
+  | {
+      type: 'editing';
+      sessionId: string;
+      turn: number;
+      text: string;
+      attachments?: Attachment[];
+      way: EditWayView;
+      /** The agent's name, for the banner's "… cannot rewind" (way `ask`). */
+      agent?: string;
+    }
   | WebviewReply;
 
 /** Webview → host: what the user did. The host acts on it and answers nothing. */
@@ -187,10 +209,18 @@ export type WebviewIntent =
   | { type: 'closeSession'; sessionId: string; agentName?: string }
   /** Pick a past session to reopen (a QuickPick on the host). */
   | { type: 'openSession' }
+  /** Ask the Agent to Summarize: the shown session's agent says what it changed. */
+  | { type: 'summarize' }
   /** Sign in with one of the agent's auth methods (a QuickPick on the host). */
   | { type: 'signIn' }
   /** "Restore to here" on the prompt of turn `turn` of the shown session (the host lists the files first). */
   | { type: 'restoreTo'; turn: number }
+  /** "Edit and resend" on the prompt of turn `turn` of the shown session: the host answers with `editing`. */
+  | { type: 'editPrompt'; turn: number }
+  /** The edited prompt of turn `turn`: files back to before it, the conversation back before it, then sent. */
+  | { type: 'resendPrompt'; sessionId: string; turn: number; text: string; attachments?: Attachment[] }
+  /** Redo of the shown session's last Edit and resend: the files as before it, the rewound turns back in view. */
+  | { type: 'redoEdit' }
   /** Diff, keep, undo or review a file the agent changed in a turn of the shown session, or all of them. */
   | { type: 'changeAction'; turn: number; action: ChangeAction; path?: string };
 

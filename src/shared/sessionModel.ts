@@ -151,6 +151,11 @@ export interface TurnView {
   stopReason?: StopReason;
   /** A prompt that failed (JSON-RPC error or lost agent). */
   error?: string;
+  /**
+   * Edit and resend rewound the conversation to before an earlier prompt: this turn is no longer
+   * in the agent's context (the view folds it; Redo brings it back into view).
+   */
+  rewound?: true;
   items: ItemView[];
   /**
    * Set on a folded turn sent without its content (see turnOutline.ts): `items` then holds only

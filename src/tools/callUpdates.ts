@@ -3,21 +3,32 @@
 // open in the session (it names the tool and `tandem`, or its rawInput equals the arguments),
 // Tandem annotates that call (`_meta.tandem.group`) instead of adding a second row; otherwise it
 // adds a synthetic call `tandem-tool-<n>` titled "IDE · OpenFile src/a.ts" and completes it with
-// the result. Pure: no vscode.
-import type { ToolCallContent, ToolKind } from '@agentclientprotocol/sdk';
+// the result: the result's `row` when it has one (lines to read and places to open, where the
+// agent gets JSON), else its content. The agent completes its own row with what the agent got;
+// Tandem adds the places (`locations`) and the readable text (`_meta.tandem.rowText`). Pure: no vscode.
+import type { ToolCallContent, ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk';
 import type { FeatureContext } from '../client/connection/feature';
 import type { SessionStore } from '../session/store';
 import { clientToolTitleText } from '../shared/clientToolTitle';
 import type { CallObserver } from './invoke';
-import type { ToolResult } from './types';
+import type { ResultRow, ToolResult } from './types';
 
 /** How long a client call waits for the agent's own tool_call before Tandem adds a synthetic row. */
 const ROW_GRACE_MS = 150;
+/**
+ * The most places a row carries: they are its links, and follow-along opens the last one. A row
+ * of 200 references links its first 20; its text lists every one the agent got.
+ */
+export const MAX_ROW_LOCATIONS = 20;
 
 export class CallUpdates {
   /** Client call id → the tool-call row that shows it (the agent's own, or a synthetic one). */
   private readonly rowId = new Map<string, string>();
   private readonly pendingRows = new Map<string, { create(): void; timer: ReturnType<typeof setTimeout> }>();
+  /** Client call id → its `_meta.tandem`, for the update that finishes an agent's own row. */
+  private readonly rowMeta = new Map<string, Record<string, unknown>>();
+  /** Calls whose agent's own row the user had allowed in the agent's prompt when Tandem found it. */
+  private readonly allowedRows = new Set<string>();
   private synthetic = 0;
 
   constructor(
@@ -33,6 +44,11 @@ export class CallUpdates {
       p.create();
     }
     return this.rowId.get(callId);
+  }
+
+  /** The user allowed this call in the agent's own prompt (the agent asked before calling Tandem). */
+  allowedByUser(callId: string): boolean {
+    return this.allowedRows.has(callId);
   }
 
   /** Follows the calls of one ACP session into its tool-call tree. */
@@ -53,6 +69,13 @@ export class CallUpdates {
           const own = findAgentCall(st.state.toolCalls, call);
           if (!own) return false;
           this.rowId.set(call.callId, own);
+          this.rowMeta.set(call.callId, meta.tandem);
+          // Read before Tandem asks anything: a decision on the row now is the agent's prompt's,
+          // and it was about this call only if the row's input is what the call got.
+          const row = st.state.toolCalls.get(own);
+          const asked = row?.permission;
+          const allowed = asked?.outcome === 'selected' && asked.by === 'user' && asked.optionKind?.startsWith('allow');
+          if (allowed && sameInput(row?.rawInput, call)) this.allowedRows.add(call.callId);
           st.dispatch({
             type: 'update',
             at: now(),
@@ -90,9 +113,29 @@ export class CallUpdates {
       },
       finished: (callId, result) => {
         const id = this.showNow(callId);
+        const meta = this.rowMeta.get(callId);
         this.rowId.delete(callId);
+        this.rowMeta.delete(callId);
+        this.allowedRows.delete(callId);
         const store = this.ctx.session(sessionId);
-        if (!id || !store || !id.startsWith('tandem-tool-')) return; // the agent completes its own row
+        if (!id || !store) return;
+        const row = result.row;
+        const locations = row?.locations?.length ? { locations: rowLocations(row) } : {};
+        if (!id.startsWith('tandem-tool-')) {
+          // The agent completes its own row (with the JSON it got): Tandem adds what the user reads.
+          if (row && meta)
+            store.dispatch({
+              type: 'update',
+              at: now(),
+              update: {
+                sessionUpdate: 'tool_call_update',
+                toolCallId: id,
+                ...locations,
+                _meta: { tandem: { ...meta, rowText: row.text } },
+              },
+            });
+          return;
+        }
         store.dispatch({
           type: 'update',
           at: now(),
@@ -100,7 +143,8 @@ export class CallUpdates {
             sessionUpdate: 'tool_call_update',
             toolCallId: id,
             status: result.isError ? 'failed' : 'completed',
-            content: toAcpContent(result),
+            content: row ? [{ type: 'content', content: { type: 'text', text: row.text } }] : toAcpContent(result),
+            ...locations,
           },
         });
       },
@@ -150,6 +194,13 @@ function findAgentCall(
   return found;
 }
 
+/** The agent's row asked for this call: its input is the call's arguments, or `{function, arguments}` through the container. */
+function sameInput(raw: unknown, call: { tool: string; args: Record<string, unknown>; via?: string }): boolean {
+  const input = mcpInput(raw);
+  const args = call.via === undefined ? input : input?.function === call.tool ? input.arguments : undefined;
+  return stableJson(args ?? {}) === stableJson(call.args);
+}
+
 /** The arguments an agent's tool call passes to the MCP tool: codex-acp wraps them as
  *  `{server, tool, arguments}`; Claude Code and gemini-cli pass them as they are. */
 function mcpInput(raw: unknown): Record<string, unknown> | undefined {
@@ -177,6 +228,12 @@ function kindOf(tool: string): ToolKind {
   if (/^(Get|Read|List|Find)/.test(tool)) return 'read';
   if (/^(Open|Show|Reveal)/.test(tool)) return 'other';
   return 'other';
+}
+
+function rowLocations(row: ResultRow): ToolCallLocation[] {
+  return (row.locations ?? [])
+    .slice(0, MAX_ROW_LOCATIONS)
+    .map((l) => (l.line !== undefined ? { path: l.path, line: l.line } : { path: l.path }));
 }
 
 function toAcpContent(r: ToolResult): ToolCallContent[] {

@@ -15,7 +15,7 @@ import type { PermissionDecision } from './invoke';
 import type { McpToolServer } from './mcp/mcpServer';
 import type { ToolSlot } from './mcp/toolSlot';
 import type { ToolRegistry } from './registry';
-import { MCP_SERVER_NAME, type ToolsConfig } from './types';
+import { MCP_SERVER_NAME, type ToolQuestion, type ToolsConfig } from './types';
 
 export interface ClientToolsOptions {
   registry: ToolRegistry;
@@ -59,8 +59,7 @@ export class ClientToolsFeature implements ClientFeature {
 
   /**
    * The connection serving `ctx` (AgentClient calls mcpServers on the feature, not the connection).
-   * A session with a place (its own worktree) gets the user's servers only: Tandem's tools act on
-   * the workspace VS Code has open (its editors, language services, edits), not on that folder.
+   * A session with a place (its own worktree) gets tools scoped to that folder (ToolCallContext.place).
    */
   mcpServers(
     caps: AgentCapabilities | undefined,
@@ -68,12 +67,8 @@ export class ClientToolsFeature implements ClientFeature {
     place?: SessionPlace,
   ): Promise<SessionMcpServers> {
     const c = [...this.connections].find((x) => x.ctx === ctx);
-    if (place)
-      ctx.logger.info(`Client tools are not offered to a session in ${place.label}: they act on the workspace.`);
-    if (place)
-      return Promise.resolve({ servers: filterUserServers(this.opts.userServers?.() ?? [], caps, ctx.logger) });
     if (!c) return Promise.resolve({ servers: this.opts.userServers?.() ?? [] });
-    return c.sessionServers(caps);
+    return c.sessionServers(caps, place);
   }
 
   /** "Tandem: Reset Client Tools": every open session back to the configured groups. */
@@ -93,7 +88,9 @@ export class ClientToolsFeature implements ClientFeature {
 class ConnectionTools implements IDisposable {
   readonly server: McpToolServer;
   private readonly listening: Promise<void>;
-  private current?: ToolSlot;
+  /** Each open session's slot: several sessions of one agent run at once (tabs, worktrees). */
+  private readonly slots = new Map<string, ToolSlot>();
+  private readonly closing: IDisposable | undefined;
   private readonly rows: CallUpdates;
 
   constructor(
@@ -112,9 +109,13 @@ class ConnectionTools implements IDisposable {
     });
     this.listening = this.server.listen();
     this.listening.catch((err) => ctx.logger.error(`Client tools: the MCP server could not start: ${err}`));
+    this.closing = ctx.onDidCloseSession?.((sessionId) => {
+      this.slots.get(sessionId)?.dispose();
+      this.slots.delete(sessionId);
+    });
   }
 
-  async sessionServers(caps: AgentCapabilities | undefined): Promise<SessionMcpServers> {
+  async sessionServers(caps: AgentCapabilities | undefined, place?: SessionPlace): Promise<SessionMcpServers> {
     const user = filterUserServers(this.opts.userServers?.() ?? [], caps, this.ctx.logger);
     try {
       await this.listening;
@@ -126,6 +127,7 @@ class ConnectionTools implements IDisposable {
       permission: () => this.opts.permission?.(),
       observer: (sid) => this.rows.observer(sid),
       isAlive: (sid) => sid === undefined || !!this.ctx.session(sid),
+      ...(place ? { place } : {}),
     });
     const entry = this.entry(slot, caps);
     if (!entry) {
@@ -136,10 +138,10 @@ class ConnectionTools implements IDisposable {
       servers: [entry, ...user.filter((s) => s.name !== MCP_SERVER_NAME)],
       opened: (sessionId) => {
         slot.bind(sessionId);
-        const prev = this.current;
-        this.current = slot;
-        // The previous session is gone from VS Code (AgentClient keeps one): its calls get the fallback.
-        prev?.dispose();
+        // The same id again (a reload of a session still open): its older slot is done.
+        const prev = this.slots.get(sessionId);
+        this.slots.set(sessionId, slot);
+        if (prev !== slot) prev?.dispose();
       },
       failed: () => slot.dispose(),
     };
@@ -180,24 +182,40 @@ class ConnectionTools implements IDisposable {
     for (const s of this.server.allSlots()) s.state.refresh();
   }
 
+  /** `question`: the tool's own words (Rename: what to what, how many edits in which files), else the call's title. */
   private async askPermission(
     sessionId: string | undefined,
-    call: { callId: string; group: string; tool: { name: string }; args: Record<string, unknown>; signal: AbortSignal },
+    call: {
+      callId: string;
+      group: string;
+      tool: { name: string };
+      args: Record<string, unknown>;
+      signal: AbortSignal;
+      question?: ToolQuestion;
+    },
   ): Promise<PermissionDecision> {
     const port = this.opts.permission?.();
     if (!port || !sessionId) return 'deny';
-    const { callId, group, args } = call;
+    const { callId, group, args, question } = call;
     const tool = call.tool.name;
+    // The call's row, found or added now: the prompt names it, and the agent's own row says what
+    // the user answered the agent's prompt for this call, if it asked one.
+    const rowId = this.rows.showNow(callId) ?? callId;
+    // The agent asked the user about this very call (Claude Code asks before each MCP call in its
+    // default mode) and the user allowed it: asking the same again would be a second click for nothing.
+    if (this.rows.allowedByUser(callId)) return 'allow';
+    const paths = question?.paths ?? [];
     const outcome = await port.request(
       sessionId,
       {
-        // The prompt names the call's row, which must exist by now.
-        toolCallId: this.rows.showNow(callId) ?? callId,
-        title: clientToolTitleText({ group, tool, args }),
-        kind: 'other',
+        toolCallId: rowId,
+        title: question?.text ?? clientToolTitleText({ group, tool, args }),
+        // A question about the files a call changes is an edit of them: rules about those paths apply.
+        kind: paths.length ? 'edit' : 'other',
         status: 'pending',
         rawInput: args,
-        _meta: { tandem: { group, tool, args } },
+        ...(paths.length ? { locations: paths.map((path) => ({ path })) } : {}),
+        _meta: { tandem: { group, tool, args, ...(question ? { question: question.text } : {}) } },
       },
       PERMISSION_OPTIONS,
       call.signal,
@@ -208,6 +226,7 @@ class ConnectionTools implements IDisposable {
   }
 
   dispose(): void {
+    this.closing?.dispose();
     this.server.dispose();
   }
 }

@@ -4,10 +4,11 @@
 // (an error result, never a thrown error), and a late handler never answers twice. The timeout
 // never counts the user's time (callClock.ts); a call that ends early (timeout, the agent's
 // cancel, disconnection) withdraws the prompts it still has open.
-import type { ValidateFunction } from 'ajv';
 import type { PermissionPort } from '../client/permissions/permissionPort';
+import type { SessionPlace } from '../client/connection/sessionPlace';
+import { ajvMessage } from './ajvMessage';
 import { CallClock } from './callClock';
-import type { ListedTool, Tool, ToolContent, ToolResult, ToolsConfig } from './types';
+import type { ListedTool, Tool, ToolContent, ToolQuestion, ToolResult, ToolsConfig } from './types';
 import { textResult } from './types';
 import { awaitConnection, disconnectedAnswer } from './disconnection';
 import type { ToolState } from './toolState';
@@ -32,9 +33,11 @@ export interface InvokeEnv {
   state: ToolState;
   config: ToolsConfig;
   sessionId?: string;
+  /** The session's own folder (a worktree), when it has one: ToolCallContext.place. */
+  place?: SessionPlace;
   /**
-   * Asks the user before a requiresPermission tool runs; the prompt is withdrawn when `signal`
-   * aborts (the call ended). Missing: such tools are refused.
+   * Asks the user before a requiresPermission tool runs, or when its handler asks (ToolCallContext.confirm,
+   * with its `question`); the prompt is withdrawn when `signal` aborts (the call ended). Missing: such tools are refused.
    */
   requestPermission?(call: {
     callId: string;
@@ -42,6 +45,7 @@ export interface InvokeEnv {
     tool: Tool;
     args: Record<string, unknown>;
     signal: AbortSignal;
+    question?: ToolQuestion;
   }): Promise<PermissionDecision>;
   /** The prompt for questions handlers ask (ToolCallContext.permission). */
   permission?: PermissionPort;
@@ -65,24 +69,6 @@ export function unknownToolText(name: string, state: ToolState): string {
       .map((l) => l.name)
       .join(', ') || '(none)'
   }`;
-}
-
-/** Human-readable ajv error: `/line must be integer`, `must have required property 'path'`. */
-function ajvMessage(v: ValidateFunction): string {
-  return (
-    (v.errors ?? [])
-      .map((e) => {
-        const where = e.instancePath ? `${e.instancePath} ` : '';
-        const extra =
-          e.keyword === 'additionalProperties'
-            ? ` '${(e.params as { additionalProperty?: string }).additionalProperty}'`
-            : e.keyword === 'enum'
-              ? ` (${((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).map((x) => JSON.stringify(x)).join(', ')})`
-              : '';
-        return `${where}${e.message ?? 'is invalid'}${extra}`;
-      })
-      .join('; ') || 'invalid'
-  );
 }
 
 function normalize(r: unknown): ToolResult {
@@ -204,6 +190,15 @@ export async function invokeTool(name: string, rawArgs: unknown, env: InvokeEnv,
           },
         }
       : undefined;
+  // The handler's own question (ToolCallContext.confirm): asked as requiresPermission asks, in its words.
+  const ask = env.requestPermission;
+  const confirm =
+    ask &&
+    ((question: ToolQuestion) => {
+      clock.pause();
+      const asked = ask({ callId, group: listed.group, tool, args, signal: abort.signal, question });
+      return asked.finally(() => clock.resume());
+    });
 
   const handle = async (): Promise<ToolResult> => {
     try {
@@ -214,6 +209,8 @@ export async function invokeTool(name: string, rawArgs: unknown, env: InvokeEnv,
           tool: tool.name,
           signal: abort.signal,
           ...(permission ? { permission } : {}),
+          ...(confirm ? { confirm } : {}),
+          ...(env.place ? { place: env.place } : {}),
         }),
       );
       if (answered) {
@@ -230,7 +227,7 @@ export async function invokeTool(name: string, rawArgs: unknown, env: InvokeEnv,
           type: 'text',
           text: `Tandem could not apply part of this tool's changes: ${problems.join('; ')}`,
         });
-      return { content: [...r.content, ...extra], isError: r.isError };
+      return { content: [...r.content, ...extra], isError: r.isError, ...(r.row ? { row: r.row } : {}) };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       if (!answered)
@@ -240,6 +237,7 @@ export async function invokeTool(name: string, rawArgs: unknown, env: InvokeEnv,
   };
 
   const run = async (): Promise<ToolResult> => {
+    if (tool.workspaceOnly && env.place) return textResult(notInPlace(tool.name, env.place), true);
     const asks =
       typeof tool.requiresPermission === 'function' ? tool.requiresPermission(args) : tool.requiresPermission;
     if (asks) {
@@ -291,4 +289,9 @@ function stripAugmentation(r: ToolResult): ToolResult {
 function formatSeconds(ms: number): string {
   const s = ms / 1000;
   return `${Number(s.toFixed(3))} s`;
+}
+
+/** Why a workspace-only tool (Tool.workspaceOnly) does not run in a session with a place of its own. */
+function notInPlace(tool: string, place: SessionPlace): string {
+  return `${tool} acts on the workspace VS Code has open, not on this session's worktree (${place.label}); run the command in a terminal instead.`;
 }

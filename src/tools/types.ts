@@ -2,6 +2,7 @@
 // no vscode, no transport: the registry and invocation know nothing of MCP, so MCP-over-ACP
 // (draft) or another transport can replace src/tools/mcp/mcpServer.ts later.
 import type { PermissionPort } from '../client/permissions/permissionPort';
+import type { SessionPlace } from '../client/connection/sessionPlace';
 import type { DisconnectionStrategy } from './disconnection';
 
 /** A JSON Schema (draft-07 / 2019-09 subset ajv understands) for a tool's arguments object. */
@@ -40,6 +41,26 @@ export interface ToolResult {
   content: ToolContent[];
   isError?: boolean;
   augmentation?: Augmentation;
+  /** What the call's row shows the user instead of `content` (the agent gets `content` only). */
+  row?: ResultRow;
+}
+
+/** A result as the user reads it in the call's row: lines of text and places to open. */
+export interface ResultRow {
+  /** Shown as it is (monospace, lines kept), in place of the JSON the agent reads. */
+  text: string;
+  /** Places the result names, absolute paths and 1-based lines: clickable in the row, and followed by follow-along. */
+  locations?: Array<{ path: string; line?: number }>;
+}
+
+/**
+ * A question a tool asks about its call once it knows what the call will do (Rename: which
+ * edits in which files): in words (`code` spans in backticks), with the files it would touch.
+ */
+export interface ToolQuestion {
+  text: string;
+  /** Absolute paths the call would change. */
+  paths?: string[];
 }
 
 export interface ToolCallContext {
@@ -55,6 +76,17 @@ export interface ToolCallContext {
    * Missing when nobody can be asked (no session, no prompt): treat that as a no.
    */
   permission?: PermissionPort;
+  /**
+   * The session works in a folder of its own (a worktree): tools resolve and show paths against
+   * it instead of the window's workspace folders, and judge "inside" by it (workspacePaths.foldersOf).
+   */
+  place?: SessionPlace;
+  /**
+   * Asks the user about this call the way `requiresPermission` does (in the call's row, Allow or
+   * Deny, permission rules by tool name), in the tool's own words, once it knows what it will
+   * do; resolves 'allow' when it may go on. Missing when nobody can be asked: treat that as a no.
+   */
+  confirm?(question: ToolQuestion): Promise<'allow' | 'deny' | 'cancelled'>;
 }
 
 /** A string is a text result; a ToolResult is used as is. Throwing gives an error result. */
@@ -79,6 +111,11 @@ export interface ToolDefinition {
    * that builds for minutes); a function decides from the call's arguments.
    */
   timeoutMs?: number | ((args: Record<string, unknown>) => number);
+  /**
+   * Acts on the window's workspace as a whole (its tasks), which a session working in its own
+   * folder does not edit: such a session's call is refused before anything is asked.
+   */
+  workspaceOnly?: boolean;
 }
 
 export interface Tool extends ToolDefinition {

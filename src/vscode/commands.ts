@@ -15,6 +15,7 @@ import type { Ctx } from './ctx';
 import { deletePastSession, openPastSession, type SessionHistory } from './sessions/sessionHistory';
 import { readSettings } from './config';
 import { signIn } from './agent/signIn';
+import type { SessionSummaries } from './changes/sessionSummaries';
 
 export interface CommandDeps {
   context: vscode.ExtensionContext;
@@ -28,6 +29,8 @@ export interface CommandDeps {
   showLog(): void;
   /** Deletes a session's checkpoints (when it leaves the history). */
   removeCheckpoints?: { removeSession(sessionId: string): Promise<void> };
+  /** Ask the Agent to Summarize (changes/sessionSummaries.ts). */
+  summaries?: Pick<SessionSummaries, 'ask'>;
   /** tandem.worktree.agents: their new sessions open in a worktree of their own. */
   worktrees?: Pick<WorktreesFeature, 'isDefaultFor' | 'newSession' | 'beforeDelete'>;
 }
@@ -60,6 +63,14 @@ export function createCommands(d: CommandDeps) {
     'tandem.signIn': (methodId?: unknown) =>
       signIn(ctl, d.context.secrets, typeof methodId === 'string' ? methodId : undefined),
     'tandem.openSession': () => openPastSession(ctl, d.history),
+    'tandem.summarizeChanges': () => d.summaries?.ask(),
+    // From the Sessions view: any agent's past sessions (its session/list and Tandem's history).
+    'tandem.openAgentSession': async (agentName?: unknown) => {
+      const name = typeof agentName === 'string' ? agentName : await pickAgent(d.context.extensionUri, ctl.agent.name);
+      if (!name) return;
+      await ctl.start(name);
+      if (ctl.agent.name === name) await openPastSession(ctl, d.history);
+    },
     // (sessionId) from another extension or a test: deletes without asking.
     'tandem.deleteSession': (sessionId?: unknown) =>
       deletePastSession(

@@ -51,6 +51,12 @@ export function maxAgents(): number {
   return Number.isInteger(n) && n >= 1 ? Math.min(n, 16) : SETTINGS.maxAgents.default;
 }
 
+/** tandem.idleAgentMinutes: an agent unused this long stops (0: never; a bad value: the default). */
+export function idleAgentMinutes(): number {
+  const n = Number(read('idleAgentMinutes'));
+  return Number.isFinite(n) && n >= 0 ? n : SETTINGS.idleAgentMinutes.default;
+}
+
 /** tandem.followAgent: tool-call locations open in the editor. */
 export function followAgent(): boolean {
   return Boolean(read('followAgent'));

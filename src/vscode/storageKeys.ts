@@ -19,6 +19,14 @@ export const WORKSPACE_STATE = {
   worktreeSessions: 'tandem.worktreeSessions',
   /** ComparisonRecord[]: "Ask Several Agents" comparisons whose panel is open (vscode/worktrees/comparisonState.ts). */
   comparisons: 'tandem.comparisons',
+  /** FeedbackComment[]: review comments on the agent's changes, per session (src/review/feedbackComments.ts). */
+  feedbackComments: 'tandem.feedbackComments',
+  /** ReviewedMark[]: files of a session the user marked as reviewed (src/review/reviewedMarks.ts). */
+  reviewedFiles: 'tandem.reviewedFiles',
+  /** SessionSummary[]: the agents' summaries of their sessions' changes (vscode/changes/sessionSummaries.ts). */
+  sessionSummaries: 'tandem.sessionSummaries',
+  /** KeptCommit[]: the commits "Commit Kept Changes…" made, per session (vscode/commit/keptCommits.ts). */
+  keptCommits: 'tandem.keptCommits',
 } as const;
 
 /** context.globalState: kept for the user, across workspaces. */

@@ -1,10 +1,12 @@
 // The page's one door for host messages: main.tsx listens to `message` here and nowhere else (a
 // test checks no component adds a listener of its own). Each message goes by its type to who
 // keeps it: state to the Mirror (components follow it through useMirror and App's contexts),
-// replies and "the changes moved" to the Host (requests, useHost().onChanges).
+// replies and "the changes moved" to the Host (requests, useHost().onChanges), a prompt to edit
+// to the Edit and resend chunk (components/PromptEdit.tsx).
 import type { ToWebview } from '../shared/protocol';
 import { clearMarkdownCache } from './components/Markdown';
 import type { HostInbox } from './host';
+import { promptEdit } from './lazy';
 import type { Mirror } from './mirror';
 
 /** Hands one message on; what is not a message of ToWebview's types is dropped. */
@@ -17,6 +19,9 @@ export function dispatch(data: unknown, host: HostInbox, mirror: Pick<Mirror, 'r
       break;
     case 'changes':
       host.changed();
+      break;
+    case 'editing':
+      void promptEdit.load().then((m) => m.receive(msg));
       break;
     case 'snapshot':
       // A new session or a reload: the rendered markdown of the one before is of no more use.

@@ -1,5 +1,5 @@
 // Code the view needs only sometimes (tool details, the permission card, the terminal renderer,
-// forms, the prompt queue) lives in chunks of its own, loaded the first time it is shown: the eager bundle stays small.
+// forms, the prompt queue, completion, attachments, the plan) lives in chunks of its own, loaded the first time it is shown: the eager bundle stays small.
 import { h, type ComponentType, type FunctionComponent, type VNode } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 
@@ -39,3 +39,20 @@ export const toolDetails = lazy(() => import('./components/ToolDetails.js'));
 
 /** A pending permission prompt's card. */
 export const permissionCard = lazy(() => import('./components/PermissionCard.js'));
+
+/** The composer's completion popup (/ commands, @ files) and its attachment chips: only once used. */
+export const completionList = lazyComponent(() =>
+  import('./components/CompletionList.js').then((m) => m.CompletionList),
+);
+export const attachmentChips = lazyComponent(() =>
+  import('./components/AttachmentChips.js').then((m) => m.AttachmentChips),
+);
+
+/** A new session's welcome: what the agent is, example prompts (a few ms after the first paint). */
+export const emptySession = lazyComponent(() => import('./components/EmptySession.js').then((m) => m.EmptySession));
+
+/** The agent's plan, once it has one. */
+export const planView = lazyComponent(() => import('./components/Plan.js').then((m) => m.Plan));
+
+/** Edit and resend: the prompt's button, the composer's banner and what is being edited. */
+export const promptEdit = lazy(() => import('./components/PromptEdit.js'));

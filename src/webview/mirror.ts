@@ -18,8 +18,8 @@ export interface ViewModel {
   queue?: QueueView;
 }
 
-/** The messages that carry state (dispatch.ts routes the others: replies and "changes", to the Host). */
-export type StateMessage = Exclude<ToWebview, WebviewReply | { type: 'changes' }>;
+/** The messages that carry state (dispatch.ts routes the others: replies and "changes" to the Host, "editing" to PromptEdit). */
+export type StateMessage = Exclude<ToWebview, WebviewReply | { type: 'changes' } | { type: 'editing' }>;
 
 type Listener = (vm: ViewModel) => void;
 type Announcer = (text: string) => void;

@@ -36,15 +36,17 @@ export function matches(call: ToolCallView | undefined, f: Filter): boolean {
   return (f.kinds.size === 0 || f.kinds.has(call.kind)) && (f.statuses.size === 0 || f.statuses.has(call.status));
 }
 
-/** Whether a turn shows folded: the user's choice, else folded unless it is the last turn. */
+/** Whether a turn shows folded: the user's choice, else folded if rewound (Edit and resend) or not the last turn. */
 export function isCollapsed(
   turn: number,
   last: number,
   fold: Map<number, boolean>,
   foldAll: boolean | undefined,
+  rewound?: boolean,
 ): boolean {
   const v = fold.get(turn);
   if (v !== undefined) return v;
+  if (rewound) return true;
   if (foldAll !== undefined) return foldAll;
   return turn !== last;
 }
@@ -64,7 +66,7 @@ export function turnCounts(turn: TurnView, calls: Record<string, ToolCallView>):
 /** Unfolded turns still held as outlines: the view asks the host for their content. */
 export function outlinedOpen(s: SessionSnapshot, fold: Map<number, boolean>, foldAll: boolean | undefined): TurnView[] {
   const last = s.turns.length - 1;
-  return s.turns.filter((t) => t?.outline && !isCollapsed(t.index, last, fold, foldAll));
+  return s.turns.filter((t) => t?.outline && !isCollapsed(t.index, last, fold, foldAll, t.rewound));
 }
 
 export function buildRows(
@@ -94,7 +96,7 @@ export function buildRows(
   for (let t = 0; t <= last; t++) {
     const turn = s.turns[t];
     if (!turn) continue;
-    const collapsed = isCollapsed(t, last, fold, foldAll);
+    const collapsed = isCollapsed(t, last, fold, foldAll, turn.rewound);
     const c = cache.get(turn);
     // filterKey carries the tools version only while a filter is active (rows then depend on statuses).
     if (c && c.collapsed === collapsed && c.filterKey === filterKey) {

@@ -7,6 +7,7 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import { clientCallOfMcpName, clientToolTitle, type ClientCallFacts } from '../shared/clientToolTitle';
+import { commandLineOfInput } from '../shared/commandLine';
 import type { ToolCallView } from '../shared/sessionModel';
 
 export interface NiceTitle {
@@ -20,6 +21,8 @@ export const RootsContext = createContext<readonly string[]>([]);
 export const useRoots = (): readonly string[] => useContext(RootsContext);
 
 const trim = (p: string) => p.replace(/[\\/]+$/, '');
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
+const short = (s: string, n = 80) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
 
 /** `p` relative to the workspace folder it is in, else as it is. */
 export function relativePath(p: string, roots: readonly string[]): string {
@@ -33,6 +36,25 @@ export function relativePath(p: string, roots: readonly string[]): string {
 /** relativePath against RootsContext: a hook (call it while rendering, unconditionally). */
 export const useRelPath = (p: string): string => relativePath(p, useRoots());
 
+/** A folder as a row names it: relative to the workspace, and '' for a workspace folder itself. */
+export function folderLabel(dir: string, roots: readonly string[]): string {
+  const d = trim(dir) || dir;
+  if (d === '.' || roots.some((r) => (trim(r) || r) === d)) return '';
+  return relativePath(d, roots);
+}
+
+/** The folder a shell call says it runs in (its input's cwd, else its location), if it names one. */
+export function commandFolder(
+  call: ToolCallView,
+  roots: readonly string[],
+): { path: string; label: string } | undefined {
+  if (call.kind !== 'execute') return undefined;
+  const input = (call.rawInput && typeof call.rawInput === 'object' ? call.rawInput : {}) as Record<string, unknown>;
+  const path =
+    str(input.cwd) ?? str(input.workdir) ?? str(input.directory) ?? str(input.dir) ?? call.locations[0]?.path;
+  return path === undefined ? undefined : { path, label: folderLabel(path, roots) };
+}
+
 /** " in src" for a search's folder; nothing for a workspace folder itself (the usual case). */
 function inFolder(p: string | undefined, roots: readonly string[]): string {
   const r = p && relativePath(p, roots);
@@ -44,9 +66,6 @@ export function toolName(call: ToolCallView): string | undefined {
   const n = typeof cc === 'string' ? cc : call.name;
   return n?.replace(/^mcp__acp__/, '');
 }
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
-const short = (s: string, n = 80) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
 
 export function niceTitle(call: ToolCallView, roots: readonly string[]): NiceTitle {
   const input = (call.rawInput && typeof call.rawInput === 'object' ? call.rawInput : {}) as Record<string, unknown>;
@@ -130,7 +149,21 @@ export function niceTitle(call: ToolCallView, roots: readonly string[]): NiceTit
   const argv = Array.isArray(input.command) ? input.command : undefined;
   if (call.kind === 'execute' && call.title && argv?.[argv.length - 1] === call.title)
     return { verb: 'Run', subject: short(call.title, 120) };
+  if (call.kind === 'execute') return commandTitle(call, name);
   return { verb: '', subject: cleanTitle(call.title || name || 'Tool call', roots) };
+}
+
+/**
+ * A shell call's title is (or holds) the command that ran: shown exactly, as the agent gave it —
+ * only the code span claude-code-acp wraps it in is taken off. A bare tool name for a title
+ * ("bash", "Shell": opencode, Kilo, Qwen Code) gives way to the command of the raw input.
+ */
+function commandTitle(call: ToolCallView, name: string | undefined): NiceTitle {
+  const command = commandLineOfInput(call.rawInput);
+  const inner = /^`[\s\S]+`$/.test(call.title) ? call.title.slice(1, -1) : undefined;
+  const title = inner !== undefined && (!inner.includes('`') || inner === command) ? inner : call.title;
+  if (command && !/\s/.test(title.trim())) return { verb: 'Run', subject: short(command, 120) };
+  return { verb: '', subject: title || name || 'Tool call' };
 }
 
 /** A row of Tandem's client tools (`_meta.tandem`, on the agent's own row or on Tandem's). */

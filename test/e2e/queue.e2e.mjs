@@ -29,6 +29,10 @@ export default {
         const texts = () => view.locator('[data-testid="queue-text"]').allInnerTexts();
         await view.locator('[data-testid="queue-item"]').nth(1).waitFor({ timeout: 10_000 });
         if ((await texts()).join('|') !== 'alpha|beta') throw new Error(`queued: ${(await texts()).join('|')}`);
+        // In the sidebar's width the prompt keeps room to be read (the actions wrap below it if need be).
+        const textWidth = (await view.locator('[data-testid="queue-text"]').first().boundingBox())?.width ?? 0;
+        log(`queued prompt text is ${Math.round(textWidth)} px wide`);
+        if (textWidth < 140) throw new Error(`the queued prompt's text is only ${Math.round(textWidth)} px wide`);
         if ((await view.locator('[data-testid="message-user"]').count()) !== 1)
           throw new Error('a queued prompt was sent while the turn ran');
         await view.locator('[data-testid="queue-item"]').nth(1).locator('[data-testid="queue-up"]').click();

@@ -9,7 +9,7 @@
 // Runs in the compat layer (test/compat/run.mjs → run-integration.mjs --grep "compat:", with
 // TANDEM_COMPAT=1); without TANDEM_COMPAT=1 this suite is not registered.
 import * as assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, realpathSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -147,6 +147,60 @@ if (process.env.TANDEM_COMPAT === '1') {
       );
       console.log(`[compat] Code tool calls: ${JSON.stringify(rows.map((r) => [r.status, r.title]))}`);
       assert.equal(rows.length, 2, 'both calls show once, marked with the Code group');
+      // The FindReferences row links the places and carries the list the user reads (the agent's content is its JSON).
+      const refs = rows.find((r) => (r.meta?.tandem as { tool?: string }).tool === 'FindReferences')!;
+      assert.deepEqual(
+        refs.locations.map((l) => `${l.path.slice(l.path.indexOf('code-intel/'))}:${l.line}`),
+        ['code-intel/report.ts:2', 'code-intel/report.ts:9', 'code-intel/shapes.ts:8', 'code-intel/shapes.ts:14'],
+      );
+      assert.match(String((refs.meta?.tandem as { rowText?: string }).rowText), /^4 references in 2 files\n/);
+    });
+
+    test('claude-code-acp 0.16.2: a Rename through the container is asked once, and not again by Tandem', async function () {
+      if (!existsSync(CLAUDE_CODE_ACP)) this.skip();
+      await api.controller.stop();
+      await model?.close();
+      model = await fakeAnthropic([
+        { tool: 'mcp__tandem__Code', input: {} },
+        {
+          tool: 'mcp__tandem__Code',
+          input: {
+            function: 'Rename',
+            arguments: { path: 'code-intel/shapes.ts', line: 12, symbol: 'totalArea', newName: 'sumOfAreas' },
+          },
+        },
+        { text: 'Renamed.' },
+      ]);
+      const home = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-compat-home-')));
+      const c = vscode.workspace.getConfiguration('tandem');
+      const agent = { name: 'Claude Code (Rename)', command: process.execPath, args: [CLAUDE_CODE_ACP] };
+      await c.update('agents', [{ ...agent, env: claudeCodeEnv(model, home) }], vscode.ConfigurationTarget.Global);
+      const prompts: Array<{ origin: string; title: string; toolCallId: string }> = [];
+      const seen = api.permissions.broker.onDidChange((ch) => {
+        if (ch.type === 'added')
+          prompts.push({
+            origin: ch.pending.origin,
+            title: ch.pending.view.toolCall.title ?? '',
+            toolCallId: ch.pending.view.toolCallId,
+          });
+      });
+      try {
+        await api.controller.start(agent.name);
+        await api.controller.current!.prompt('Rename totalArea to sumOfAreas.');
+        const turn = api.controller.snapshot().session!.turns.at(-1)!;
+        assert.equal(turn.error, undefined, `turn failed; unknown model paths: ${model.unknown.join(', ')}`);
+        console.log(`[compat] prompts: ${JSON.stringify(prompts)}`);
+        const calls = Object.values(api.controller.snapshot().session!.toolCalls);
+        const rename = calls.find((r) => (r.meta?.tandem as { tool?: string } | undefined)?.tool === 'Rename');
+        assert.ok(rename, 'the Rename call has its row');
+        assert.equal(prompts.filter((p) => p.toolCallId === rename.toolCallId).length, 1, 'one question for the call');
+        assert.match(
+          readFileSync(join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'code-intel', 'shapes.ts'), 'utf8'),
+          /function sumOfAreas\(/,
+        );
+      } finally {
+        seen.dispose();
+      }
     });
   });
 }

@@ -87,6 +87,17 @@ suite('client tools: Code and Workspace groups', function () {
         'code-intel/shapes.ts:14:34',
       ],
     );
+    // The call's row reads as a list with each line's text and links each place; the agent got the JSON.
+    const rows = Object.values(s.api.controller.snapshot().session!.toolCalls);
+    const row = rows.filter((c) => c.title.startsWith('Code · FindReferences')).at(-1)!;
+    const shown = row.content.map((c) => (c.type === 'content' && c.content.type === 'text' ? c.content.text : ''));
+    assert.equal(shown.length, 1);
+    assert.match(shown[0], /^4 references in 2 files\ncode-intel\/report\.ts:2 +import \{ rectangleArea/);
+    assert.ok(!shown[0].includes('"references"'), shown[0]);
+    assert.deepEqual(
+      row.locations.map((l) => `${l.path}:${l.line}`),
+      [fixture('report.ts:2'), fixture('report.ts:9'), fixture('shapes.ts:8'), fixture('shapes.ts:14')],
+    );
   });
 
   test('DocumentSymbols and TypeInfo answer from the TypeScript features', async () => {
@@ -115,7 +126,8 @@ suite('client tools: Code and Workspace groups', function () {
       symbol: 'rectangleArea',
       newName: 'areaOf',
     });
-    assert.deepEqual(s.asked, ['Code · Rename code-intel/shapes.ts:8'], 'asked through the broker');
+    // Once, through the broker, saying what changes (the edit is computed before the question).
+    assert.deepEqual(s.asked, ['Rename `rectangleArea` to `areaOf`: 4 edits in 2 files']);
     assert.deepEqual(r.renamed, { from: 'rectangleArea', to: 'areaOf' });
     assert.deepEqual((r.files as Array<{ path: string; edits: number }>).map((f) => f.path).sort(), [
       'code-intel/report.ts',

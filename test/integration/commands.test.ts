@@ -146,6 +146,15 @@ suite('commands, sessions, export', () => {
     );
   });
 
+  test("the Sessions view's Open a Past Session of Any Agent… reopens that agent's listed session", async () => {
+    const agent = ctl.agent.name!;
+    await ctl.current!.closeSession('past-1');
+    assert.ok(!ctl.current!.getSession('past-1'));
+    await runAccepting('tandem.openAgentSession', agent);
+    await until(() => !!ctl.current?.getSession('past-1'), 10_000, 'past session reopened');
+    assert.equal(ctl.agent.name, agent);
+  });
+
   test('Switch Mode sets the agent mode', async () => {
     await vscode.commands.executeCommand('tandem.newSession');
     assert.equal(ctl.current!.session!.state.meta.currentModeId, 'ask');

@@ -2,11 +2,11 @@
 // waiting on a permission prompt while the other is shown; the overview puts it under "Needs you",
 // it counts it among the sessions that need the user, and "Show Session" brings it into the view.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { overviewGroups } from '../../src/session/overview';
+import { describeSession, overviewGroups } from '../../src/session/overview';
 import { activateTandem, type TestedTandem, until } from './helpers';
 
 suite('sessions overview', () => {
@@ -35,16 +35,27 @@ suite('sessions overview', () => {
       },
       as: 'p',
     };
-    await vscode.workspace
-      .getConfiguration('tandem')
-      .update(
-        'agents',
-        [
-          agent('OvA', [{ match: '', steps: [ask, { stream: 'A done' }] }]),
-          agent('OvB', [{ match: '', steps: [{ stream: 'B done' }] }]),
-        ],
-        vscode.ConfigurationTarget.Global,
-      );
+    await vscode.workspace.getConfiguration('tandem').update(
+      'agents',
+      [
+        agent('OvA', [{ match: '', steps: [ask, { stream: 'A done' }] }]),
+        agent('OvB', [
+          {
+            match: 'write',
+            steps: [
+              {
+                request: 'fs/write_text_file',
+                params: { sessionId: '${sessionId}', path: 'ov-lines.txt', content: 'one\ntwo\nthree\n' },
+                as: 'w',
+              },
+              { stream: 'wrote' },
+            ],
+          },
+          { match: '', steps: [{ stream: 'B done' }] },
+        ]),
+      ],
+      vscode.ConfigurationTarget.Global,
+    );
   });
 
   test("a background agent's permission prompt is listed under Needs you and Show Session brings it up", async function () {
@@ -82,5 +93,28 @@ suite('sessions overview', () => {
     await turn;
     await until(() => overview.needsYou() === 0, 5000, 'nothing needs the user any more');
     await ctl.stop();
+  });
+
+  test("a session's row counts the lines its agent changed", async function () {
+    this.timeout(60_000);
+    const { controller: ctl, overview } = api;
+    const file = join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'ov-lines.txt');
+    try {
+      await ctl.start('OvB');
+      const b = ctl.current!;
+      const id = b.session!.sessionId;
+      await b.prompt('write');
+      await until(
+        () => overview.sessions().find((s) => s.sessionId === id)?.lines?.added === 3,
+        10_000,
+        'the row counts three added lines',
+      );
+      const row = overview.sessions().find((s) => s.sessionId === id)!;
+      assert.deepEqual([row.files, row.lines], [1, { added: 3, removed: 0 }]);
+      assert.match(describeSession(row), /1 file \+3 −0/);
+    } finally {
+      await ctl.stop();
+      rmSync(file, { force: true });
+    }
   });
 });

@@ -3,7 +3,8 @@
 // through shell integration (bash), driven by the real TerminalManager as the agent would drive it.
 // Checks: exit code and plain output for the agent, one terminal per session reused, a concurrent
 // command in a terminal of its own, kill (Ctrl+C) leaving the terminal open, the user closing it, the requested folder
-// after the shell moved, and the fallback to the process runner (said once) without shell integration.
+// after the shell moved, a command run as `bash -c` runs it (no `!` history expansion, `exit` ends the
+// command and keeps the terminal), and the fallback to the process runner (said once) without shell integration.
 import * as assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
 import * as vscode from 'vscode';
@@ -138,15 +139,51 @@ suite('visible terminals (tandem.terminal.visible)', () => {
     assert.equal(ours().length, 1, 'a new terminal for the session');
   });
 
-  test('a command runs in the folder it asks for even after the shell moved', async function () {
+  test('a command runs in the folder it asks for even after the user moved the shell', async function () {
     this.timeout(60_000);
     const { m } = setup();
     const a = await m.create({ sessionId: S1, command: 'cd /tmp && pwd' });
     await m.waitForExit({ sessionId: S1, terminalId: a.terminalId });
     assert.equal((await m.output({ sessionId: S1, terminalId: a.terminalId })).output, '/tmp\n');
+    // A command's own `cd` stays in its child shell; the user typing one moves the session's shell.
+    const [term] = ours();
+    assert.equal(term.shellIntegration?.cwd?.fsPath, ws, "the command's cd did not move the terminal's shell");
+    term.sendText('cd /tmp');
+    await until(() => term.shellIntegration?.cwd?.fsPath === '/tmp', 10_000, 'the user moved the shell to /tmp');
     const b = await m.create({ sessionId: S1, command: 'pwd' });
     await m.waitForExit({ sessionId: S1, terminalId: b.terminalId });
     assert.equal((await m.output({ sessionId: S1, terminalId: b.terminalId })).output, `${ws}\n`);
+  });
+
+  test('a command runs as bash -c runs it: `!` is no history reference, `exit` ends the command and keeps the terminal', async function () {
+    this.timeout(90_000);
+    const { m } = setup();
+    const run = async (command: string) => {
+      const { terminalId } = await m.create({ sessionId: S1, command });
+      const exit = await m.waitForExit({ sessionId: S1, terminalId });
+      const { output } = await m.output({ sessionId: S1, terminalId });
+      await m.release({ sessionId: S1, terminalId });
+      return { exit, output };
+    };
+    assert.deepEqual(await run('echo "a!b"'), { exit: { exitCode: 0, signal: null }, output: 'a!b\n' });
+    const [term] = ours();
+    assert.deepEqual(await run('echo before; exit 3'), { exit: { exitCode: 3, signal: null }, output: 'before\n' });
+    assert.deepEqual(ours(), [term], 'the same terminal, still open');
+    assert.equal(term.exitStatus, undefined, 'the exit did not end the terminal’s shell');
+    // What the terminal shows (its scrollback) still holds the command's output.
+    term.show();
+    await until(
+      async () => {
+        await vscode.commands.executeCommand('workbench.action.terminal.selectAll');
+        await vscode.commands.executeCommand('workbench.action.terminal.copySelection');
+        return /^before$/m.test(await vscode.env.clipboard.readText());
+      },
+      20_000,
+      'the terminal still shows "before"',
+      200,
+    );
+    assert.deepEqual(await run('echo after'), { exit: { exitCode: 0, signal: null }, output: 'after\n' });
+    assert.deepEqual(ours(), [term], 'the next command ran in the same terminal');
   });
 
   test('without shell integration commands go to the process runner, and Tandem says so once', async function () {

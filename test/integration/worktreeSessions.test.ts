@@ -48,7 +48,11 @@ suite('worktree sessions', () => {
                 },
                 as: 't',
               },
-              { stream: 'ran in [${t.output}] tandem tools: ${mcp.tandem.type}' },
+              { stream: 'ran in [${t.output}]' },
+              // Tandem's client tools are scoped to the worktree: a relative path is the worktree's file.
+              { mcpCall: { server: 'tandem', tool: 'IDE', arguments: {} }, as: 'ide' },
+              { mcpCall: { server: 'tandem', tool: 'OpenFile', arguments: { path: 'wt-notes.txt' } }, as: 'open' },
+              { stream: ' opened: ${open.text}${open.error.message}' },
             ],
           },
           {
@@ -114,9 +118,13 @@ suite('worktree sessions', () => {
     assert.equal(readFileSync(join(wt, 'wt-notes.txt'), 'utf8'), 'from the worktree');
     assert.ok(!existsSync(join(ws, 'wt-notes.txt')), "nothing landed in the user's tree");
     assert.match(lastText(id), new RegExp(`ran in \\[${wt.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\]`));
-    // Tandem's client tools act on the workspace: a worktree session is not offered them (the
-    // variable stays unsubstituted when session/new carried no "tandem" MCP server).
-    assert.ok(lastText(id).includes('tandem tools: ${mcp.tandem.type}'), lastText(id));
+    // Tandem's client tools are offered, scoped to the worktree: OpenFile of a relative path opens
+    // the worktree's file and names it relative to the worktree.
+    assert.match(lastText(id), /opened: Opened wt-notes\.txt \(1 lines\)/);
+    assert.equal(
+      realpathSync(vscode.window.activeTextEditor!.document.uri.fsPath),
+      realpathSync(join(wt, 'wt-notes.txt')),
+    );
 
     // A write into the user's own tree is outside the session's folder: it asks, and "Deny" holds.
     const turn = ctl.clientOf(id)!.prompt('outside', id);

@@ -222,9 +222,9 @@ export class AgentClient extends Disposable {
     return !!caps?.loadSession || !!caps?.sessionCapabilities?.resume;
   }
 
-  /** A new session (in `place`, a folder of its own), a fork of `forkOf`, or a reopened one (load). */
-  newSession(forkOf?: string, place?: SessionPlace): Promise<SessionStore> {
-    return this.requests.newSession(forkOf, place);
+  /** A new session (in `place`, a folder of its own) or a fork of `forkOf`, maybe up to a point (SessionRequests). */
+  newSession(...args: Parameters<SessionRequests['newSession']>): Promise<SessionStore> {
+    return this.requests.newSession(...args);
   }
   loadSession(sessionId: string, place?: SessionPlace): Promise<SessionStore> {
     return this.requests.loadSession(sessionId, place);
@@ -254,6 +254,7 @@ export class AgentClient extends Disposable {
     const conn = this.conn;
     if (!store || !conn || conn.isClosed || store.state.meta.status === 'working') return;
     await this.turns.run(conn, store, typeof content === 'string' ? [{ type: 'text', text: content }] : content);
+    void this.requests.refreshTitles(); // (a title some agents give in session/list only, after a turn)
   }
 
   /** `_session/steering`: adds a prompt to the session's running turn (where steeringSupported). */

@@ -9,6 +9,7 @@ import { forkedState } from '../../session/fork';
 import type { SessionStore } from '../../session/store';
 import type { ClientFeature, FeatureContext } from './feature';
 import { agentReplayed, forkSupported, sendFork } from './fork';
+import { type ForkPoint, forkPointMeta } from './rewind';
 import type { SessionPlace } from './sessionPlace';
 import type { SessionSet } from './sessionSet';
 
@@ -42,10 +43,11 @@ export class SessionRequests {
 
   /**
    * A new session; with `forkOf`, one that continues that open session's conversation
-   * (session/fork, in the source's place); with `place`, one that works in that folder.
+   * (session/fork, in the source's place), up to `at` if given (Edit and resend: rewind/ForkPoint);
+   * with `place`, one that works in that folder.
    */
-  async newSession(forkOf?: string, place?: SessionPlace): Promise<SessionStore> {
-    if (forkOf !== undefined) return this.fork(forkOf);
+  async newSession(forkOf?: string, place?: SessionPlace, at?: ForkPoint): Promise<SessionStore> {
+    if (forkOf !== undefined) return this.fork(forkOf, at);
     const res = await this.openSession(
       (mcpServers) => this.connection().sendRequest(AGENT_METHODS.session_new, { ...this.folders(place), mcpServers }),
       place,
@@ -59,7 +61,7 @@ export class SessionRequests {
     return place ? { cwd: place.cwd } : { cwd: this.d.cwd, ...this.additionalDirectories() };
   }
 
-  private async fork(sourceId: string): Promise<SessionStore> {
+  private async fork(sourceId: string, at?: ForkPoint): Promise<SessionStore> {
     const source = this.d.set.get(sourceId);
     if (!source) throw new Error(`Session ${sourceId} is not open.`);
     if (!forkSupported(this.d.capabilities())) throw new Error(`${this.d.agentName} cannot fork sessions.`);
@@ -68,7 +70,11 @@ export class SessionRequests {
     const conn = this.connection();
     const place = this.d.set.placeOf(sourceId);
     const res = await this.openSession(
-      (mcpServers) => sendFork(conn, { sessionId: sourceId, ...this.folders(place), mcpServers }),
+      (mcpServers) =>
+        // Forked before the first prompt, nothing of the conversation stays: that is a new session.
+        at && !at.messageId
+          ? conn.sendRequest(AGENT_METHODS.session_new, { ...this.folders(place), mcpServers })
+          : sendFork(conn, { sessionId: sourceId, ...this.folders(place), mcpServers, ...forkPointMeta(at) }),
       place,
     );
     // An agent that answers with an open session's id would have the fork replace that session here.
@@ -76,7 +82,8 @@ export class SessionRequests {
       throw new Error(
         `${this.d.agentName} answered session/fork with session ${res.sessionId}, which is open already.`,
       );
-    const copy = agentReplayed(this.d.set.held(res.sessionId)) ? undefined : forkedState(source.state, res.sessionId);
+    const held = this.d.set.held(res.sessionId);
+    const copy = agentReplayed(held) ? undefined : forkedState(source.state, res.sessionId, at?.turn);
     this.d.set.setPlace(res.sessionId, place);
     return this.d.set.adopt(res.sessionId, res, this.d.set.create(res.sessionId, copy));
   }
@@ -104,7 +111,9 @@ export class SessionRequests {
         place,
         sessionId,
       );
-      return this.d.set.adopt(sessionId, res ?? {}, store);
+      const opened = this.d.set.adopt(sessionId, res ?? {}, store);
+      void this.refreshTitles();
+      return opened;
     } catch (err) {
       this.d.set.setPlace(sessionId, undefined);
       this.d.set.discard(store);
@@ -127,6 +136,29 @@ export class SessionRequests {
       if (!cursor) break;
     }
     return out;
+  }
+
+  /**
+   * The open sessions' titles from session/list: opencode and Kilo name a session only there
+   * (after its first turn), never in a session_info_update. One page per folder the open sessions
+   * work in (the agent lists the latest first); never throws.
+   */
+  async refreshTitles(): Promise<void> {
+    const conn = this.d.connection();
+    if (!conn || conn.isClosed || !this.d.capabilities()?.sessionCapabilities?.list) return;
+    const open = this.d.set.all();
+    const folders = new Set(open.map((s) => this.d.set.placeOf(s.sessionId)?.cwd ?? this.d.cwd));
+    for (const cwd of folders) {
+      try {
+        const res = await conn.sendRequest(AGENT_METHODS.session_list, { cwd });
+        for (const info of res.sessions) {
+          const store = this.d.set.get(info.sessionId);
+          if (store && info.title) store.dispatch({ type: 'titleListed', at: this.d.now(), title: info.title });
+        }
+      } catch (err) {
+        this.d.logger.debug(`session/list for the sessions' titles failed: ${errorDetail(err)}`);
+      }
+    }
   }
 
   /** Closes a session here (and with session/close where the agent supports it). */

@@ -99,7 +99,8 @@ export class FileAccess {
         kind: access === 'read' ? 'read' : 'edit',
         status: 'pending',
         locations: [{ path: real }],
-        rawInput: { path, resolvedPath: real, access },
+        // `outside`: which inside the card names ("outside the workspace", "outside this session's worktree").
+        rawInput: { path, resolvedPath: real, access, outside: place ? 'worktree' : 'workspace' },
       },
       options,
     );

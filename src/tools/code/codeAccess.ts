@@ -10,8 +10,11 @@ import { FileAccess, type Access } from '../../client/files/fileAccess';
 import type { PermissionPort } from '../../client/permissions/permissionPort';
 import type { CodePort } from './codePort';
 import type { ToolCallContext } from '../types';
+import type { SessionPlace } from '../../client/connection/sessionPlace';
 
 const URI = /^([a-zA-Z][\w+.-]+):\/\//;
+/** The session id `judge` asks FileAccess about: its placeOf answers the call's place for any id. */
+const PLACE_KEY = 'call';
 /** FileAccess's own port is never used here: every question goes through the call's (ctx.permission). */
 const NOBODY: PermissionPort = { request: () => Promise.resolve({ outcome: 'cancelled' }) };
 
@@ -29,7 +32,8 @@ export class CodeFileGate {
     this.access = this.fileAccess();
   }
 
-  private fileAccess(): FileAccess {
+  /** A session with a place (its worktree) has that folder as its only inside (FileAccess's placeOf). */
+  private fileAccess(place?: SessionPlace): FileAccess {
     const port = this.port;
     return new FileAccess(
       {
@@ -39,24 +43,28 @@ export class CodeFileGate {
       },
       // No cwd: FileAccess.absolute is not used, every path here is absolute already.
       '/',
+      () => place,
     );
   }
 
-  private forSession(sessionId: string): FileAccess {
+  private forSession(sessionId: string, place: SessionPlace | undefined): FileAccess {
     let a = this.sessions.get(sessionId);
     if (!a) {
-      this.sessions.set(sessionId, (a = this.fileAccess()));
+      this.sessions.set(sessionId, (a = this.fileAccess(place)));
       if (this.sessions.size > MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value!);
     }
     return a;
   }
 
-  /** True when `ref` (a path or URI) is a file inside a workspace folder after symlinks; never asks. */
-  async inside(ref: string): Promise<boolean> {
+  /**
+   * True when `ref` (a path or URI) is a file inside a workspace folder — or inside the call's
+   * place, for a session in a worktree — after symlinks; never asks.
+   */
+  async inside(ref: string, ctx?: Pick<ToolCallContext, 'place'>): Promise<boolean> {
     const path = localPath(ref);
     if (path === undefined) return false;
     try {
-      return await this.access.isInsideWorkspace(await this.access.realPath(path));
+      return await this.judge(ctx).isInsideWorkspace(await this.access.realPath(path), PLACE_KEY);
     } catch {
       return false;
     }
@@ -74,11 +82,17 @@ export class CodeFileGate {
         `${shown} is not a file path: the Code tools take a path (relative to the workspace folder or absolute) or a file:// URI.`,
       );
     const real = await this.access.realPath(path);
-    if (await this.access.isInsideWorkspace(real)) return true;
+    if (await this.judge(ctx).isInsideWorkspace(real, PLACE_KEY)) return true;
+    const where = ctx.place ? `this session's worktree (${ctx.place.label})` : 'the workspace folders';
     if (ctx.sessionId === undefined || !ctx.permission)
-      throw new Error(`${shown} is outside the workspace folders, and there is no permission prompt to ask the user.`);
-    await this.forSession(ctx.sessionId).check(ctx.sessionId, path, real, access, ctx.permission);
+      throw new Error(`${shown} is outside ${where}, and there is no permission prompt to ask the user.`);
+    await this.forSession(ctx.sessionId, ctx.place).check(ctx.sessionId, path, real, access, ctx.permission);
     return false;
+  }
+
+  /** Who says what is inside: the workspace's FileAccess, or one that knows only the call's place. */
+  private judge(ctx: Pick<ToolCallContext, 'place'> | undefined): FileAccess {
+    return ctx?.place ? this.fileAccess(ctx.place) : this.access;
   }
 }
 

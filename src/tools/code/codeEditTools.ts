@@ -1,13 +1,16 @@
 // The Code group's tools that change files: Rename (the language extension's rename, applied as
 // one undoable edit) and QuickFixes (lists the code actions for lines; applying one asks first).
 // Every change goes through CodePort.applyEdit, which records it for Review Changes; an edit that
-// reaches a file outside the workspace asks first, as fs/write_text_file does (codeAccess.ts). Pure.
+// reaches a file outside the workspace asks first, as fs/write_text_file does (codeAccess.ts).
+// Rename asks once it knows the edit, so its one question can say what it changes: "Rename `area`
+// to `surface`: 7 edits in 3 files" (asking before the call could only say where it points). Pure.
 import { gateOf } from './codeAccess';
+import { count } from './codeRows';
 import type { Span } from './codeShape';
 import type { CodePort, PortCodeAction, PortEdit } from './codePort';
 import { POSITION_PROPS, at, documentOf, noSupport, positionSchema, targetOf, type Target } from './codeTarget';
 import { textResult, type Tool, type ToolCallContext, type ToolResult } from '../types';
-import { displayPath } from '../workspace/workspacePaths';
+import { displayPath, foldersOf } from '../workspace/workspacePaths';
 
 const IDENT = /[\p{L}\p{N}_$]/u;
 
@@ -21,14 +24,14 @@ function wordAt(t: Target): string {
   return line.slice(s, e);
 }
 
-function editedFiles(port: CodePort, edit: PortEdit) {
-  const folders = port.folders();
+function editedFiles(port: CodePort, edit: PortEdit, ctx: ToolCallContext) {
+  const folders = foldersOf(port, ctx);
   return edit.files.map((f) => ({ path: displayPath(f.path ?? f.uri, folders), edits: f.edits }));
 }
 
 /** Undefined when the edit may be applied; else why not (a file outside the workspace the user did not allow). */
 async function refusedEdit(port: CodePort, edit: PortEdit, ctx: ToolCallContext): Promise<string | undefined> {
-  const folders = port.folders();
+  const folders = foldersOf(port, ctx);
   try {
     for (const f of edit.files)
       await gateOf(port).allow(f.path ?? f.uri, displayPath(f.path ?? f.uri, folders), ctx, 'write');
@@ -45,19 +48,19 @@ export function renameTool(port: CodePort): Tool {
   return {
     name: 'Rename',
     description:
-      "Rename the symbol at a position everywhere it is used, with the language extension's rename (references, imports, other files), not text replace. Asks the user first. " +
+      "Rename the symbol at a position everywhere it is used, with the language extension's rename (references, imports, other files), not text replace. Asks the user first, saying how many edits in how many files. " +
       UNDO_NOTE,
     parametersSchema: positionSchema(
       { newName: { type: 'string', minLength: 1, maxLength: 256, description: 'The new name.' } },
       ['newName'],
     ),
-    requiresPermission: true,
     handler: async (a, ctx): Promise<ToolResult> => {
       const t = await targetOf(port, a, ctx);
       const from = wordAt(t);
+      const to = a.newName as string;
       let edit: PortEdit | undefined;
       try {
-        edit = await port.rename(t.doc, t.pos, a.newName as string);
+        edit = await port.rename(t.doc, t.pos, to);
       } catch (err) {
         return textResult(`Cannot rename at ${at(t)}: ${err instanceof Error ? err.message : String(err)}`, true);
       }
@@ -66,6 +69,22 @@ export function renameTool(port: CodePort): Tool {
           noSupport(port, 'Rename', t) ??
           textResult(`Nothing to rename at ${at(t)}: the language extension offers no rename there.`, true)
         );
+      const files = editedFiles(port, edit, ctx);
+      const edits = files.reduce((n, f) => n + f.edits, 0);
+      const what = `${from ? `\`${from}\`` : `the symbol at ${at(t)}`} to \`${to}\`: ${count(edits, 'edit')} in ${count(files.length, 'file')}`;
+      const answer = await ctx.confirm?.({
+        text: `Rename ${what}`,
+        paths: edit.files.flatMap((f) => (f.path ? [f.path] : [])),
+      });
+      if (answer !== 'allow')
+        return textResult(
+          answer === undefined
+            ? "Tool Rename requires the user's permission, and no permission prompt is available."
+            : answer === 'deny'
+              ? 'The user denied permission to run Rename.'
+              : 'The permission request for Rename was cancelled.',
+          true,
+        );
       const refused = await refusedEdit(port, edit, ctx);
       if (refused) return textResult(refused, true);
       if (!(await port.applyEdit(edit, ctx.sessionId)))
@@ -73,20 +92,13 @@ export function renameTool(port: CodePort): Tool {
           'VS Code did not apply the rename (a file may have changed meanwhile); nothing was changed.',
           true,
         );
-      const files = editedFiles(port, edit);
+      const perFile = files.map((f) => `${f.path}  ${count(f.edits, 'edit')}`);
       return {
-        content: [
-          {
-            type: 'json',
-            json: {
-              renamed: { from, to: a.newName },
-              at: at(t),
-              edits: files.reduce((n, f) => n + f.edits, 0),
-              files,
-              note: UNDO_NOTE,
-            },
-          },
-        ],
+        content: [{ type: 'json', json: { renamed: { from, to }, at: at(t), edits, files, note: UNDO_NOTE } }],
+        row: {
+          text: [`Renamed ${what.replace(/`/g, '')}`, ...perFile].join('\n'),
+          locations: edit.files.flatMap((f) => (f.path ? [{ path: f.path }] : [])),
+        },
       };
     },
   };
@@ -163,7 +175,7 @@ export function quickFixesTool(port: CodePort): Tool {
             type: 'json',
             json: {
               applied: chosen.title,
-              files: chosen.edit ? editedFiles(port, chosen.edit) : [],
+              files: chosen.edit ? editedFiles(port, chosen.edit, ctx) : [],
               ...(chosen.command ? { ranCommand: chosen.command } : {}),
               note: chosen.edit ? UNDO_NOTE : 'The action ran a command; its changes are not in Review Changes.',
             },

@@ -6,7 +6,7 @@ import { gateOf } from './codeAccess';
 import { MAX_LIMIT, positionOf, type PortDocument, type Pos } from './codeShape';
 import type { CodePort } from './codePort';
 import { textResult, type JsonSchema, type ToolCallContext, type ToolResult } from '../types';
-import { displayPath, pathSchema, resolveInputPath } from '../workspace/workspacePaths';
+import { displayPath, foldersOf, pathSchema, resolveInputPath } from '../workspace/workspacePaths';
 
 export const POSITION_PROPS: Record<string, JsonSchema> = {
   path: pathSchema('File path, relative to the workspace folder or absolute.'),
@@ -57,7 +57,7 @@ export async function targetOf(port: CodePort, a: Record<string, unknown>, ctx: 
 
 /** The document a call names; a file outside the workspace asks the user first (throws when refused). */
 export async function documentOf(port: CodePort, p: string, ctx: ToolCallContext): Promise<OpenedDocument> {
-  const folders = port.folders();
+  const folders = foldersOf(port, ctx);
   const ref = resolveInputPath(p, folders);
   const inside = await gateOf(port).allow(ref, p, ctx, 'read');
   let doc: PortDocument;

@@ -9,6 +9,7 @@ import { gateOf } from './codeAccess';
 import { bounded, byPlace, clipText, shownLocation, uniqueLocations, type PortLocation } from './codeShape';
 import type { CodePort, PortCall, PortSymbol } from './codePort';
 import { quickFixesTool, renameTool } from './codeEditTools';
+import { count, outlineRow, placesRow } from './codeRows';
 import {
   POSITION_PROPS,
   at,
@@ -19,33 +20,42 @@ import {
   targetOf,
   type Target,
 } from './codeTarget';
-import type { Tool, ToolGroup, ToolResult } from '../types';
-import { displayPath } from '../workspace/workspacePaths';
+import type { Tool, ToolCallContext, ToolGroup, ToolResult } from '../types';
+import { displayPath, foldersOf } from '../workspace/workspacePaths';
+import { isWithin } from '../../client/files/realPath';
 
 const MAX_HOVER_CHARS = 8_000;
 /** Previews (line text) are read for at most this many locations per answer. */
 const MAX_PREVIEWS = 100;
-/** Locations with the text of their line (inside the workspace only), sorted, deduplicated, bounded. */
+/**
+ * Locations with the text of their line (inside the workspace only), sorted, deduplicated,
+ * bounded; the row lists them as `path:line  text` under how many there are (`noun`: "reference").
+ */
 async function locationsResult(
   port: CodePort,
-  key: string,
+  ctx: ToolCallContext,
+  what: { key: string; noun: string },
   locs: PortLocation[],
   limit: number,
   extra: Record<string, unknown>,
 ): Promise<ToolResult> {
   const sorted = uniqueLocations(locs).sort(byPlace);
-  const folders = port.folders();
+  const folders = foldersOf(port, ctx);
   const head = sorted.slice(0, Math.min(limit, MAX_PREVIEWS));
   // A definition in a library outside the workspace is named, not quoted: reading it would need the user's yes.
   const texts = await Promise.all(
     head.map(async (l) =>
-      (await gateOf(port).inside(l.path ?? l.uri)) ? port.lineText(l).catch(() => undefined) : undefined,
+      (await gateOf(port).inside(l.path ?? l.uri, ctx)) ? port.lineText(l).catch(() => undefined) : undefined,
     ),
   );
   const shown = sorted.map((l, i) => shownLocation(l, folders, texts[i]));
   const files = new Set(shown.map((s) => s.path)).size;
-  const json = bounded(shown, limit, (s) => ({ ...extra, files, [key]: s }));
-  return { content: [{ type: 'json', json }] };
+  const json = bounded(shown, limit, (s) => ({ ...extra, files, [what.key]: s }));
+  const places = shown
+    .slice(0, json.shown)
+    .map((s, i) => ({ shown: s.path, path: sorted[i].path, line: s.line, text: s.text }));
+  const title = `${count(json.total, what.noun)}${files > 1 ? ` in ${count(files, 'file')}` : ''}`;
+  return { content: [{ type: 'json', json }], row: placesRow(title, places, json.total) };
 }
 
 function flattenSymbols(symbols: readonly PortSymbol[], container?: string): PortSymbol[] {
@@ -57,8 +67,15 @@ function flattenSymbols(symbols: readonly PortSymbol[], container?: string): Por
   return out;
 }
 
-function callsResult(port: CodePort, t: Target, name: string, direction: string, calls: PortCall[], limit: number) {
-  const folders = port.folders();
+function callsResult(
+  port: CodePort,
+  ctx: ToolCallContext,
+  t: Target,
+  call: { name: string; direction: string; limit: number },
+  calls: PortCall[],
+) {
+  const { name, direction, limit } = call;
+  const folders = foldersOf(port, ctx);
   const rows = calls.map((c) => ({
     name: c.item.name,
     kind: c.item.kind,
@@ -68,7 +85,17 @@ function callsResult(port: CodePort, t: Target, name: string, direction: string,
     callSites: c.ranges.map((r) => ({ line: r.start.line + 1, column: r.start.character + 1 })),
   }));
   const json = bounded(rows, limit, (s) => ({ function: name, at: at(t), direction, calls: s }));
-  return { content: [{ type: 'json' as const, json }] };
+  const places = calls.slice(0, json.shown).map((c, i) => ({
+    shown: rows[i].path,
+    path: c.item.location.path,
+    line: rows[i].line,
+    text: `${c.item.name}${c.ranges.length > 1 ? `  (${c.ranges.length} calls)` : ''}`,
+  }));
+  const head =
+    direction === 'incoming'
+      ? `${count(json.total, 'caller')} of ${name}`
+      : `${name} calls ${count(json.total, 'function')}`;
+  return { content: [{ type: 'json' as const, json }], row: placesRow(head, places, json.total) };
 }
 
 /** A tool that answers a position with locations (definitions, references). */
@@ -78,6 +105,8 @@ function locationsTool(
     name: string;
     description: string;
     key: string;
+    /** What one result is, for the row: "definition", "reference". */
+    noun: string;
     limit: number;
     ask(t: Target): Promise<PortLocation[]>;
     none: string;
@@ -91,7 +120,7 @@ function locationsTool(
       const t = await targetOf(port, a, ctx);
       const locs = await o.ask(t);
       if (!locs.length) return noSupport(port, o.name, t) ?? `${o.none} for the symbol at ${at(t)}.`;
-      return locationsResult(port, o.key, locs, (a.limit as number) ?? o.limit, { at: at(t) });
+      return locationsResult(port, ctx, o, locs, (a.limit as number) ?? o.limit, { at: at(t) });
     },
   };
 }
@@ -103,6 +132,7 @@ export function codeToolGroup(port: CodePort): ToolGroup {
       description:
         "Where the symbol at a position is defined, asked of VS Code's language features (any language the user has an extension for). Give the file, the 1-based line and the column or the symbol's name on that line. Returns workspace-relative paths, 1-based lines/columns and each line's text.",
       key: 'definitions',
+      noun: 'definition',
       limit: 20,
       ask: (t) => port.definitions(t.doc, t.pos),
       none: 'No definition found',
@@ -112,6 +142,7 @@ export function codeToolGroup(port: CodePort): ToolGroup {
       description:
         'Every reference to the symbol at a position across the workspace (the declaration included), from the language features. Paths are workspace-relative, lines and columns 1-based, each with its line text; sorted by file and line; bounded by "limit".',
       key: 'references',
+      noun: 'reference',
       limit: 100,
       ask: (t) => port.references(t.doc, t.pos),
       none: 'No references found',
@@ -139,7 +170,10 @@ export function codeToolGroup(port: CodePort): ToolGroup {
           endLine: s.location.range.end.line + 1,
         }));
         const json = bounded(rows, (a.limit as number) ?? 200, (s) => ({ path: d.shown, symbols: s }));
-        return { content: [{ type: 'json', json }] };
+        return {
+          content: [{ type: 'json', json }],
+          row: outlineRow(d.shown, d.doc.path, rows.slice(0, json.shown), json.total),
+        };
       },
     },
     {
@@ -155,9 +189,13 @@ export function codeToolGroup(port: CodePort): ToolGroup {
         required: ['query'],
         additionalProperties: false,
       },
-      handler: async (a) => {
-        const folders = port.folders();
-        const found = await port.workspaceSymbols(a.query as string);
+      handler: async (a, ctx) => {
+        const folders = foldersOf(port, ctx);
+        const all = await port.workspaceSymbols(a.query as string);
+        // Language servers index the window's workspace: a worktree session sees its own files only.
+        const found = ctx.place ? all.filter((s) => isWithin(ctx.place!.cwd, s.location.path ?? '')) : all;
+        if (!found.length && ctx.place)
+          return `No symbol of this session's worktree matches "${a.query}": language servers index the workspace VS Code has open, so the worktree's symbols appear only for its files that are open or that a language server loaded.`;
         if (!found.length)
           return `No workspace symbol matches "${a.query}" (language servers index the workspace only for languages with an extension installed; some answer only once a file of theirs is open).`;
         const rows = found.map((s) => ({
@@ -169,7 +207,14 @@ export function codeToolGroup(port: CodePort): ToolGroup {
           column: s.location.range.start.character + 1,
         }));
         const json = bounded(rows, (a.limit as number) ?? 100, (s) => ({ query: a.query, symbols: s }));
-        return { content: [{ type: 'json', json }] };
+        const places = rows.slice(0, json.shown).map((r, i) => ({
+          shown: r.path,
+          path: found[i].location.path,
+          line: r.line,
+          text: `${r.container ? `${r.container} › ` : ''}${r.name}  ${r.kind}`,
+        }));
+        const head = `${count(json.total, 'symbol')} matching "${a.query as string}"`;
+        return { content: [{ type: 'json', json }], row: placesRow(head, places, json.total) };
       },
     },
     {
@@ -203,7 +248,7 @@ export function codeToolGroup(port: CodePort): ToolGroup {
           );
         const direction = (a.direction as 'incoming' | 'outgoing' | undefined) ?? 'incoming';
         const calls = await port.calls(items[0], direction);
-        return callsResult(port, t, items[0].name, direction, calls, (a.limit as number) ?? 100);
+        return callsResult(port, ctx, t, { name: items[0].name, direction, limit: (a.limit as number) ?? 100 }, calls);
       },
     },
     renameTool(port),

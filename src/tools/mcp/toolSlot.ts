@@ -15,6 +15,7 @@
 //     exactly the lifetime the spec asks for, on any agent, including groups injected later.
 // `functionResult` stays one-time: it is appended to the container call's result only.
 import type { PermissionPort } from '../../client/permissions/permissionPort';
+import type { SessionPlace } from '../../client/connection/sessionPlace';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -30,7 +31,7 @@ import { sendJson } from './httpReplies';
 import { invokeTool, type CallObserver, type PermissionDecision } from '../invoke';
 import type { McpToolServerOptions } from './mcpServer';
 import { ToolState } from '../toolState';
-import { MCP_SERVER_NAME, type Tool, type ToolContent, type ToolResult } from '../types';
+import { MCP_SERVER_NAME, type Tool, type ToolContent, type ToolQuestion, type ToolResult } from '../types';
 
 /** What a slot needs of the server that routes requests to it. */
 export interface SlotOwner {
@@ -43,13 +44,22 @@ export interface SlotHooks {
   /** `signal` aborts when the call ends: a prompt still open is withdrawn. */
   requestPermission?(
     sessionId: string | undefined,
-    call: { callId: string; group: string; tool: Tool; args: Record<string, unknown>; signal: AbortSignal },
+    call: {
+      callId: string;
+      group: string;
+      tool: Tool;
+      args: Record<string, unknown>;
+      signal: AbortSignal;
+      question?: ToolQuestion;
+    },
   ): Promise<PermissionDecision>;
   /** The prompt for questions a handler asks (a file outside the workspace). */
   permission?(): PermissionPort | undefined;
   observer?(sessionId: string | undefined): CallObserver | undefined;
   /** False when the session is gone from VS Code: calls get the disconnection fallback. */
   isAlive?(sessionId: string | undefined): boolean;
+  /** The session works in a folder of its own (a worktree): its calls are scoped to it. */
+  place?: SessionPlace;
 }
 
 interface McpSession {
@@ -166,6 +176,7 @@ export class ToolSlot implements IDisposable {
         state: this.state,
         config: opts.config(),
         sessionId: this.sessionId,
+        place: this.hooks.place,
         requestPermission: this.hooks.requestPermission && ((c) => this.hooks.requestPermission!(this.sessionId, c)),
         permission: this.hooks.permission?.(),
         // The agent cancelled the call (or its MCP connection closed): it ends, its prompts go.
@@ -217,7 +228,7 @@ export class ToolSlot implements IDisposable {
   }
 }
 
-/** ToolResult → MCP CallToolResult (JSON as pretty text, binary as an embedded blob). */
+/** ToolResult → MCP CallToolResult (JSON as pretty text, binary as an embedded blob); `row` is the user's, not sent. */
 export function toMcpResult(r: ToolResult): CallToolResult {
   const content = r.content.map((c: ToolContent): CallToolResult['content'][number] => {
     switch (c.type) {

@@ -6,7 +6,7 @@ import * as nodePath from 'node:path';
 import { isInside } from '../../client/permissions/callFacts';
 import { clipText } from '../code/codeShape';
 import { textResult, type Tool, type ToolResult } from '../types';
-import { displayPath, pathSchema, resolveInputPath, type WorkspaceFolderInfo } from './workspacePaths';
+import { displayPath, foldersOf, pathSchema, resolveInputPath, type WorkspaceFolderInfo } from './workspacePaths';
 
 /** Diff text returned per answer, at most (the rest is cut and said so). */
 export const MAX_DIFF_CHARS = 30_000;
@@ -72,17 +72,20 @@ export function gitChangesTool(port: GitPort): Tool {
       },
       additionalProperties: false,
     },
-    handler: async (a): Promise<ToolResult> => {
-      const folders = port.folders();
-      const scope = typeof a.path === 'string' ? resolveInputPath(a.path, folders) : undefined;
+    handler: async (a, ctx): Promise<ToolResult> => {
+      const folders = foldersOf(port, ctx);
+      // A worktree session's changes are its worktree's, never the user's checkout's.
+      const scope = typeof a.path === 'string' ? resolveInputPath(a.path, folders) : ctx.place?.cwd;
       const repos = await port.repositories();
       if (!Array.isArray(repos)) return textResult(repos.unavailable, true);
       const relevant = repos.filter((r) => !scope || under(scope, r.root) || under(r.root, scope));
       if (!relevant.length)
         return textResult(
-          scope
-            ? `${a.path} is not inside a git repository VS Code has open.`
-            : 'No git repository is open in this workspace.',
+          ctx.place && typeof a.path !== 'string'
+            ? `This session's worktree (${ctx.place.label}) is not open in VS Code's Source Control; run git in a terminal there.`
+            : scope
+              ? `${a.path} is not inside a git repository VS Code has open.`
+              : 'No git repository is open in this workspace.',
         );
       const show = (c: GitFileChange) => ({
         path: displayPath(c.path, folders),

@@ -2,7 +2,7 @@
 // folder (forward slashes), or absolute outside it; a multi-root workspace prefixes the folder's
 // name ("api/src/a.ts"), as VS Code's own asRelativePath does. Pure: the folders come from a port.
 import * as nodePath from 'node:path';
-import type { JsonSchema } from '../types';
+import type { JsonSchema, ToolCallContext } from '../types';
 import { isWithin } from '../../client/files/realPath';
 
 export interface WorkspaceFolderInfo {
@@ -53,4 +53,17 @@ export function resolveInputPath(p: string, folders: readonly WorkspaceFolderInf
 /** The schema of a path argument (relative to the workspace folder or absolute). */
 export function pathSchema(description: string): JsonSchema {
   return { type: 'string', minLength: 1, description };
+}
+
+/**
+ * The folders a call's paths are relative to and "inside" of: the session's own folder when it
+ * works in one (a worktree — its files, not the window's, are the ones the agent edits), else
+ * the window's workspace folders.
+ */
+export function foldersOf(
+  port: { folders(): WorkspaceFolderInfo[] },
+  ctx: Pick<ToolCallContext, 'place'> | undefined,
+): WorkspaceFolderInfo[] {
+  const place = ctx?.place;
+  return place ? [{ name: nodePath.basename(place.cwd), path: place.cwd }] : port.folders();
 }

@@ -5,7 +5,8 @@
 import { bounded, type Span } from '../code/codeShape';
 import { gitChangesTool, type GitPort } from './gitChangesTool';
 import { textResult, type Tool, type ToolGroup, type ToolResult } from '../types';
-import { displayPath, pathSchema, resolveInputPath, type WorkspaceFolderInfo } from './workspacePaths';
+import { isWithin } from '../../client/files/realPath';
+import { displayPath, foldersOf, pathSchema, resolveInputPath, type WorkspaceFolderInfo } from './workspacePaths';
 
 export interface TaskInfo {
   name: string;
@@ -100,6 +101,8 @@ function runTaskTool(port: TaskPort): Tool {
       additionalProperties: false,
     },
     requiresPermission: true,
+    // Tasks run in the window's folders: a worktree session's build belongs in its own terminal.
+    workspaceOnly: true,
     // The call may last as long as the wait it asks for, plus time for the output to drain (the
     // time the user takes to answer the prompt never counts: invoke.ts).
     timeoutMs: (a) => (((a.timeoutSeconds as number | undefined) ?? TASK_WAIT_DEFAULT) + 120) * 1000,
@@ -155,12 +158,15 @@ function problemsTool(port: DiagnosticsPort): Tool {
       },
       additionalProperties: false,
     },
-    handler: (a): ToolResult => {
-      const folders = port.folders();
+    handler: (a, ctx): ToolResult => {
+      const folders = foldersOf(port, ctx);
       const file = typeof a.path === 'string' ? resolveInputPath(a.path, folders) : undefined;
+      // A worktree session's "whole workspace" is its own folder (the window's problems are not its).
+      const mine = (path: string) => !ctx.place || file !== undefined || isWithin(ctx.place.cwd, path);
       const worst = SEVERITIES.indexOf((a.severity as Severity | undefined) ?? 'hint');
       const all = port
         .diagnostics(file)
+        .filter(({ path }) => mine(path))
         .flatMap(({ path, items }) =>
           items
             .filter((d) => SEVERITIES.indexOf(d.severity) <= worst)

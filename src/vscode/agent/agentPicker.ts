@@ -1,17 +1,20 @@
 // "Tandem: Select Agent": the configured agents (those installed from the ACP Registry say so),
 // the presets and the Demo, each marked with whether its command is found on this machine; and a
-// way to the registry.
+// way to the registry, and to what the running agents can do (Show Agent Capabilities).
 import * as vscode from 'vscode';
 import { DEMO_AGENT_NAME, type AgentConfig } from '../../client/agents/agentConfig';
 import { AGENT_PRESETS, findExecutable, type AgentPreset } from '../../client/agents/agentPresets';
 import { readSettings, setDefaultAgent, setUserAgentEntries, userAgentEntries } from '../config';
 import { registryDescription } from '../registry/installedAgents';
+import { SHOW_CAPABILITIES_COMMAND } from './showCapabilities';
 
 interface AgentItem extends vscode.QuickPickItem {
   agent?: AgentConfig;
   preset?: AgentPreset;
   configured: boolean;
   found: boolean;
+  /** An item that runs a command instead of choosing an agent. */
+  command?: string;
 }
 
 export async function pickAgent(extensionUri: vscode.Uri, current?: string): Promise<string | undefined> {
@@ -47,6 +50,13 @@ export async function pickAgent(extensionUri: vscode.Uri, current?: string): Pro
   }
   items.push({ label: '', kind: vscode.QuickPickItemKind.Separator, configured: false, found: true });
   items.push({ label: '$(cloud-download) Add Agent from Registry…', configured: false, found: true });
+  items.push({
+    label: '$(info) Show Agent Capabilities…',
+    description: 'what a running agent declared, and what it does on the wire',
+    command: SHOW_CAPABILITIES_COMMAND,
+    configured: false,
+    found: true,
+  });
   const choice = await vscode.window.showQuickPick(items, {
     title: 'Tandem: Select Agent',
     placeHolder: 'Which ACP agent should Tandem run?',
@@ -54,7 +64,7 @@ export async function pickAgent(extensionUri: vscode.Uri, current?: string): Pro
   });
   if (!choice) return undefined;
   if (!choice.agent) {
-    await vscode.commands.executeCommand('tandem.addAgentFromRegistry');
+    await vscode.commands.executeCommand(choice.command ?? 'tandem.addAgentFromRegistry');
     return undefined;
   }
   if (!choice.found && choice.preset) {

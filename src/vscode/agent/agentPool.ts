@@ -3,6 +3,7 @@
 // process group. The pool relays each connection's events with the agent they came from; which
 // agent the view shows is the controller's business.
 import type * as vscode from 'vscode';
+import { WireObserver } from '../../client/capabilities/wireObserver';
 import { AgentClient, type AgentClientOptions } from '../../client/connection/agentClient';
 import type { AgentConfig } from '../../client/agents/agentConfig';
 import type { ClientFeature } from '../../client/connection/feature';
@@ -23,6 +24,8 @@ export interface PooledAgent {
   view: AgentView;
   /** When the view last showed it (Date.now()): the idle agent shown least lately makes room first. */
   lastShown: number;
+  /** What the agent did on the wire on this connection (Show Agent Capabilities). */
+  readonly wire: WireObserver;
 }
 
 export interface AgentPoolDeps {
@@ -107,6 +110,7 @@ export class AgentPool extends Disposable {
     firstSession?: AgentClientOptions['firstSession'],
   ): PooledAgent {
     const scope = new DisposableStore();
+    const wire = new WireObserver();
     const client = scope.add(
       new AgentClient({
         agent,
@@ -114,7 +118,10 @@ export class AgentPool extends Disposable {
         additionalDirectories,
         firstSession,
         logger: this.deps.logger,
-        traffic: this.deps.traffic,
+        traffic: (dir, msg) => {
+          wire.observe(dir, msg);
+          this.deps.traffic(dir, msg);
+        },
         maxLineBytes,
         features: [...this.featureProviders].flatMap((provide) => provide()),
         clientInfo: {
@@ -131,6 +138,7 @@ export class AgentPool extends Disposable {
       scope,
       view: { state: 'starting', name: agent.name },
       lastShown: 0,
+      wire,
     };
     this.agents.set(agent.name, a);
     const { events } = this.deps;

@@ -1,7 +1,9 @@
 // The agent feature: its traffic (log, ring, recording), the past sessions (the one to reopen),
-// the controller (which agent runs; the connection scope), and its status in the status bar.
+// the controller (which agent runs; the connection scope), its status in the status bar, and
+// Show Agent Capabilities (what each running agent declared and did on the wire).
 import { existsSync } from 'node:fs';
 import { Controller } from './controller';
+import { registerShowCapabilities } from './showCapabilities';
 import { Traffic } from './traffic';
 import type { Ctx } from '../ctx';
 import { SessionHistory } from '../sessions/sessionHistory';
@@ -36,6 +38,7 @@ export function registerAgent(ctx: Ctx) {
     }),
   );
   ctx.own(controller.registerFeatures(() => [history]));
+  registerShowCapabilities(ctx, controller);
   return { controller, traffic, history, inFlight, worktrees };
 }
 

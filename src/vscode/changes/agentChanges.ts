@@ -3,6 +3,7 @@
 // in the workspace's storage (the entries survive a reload), "Restore to here", and the notice the
 // agent reads after a restore. Extension-lifetime; fs/read_text_file and fs/write_text_file and the
 // checkpoints join each new connection as client features (registerChanges).
+import type * as vscode from 'vscode';
 import type { CheckpointStore } from '../../checkpoints/checkpointStore';
 import { takeRestoreNotice } from '../../checkpoints/restore';
 import { ChangeTracker } from '../../client/changes/changeTracker';
@@ -13,6 +14,7 @@ import { DiffDocuments } from './diffDocuments';
 import { HunkReview } from './hunkReview';
 import { RestoreCheckpoints } from './restoreCheckpoint';
 import { ReviewChanges } from './reviewChanges';
+import { ReviewedFiles } from './reviewedFiles';
 import { SessionChanges } from './sessionChanges';
 import { WorkspaceCheckpoints } from './workspaceCheckpoints';
 import { vscodeEdits } from '../editor/workspacePorts';
@@ -22,6 +24,10 @@ export interface AgentChangesDeps {
   shownSession(): { readonly sessionId: string; readonly state: SessionState } | undefined;
   /** The extension's storage folder for this workspace (context.storageUri); no checkpoints without one. */
   storageDir?: string;
+  /** The workspace state: the files marked reviewed are kept there. */
+  state: vscode.Memento;
+  /** Whether a turn of the session runs now. */
+  working(sessionId: string): boolean;
 }
 
 export class AgentChanges extends Disposable implements PromptNotices {
@@ -34,13 +40,18 @@ export class AgentChanges extends Disposable implements PromptNotices {
   readonly restore: RestoreCheckpoints;
   /** "Open diff": a tool call's diff content in VS Code's diff editor. */
   readonly diffs: DiffDocuments;
+  /** The files the user marked as reviewed, per session. */
+  readonly reviewed: ReviewedFiles;
   private readonly workspaceCheckpoints: WorkspaceCheckpoints;
 
   constructor(deps: AgentChangesDeps) {
     super();
     const sessionId = () => deps.shownSession()?.sessionId;
     this.review = this._register(new ReviewChanges(this.tracker, vscodeEdits, sessionId));
-    this.changes = this._register(new SessionChanges(this.tracker, this.review, sessionId));
+    this.reviewed = this._register(
+      new ReviewedFiles({ tracker: this.tracker, state: deps.state, shownSession: sessionId, working: deps.working }),
+    );
+    this.changes = this._register(new SessionChanges(this.tracker, this.review, sessionId, this.reviewed));
     this.hunks = this._register(new HunkReview(this.tracker, sessionId, (c) => this.review.revert(c)));
     this.workspaceCheckpoints = this._register(new WorkspaceCheckpoints(deps.storageDir, this.tracker));
     this.restore = this._register(new RestoreCheckpoints(() => this.checkpoints, vscodeEdits, sessionId));

@@ -1,6 +1,7 @@
 // The agent's changes: fs reads and writes through VS Code's buffers (a write outside the
 // workspace asks first) and the checkpoints, on every connection; Review Changes, the hunks, the
 // view's changes list, "Restore to here" and "Open diff" for the window (agentChanges.ts).
+import * as vscode from 'vscode';
 import { CheckpointsFeature } from '../../checkpoints/feature';
 import { FileSystemFeature } from '../../client/files/fileSystem';
 import type { PermissionPort } from '../../client/permissions/permissionPort';
@@ -11,11 +12,16 @@ import { AgentChanges } from './agentChanges';
 
 export function registerChanges(
   ctx: Ctx,
-  d: { ctl: Pick<Controller, 'current' | 'registerFeatures'>; permission: PermissionPort },
+  d: { ctl: Pick<Controller, 'current' | 'registerFeatures' | 'clientOf'>; permission: PermissionPort },
 ): AgentChanges {
   const { ctl } = d;
   const changes = ctx.own(
-    new AgentChanges({ shownSession: () => ctl.current?.session, storageDir: ctx.extension.storageUri?.fsPath }),
+    new AgentChanges({
+      shownSession: () => ctl.current?.session,
+      storageDir: ctx.extension.storageUri?.fsPath,
+      state: ctx.extension.workspaceState,
+      working: (id) => ctl.clientOf(id)?.getSession(id)?.state.meta.status === 'working',
+    }),
   );
   ctx.own(
     ctl.registerFeatures(() => [
@@ -30,5 +36,10 @@ export function registerChanges(
       new CheckpointsFeature(() => changes.checkpoints),
     ]),
   );
+  // The editor title (also the diff editor's: its modified side is the file) and the palette.
+  const mark = (reviewed: boolean) => (uri?: unknown) =>
+    changes.reviewed.toggleActive(reviewed, uri instanceof vscode.Uri ? uri : undefined);
+  ctx.own(vscode.commands.registerCommand('tandem.markReviewed', mark(true)));
+  ctx.own(vscode.commands.registerCommand('tandem.unmarkReviewed', mark(false)));
   return changes;
 }

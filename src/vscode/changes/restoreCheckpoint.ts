@@ -68,6 +68,23 @@ export class RestoreCheckpoints extends Disposable {
     return this.restore(store, sessionId, cp);
   }
 
+  /**
+   * Edit and resend (vscode/rewind/): the files back to before prompt `turn`, with the same list
+   * and choices. 'unchanged': every file is as it was; 'noCheckpoint': the prompt has none (a
+   * fork's copied turns, a reopened session); 'cancelled': the user backed out, or nothing could
+   * be restored (the reason was shown).
+   */
+  async restoreForEdit(
+    sessionId: string,
+    turn: number,
+  ): Promise<'restored' | 'unchanged' | 'noCheckpoint' | 'cancelled'> {
+    const store = this.store();
+    const cp = store?.session(sessionId).timeline.ofTurn(turn);
+    if (!store || !cp) return 'noCheckpoint';
+    if (!restoreFileItems(await planRestore(store, sessionId, cp.id, new Set())).length) return 'unchanged';
+    return (await this.restore(store, sessionId, cp))?.checkpoint ? 'restored' : 'cancelled';
+  }
+
   async undoRestore(sessionId: string | undefined): Promise<RestoreResult | undefined> {
     const store = this.store();
     const last = sessionId ? this.lastRestoreOf(store, sessionId) : undefined;

@@ -11,11 +11,14 @@ import type { ChangeTracker, FileChange } from '../../client/changes/changeTrack
 import { Disposable, toDisposable } from '../../common/disposable';
 import { Emitter } from '../../common/event';
 import type { ChangeAction, ChangedFile } from '../../shared/protocol';
+import { ChangedSymbols } from './changedSymbols';
+import type { ReviewedFiles } from './reviewedFiles';
 import { snapshotUri, type ReviewChanges } from './reviewChanges';
 import { editorUri, workspacePaths } from '../editor/workspacePorts';
 
 export class SessionChanges extends Disposable {
   private readonly changed = this._register(new Emitter<void>());
+  private readonly symbols = this._register(new ChangedSymbols());
   /** The changes or their states changed (batched): a view asks for its turns again. */
   readonly onDidChange = this.changed.event;
 
@@ -23,6 +26,7 @@ export class SessionChanges extends Disposable {
     private readonly tracker: ChangeTracker,
     private readonly review: ReviewChanges,
     private readonly currentSessionId: () => string | undefined,
+    private readonly reviewed?: Pick<ReviewedFiles, 'isReviewed' | 'set' | 'onDidChange'>,
   ) {
     super();
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -33,6 +37,8 @@ export class SessionChanges extends Disposable {
       }, 50);
     };
     this._register(tracker.onDidChange(changed));
+    if (reviewed) this._register(reviewed.onDidChange(changed));
+    this._register(this.symbols.onDidLearn(changed));
     // A saved edit of a changed file (a hunk undone in the editor) changes its +/− counts.
     this._register(
       vscode.workspace.onDidSaveTextDocument((d) => {
@@ -49,19 +55,39 @@ export class SessionChanges extends Disposable {
     return sid ? this.tracker.changes(sid, turn) : [];
   }
 
-  /** The files the agent changed in `turn` of the shown session, with their line counts now. */
+  /**
+   * The files the agent changed in `turn` of the shown session, with that turn's own line counts:
+   * before the turn ↔ the file when a later turn of the agent next changed it (a later turn's
+   * changes are not this turn's), else the file now (a hunk the user undid since counts no more).
+   */
   async list(turn: number): Promise<ChangedFile[]> {
     return Promise.all(
       this.changes(turn).map(async (c) => {
-        const now = await readFile(c.path);
+        const { bytes: end, now } = await this.endOf(c);
+        const before = beforeOrNow(c, end);
+        // Symbols are the file's as it is now: named only when the turn's end is the file now.
+        const symbols = now && c.state !== 'reverted' ? await this.symbols.describe(c.path, before, end) : undefined;
         return {
           path: c.path,
           label: vscode.workspace.asRelativePath(workspacePaths().display(c.path)),
-          ...summarizeChange(beforeOrNow(c, now), now),
+          ...summarizeChange(before, end),
           state: c.state,
+          ...(this.reviewed?.isReviewed(c.sessionId, c.path) ? { reviewed: true as const } : {}),
+          ...(symbols ? { symbols } : {}),
         };
       }),
     );
+  }
+
+  /** The file as `c`'s turn left it for the next turn that changed it, else as it is now (`now`). */
+  private async endOf(c: FileChange): Promise<{ bytes: Uint8Array | null; now: boolean }> {
+    const next = this.tracker
+      .allTurns(c.sessionId)
+      .filter((t) => t.turn > c.turn)
+      .flatMap((t) => t.files.filter((f) => f.path === c.path))
+      .sort((x, y) => x.turn - y.turn)[0];
+    const known = next && beforeIfKnown(next);
+    return known === undefined ? { bytes: await readFile(c.path), now: true } : { bytes: known, now: false };
   }
 
   /** One file (`path`) or, without it, the whole turn. Only files the agent changed are touched. */
@@ -85,6 +111,10 @@ export class SessionChanges extends Disposable {
         return;
       case 'undo':
         await this.review.revertWithMessage(files.filter((c) => c.state !== 'reverted'));
+        return;
+      case 'reviewed':
+      case 'unreviewed':
+        for (const c of files) await this.reviewed?.set(c.sessionId, c.path, action === 'reviewed');
     }
   }
 
@@ -96,7 +126,11 @@ export class SessionChanges extends Disposable {
         return [editorUri(c.path), snapshotUri(c), right] as const;
       }),
     );
-    await vscode.commands.executeCommand('vscode.changes', `Tandem: changes of turn ${turn + 1}`, resources);
+    await vscode.commands.executeCommand(
+      'vscode.changes',
+      `Tandem: changes of turn ${turn + 1} and after (before it ↔ now)`,
+      resources,
+    );
   }
 }
 

@@ -3,21 +3,23 @@
 // Code shows are the Workspace group's GetProblems: src/tools/workspace/workspaceTools.ts.)
 // Executed by VS Code through the client tools registry (src/tools); starts collapsed.
 import * as vscode from 'vscode';
-import type { ToolGroup, ToolResult } from '../../tools/types';
+import type { ToolCallContext, ToolGroup, ToolResult } from '../../tools/types';
 import { textResult } from '../../tools/types';
-import { displayPath, pathSchema, resolveInputPath } from '../../tools/workspace/workspacePaths';
+import { displayPath, foldersOf, pathSchema, resolveInputPath } from '../../tools/workspace/workspacePaths';
 import { uriOf, workspaceFolders } from './workspaceTools';
 
 const MAX_SELECTION_CHARS = 100_000;
 
-/** A path from a call (relative to the workspace folder, absolute, or a URI) as a URI. */
-export function resolvePath(p: string): vscode.Uri {
-  return uriOf(resolveInputPath(p, workspaceFolders()));
+const windowFolders = { folders: workspaceFolders };
+
+/** A path from a call (relative to the session's folder, absolute, or a URI) as a URI. */
+export function resolvePath(p: string, ctx?: Pick<ToolCallContext, 'place'>): vscode.Uri {
+  return uriOf(resolveInputPath(p, foldersOf(windowFolders, ctx)));
 }
 
-/** How results name a file: workspace-relative, else absolute (src/tools/workspace/workspacePaths.ts). */
-function display(uri: vscode.Uri): string {
-  return displayPath(uri.scheme === 'file' ? uri.fsPath : uri.toString(), workspaceFolders());
+/** How results name a file: folder-relative, else absolute (src/tools/workspace/workspacePaths.ts). */
+function display(uri: vscode.Uri, ctx?: Pick<ToolCallContext, 'place'>): string {
+  return displayPath(uri.scheme === 'file' ? uri.fsPath : uri.toString(), foldersOf(windowFolders, ctx));
 }
 
 export function ideToolGroup(): ToolGroup {
@@ -42,8 +44,8 @@ export function ideToolGroup(): ToolGroup {
           required: ['path'],
           additionalProperties: false,
         },
-        handler: async (a): Promise<ToolResult> => {
-          const uri = resolvePath(a.path as string);
+        handler: async (a, ctx): Promise<ToolResult> => {
+          const uri = resolvePath(a.path as string, ctx);
           let doc: vscode.TextDocument;
           try {
             doc = await vscode.workspace.openTextDocument(uri);
@@ -59,7 +61,7 @@ export function ideToolGroup(): ToolGroup {
             preserveFocus: false,
           });
           return textResult(
-            `Opened ${display(uri)}${a.line !== undefined ? ` at line ${line + 1}` : ''} (${doc.lineCount} lines).`,
+            `Opened ${display(uri, ctx)}${a.line !== undefined ? ` at line ${line + 1}` : ''} (${doc.lineCount} lines).`,
           );
         },
       },

@@ -32,6 +32,7 @@ export const SETTINGS = {
   'permissions.rules': setting<unknown[]>([], 'resource'),
   maxMessageSizeMB: setting<number>(64, 'machine'),
   maxAgents: setting<number>(4, 'machine'),
+  idleAgentMinutes: setting<number>(30),
   'terminal.visible': setting<boolean>(false, 'machine'),
   followAgent: setting<boolean>(false),
   followOutsideWorkspace: setting<boolean>(false),

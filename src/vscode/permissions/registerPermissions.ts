@@ -6,7 +6,7 @@ import { type PermissionViewPort, TandemPermissions } from './tandemPermissions'
 
 export function registerPermissions(
   ctx: Ctx,
-  d: { ctl: Pick<Controller, 'registerFeatures' | 'current' | 'switchTo'>; view: PermissionViewPort },
+  d: { ctl: Pick<Controller, 'registerFeatures' | 'current' | 'switchTo' | 'onDidReplace'>; view: PermissionViewPort },
 ): TandemPermissions {
   const { ctl, view } = d;
   // Prompts of a session the view does not show (another agent's, running beside) are told about.
@@ -24,6 +24,8 @@ export function registerPermissions(
     },
   };
   const permissions = ctx.own(new TandemPermissions(ctx.extension, ctx.logger, port));
+  // Another session shown: its prompts come into sight, the hidden one's leave it.
+  ctx.own(ctl.onDidReplace(() => permissions.updateBadge()));
   ctx.own(ctl.registerFeatures(() => [permissions.feature()]));
   return permissions;
 }

@@ -69,7 +69,12 @@ export class TandemPermissions extends Disposable {
     );
     this.reload();
     this._register(onDidChange(['permissions.rules'], () => this.reload()));
-    this._register(vscode.window.onDidChangeWindowState(() => this.notifyHidden()));
+    this._register(
+      vscode.window.onDidChangeWindowState(() => {
+        this.notifyHidden();
+        this.updateBadge();
+      }),
+    );
     this._register(
       view.onDidChangeVisibility(() => {
         this.notifyHidden();
@@ -151,8 +156,11 @@ export class TandemPermissions extends Disposable {
     });
   }
 
-  private updateBadge(): void {
-    const n = this.broker.pending().length;
+  /** Counts the prompts the user cannot see: with the view in sight, the shown session's are on screen. */
+  updateBadge(): void {
+    const inSight = this.view.isVisible && vscode.window.state.focused;
+    const shown = this.view.shownSession?.();
+    const n = this.broker.pending().filter((p) => !(inSight && p.sessionId === shown)).length;
     this.view.setBadge(n, n === 1 ? '1 permission request waiting' : `${n} permission requests waiting`);
   }
 

@@ -1,9 +1,10 @@
 // What the user does with a registry agent: install (with progress, cancellable, then start it
 // and sign in), update (the old version stays until the new one starts), use, uninstall, and
-// open its repository. Errors say what happened and that nothing was left behind.
+// open its repository. Errors say what happened in words (registry/messages.ts), what was left as
+// it was, and offer Retry, Open Settings or Show Log.
 import * as vscode from 'vscode';
 import { plainText, type Catalog, type CatalogRow } from '../../registry/browse';
-import { ChecksumError } from '../../registry/installer';
+import { loadFailure, operationFailure, type Operation, type RegistryMessage } from '../../registry/messages';
 import { UV_HELP } from '../../registry/plan';
 import type { RegistryService } from '../../registry/service';
 import { stateText } from './browser';
@@ -64,7 +65,7 @@ export class RegistryActions {
   /** Installs `id`, then starts it (and signs in when it asks). Resolves with its settings name. */
   async install(id: string, catalog?: Catalog): Promise<string | undefined> {
     if (!this.trusted('install')) return undefined;
-    const label = catalog?.rows.find((r) => r.id === id)?.name ?? id;
+    const label = (await this.known(catalog))?.rows.find((r) => r.id === id)?.name ?? id;
     try {
       const rec = await this.withProgress(`Installing ${label}`, (signal, progress) =>
         this.service.install(id, { signal, progress, catalog }),
@@ -75,7 +76,7 @@ export class RegistryActions {
       await this.use(rec.agentName, `${rec.agentName} ${rec.version} is installed and ready.`);
       return rec.agentName;
     } catch (err) {
-      this.showError(`install ${label}`, err);
+      this.showError({ verb: 'install', name: label }, err);
       return undefined;
     }
   }
@@ -85,8 +86,17 @@ export class RegistryActions {
     if (!ids.length || !this.trusted('update')) return [];
     const done: string[] = [];
     for (const id of ids) {
+      // Said by the name the user knows it by, from the version it has to the one offered.
+      const rec = (await this.service.installed().catch(() => [])).find((a) => a.id === id);
+      const row = (await this.known(catalog))?.rows.find((r) => r.id === id);
+      const op: Operation = {
+        verb: 'update',
+        name: rec?.agentName ?? row?.name ?? id,
+        from: rec?.version,
+        to: row?.version,
+      };
       try {
-        const { from, to } = await this.withProgress(`Updating ${id}`, (signal, progress) =>
+        const { from, to } = await this.withProgress(`Updating ${op.name}`, (signal, progress) =>
           this.service.update(id, { signal, progress, catalog }),
         );
         done.push(id);
@@ -98,7 +108,7 @@ export class RegistryActions {
             if (p) void this.d.runner.start(to.agentName);
           });
       } catch (err) {
-        this.showError(`update ${id}`, err);
+        this.showError(op, err);
       }
       catalog = undefined; // the next update reads the index again
     }
@@ -106,8 +116,10 @@ export class RegistryActions {
   }
 
   async uninstall(id: string): Promise<string | undefined> {
+    let name = id;
     try {
       const rec = (await this.service.installed()).find((a) => a.id === id);
+      name = rec?.agentName ?? id;
       // A running agent is stopped first, so its files can go.
       if (rec) await this.d.runner.stopAgent(rec.agentName);
       const removed = await this.service.uninstall(id);
@@ -115,7 +127,16 @@ export class RegistryActions {
       void say('information', `Tandem: uninstalled ${removed.agentName}.`);
       return removed.agentName;
     } catch (err) {
-      this.showError(`uninstall ${id}`, err);
+      this.showError({ verb: 'uninstall', name }, err);
+      return undefined;
+    }
+  }
+
+  /** The list for the messages' names and versions: the one shown, else the saved copy (no fetch when there is one). */
+  private async known(catalog: Catalog | undefined): Promise<Catalog | undefined> {
+    try {
+      return catalog ?? (await this.service.catalog({ maxAgeMs: Number.POSITIVE_INFINITY }));
+    } catch {
       return undefined;
     }
   }
@@ -131,17 +152,27 @@ export class RegistryActions {
     return name;
   }
 
-  showError(what: string, err: unknown): void {
+  showError(op: Operation, err: unknown): void {
     if (err instanceof Error && (err.name === 'AbortError' || /aborted/i.test(err.message))) {
       void say('information', `Tandem: cancelled; nothing was left behind.`);
       return;
     }
-    const text =
-      err instanceof ChecksumError
-        ? `Tandem refused to ${what}: ${err.message}.`
-        : `Tandem could not ${what}: ${err instanceof Error ? err.message : err}`;
-    this.d.logger.error(`[registry] ${text}`);
-    void say('error', text);
+    void this.showFailure(operationFailure(op, err));
+  }
+
+  /** The index could not be loaded: Retry runs `retry`. */
+  showLoadError(err: unknown, retry: () => unknown): void {
+    void this.showFailure(loadFailure(err), retry);
+  }
+
+  private async showFailure(m: RegistryMessage, retry?: () => unknown): Promise<void> {
+    this.d.logger.error(`[registry] ${m.log}`);
+    const buttons = m.buttons.filter((b) => b !== 'Retry' || retry);
+    const pick = await say('error', m.text, ...buttons);
+    if (pick === 'Retry') await retry?.();
+    else if (pick === 'Open Settings')
+      await vscode.commands.executeCommand('workbench.action.openSettings', m.setting ?? 'tandem.registry');
+    else if (pick === 'Show Log') await vscode.commands.executeCommand('tandem.showLog');
   }
 
   private async explainUnavailable(row: CatalogRow): Promise<undefined> {

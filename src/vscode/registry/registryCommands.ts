@@ -130,7 +130,7 @@ export function registryCommands(
     const picked = await pickRow(
       () => service.catalog(),
       icons,
-      (err) => actions.showError('load the ACP Registry', err),
+      (err) => actions.showLoadError(err, () => vscode.commands.executeCommand('tandem.addAgentFromRegistry')),
     );
     if (picked) await actions.act(picked.row, picked.catalog);
   };
@@ -183,7 +183,14 @@ export function registryCommands(
       return name;
     }),
     vscode.commands.registerCommand('tandem.updateRegistryAgents', async (id?: unknown) => {
-      const ids = typeof id === 'string' ? [id] : (await service.updates(0).catch(() => [])).map((u) => u.id);
+      let ids: string[];
+      try {
+        ids = typeof id === 'string' ? [id] : (await service.updates(0)).map((u) => u.id);
+      } catch (err) {
+        // No index and no saved copy: say so, not "up to date".
+        actions.showLoadError(err, () => vscode.commands.executeCommand('tandem.updateRegistryAgents'));
+        return [];
+      }
       if (!ids.length)
         void vscode.window.showInformationMessage('Tandem: every agent from the ACP Registry is up to date.');
       const done = await actions.updateAll(ids);

@@ -1,8 +1,10 @@
 // The visible-terminal mode (setting tandem.terminal.visible): the agent's terminal/create commands
 // run in a real VS Code terminal through shell integration, so the user sees them and can type
-// into them (answer a prompt, press Ctrl+C). The output still streams into the tool call and is
-// kept for the agent within outputByteLimit (TerminalManager does both, as for the process
-// runner); the exit code comes from onDidEndTerminalShellExecution. Without shell integration
+// into them (answer a prompt, press Ctrl+C). Each runs in a child `bash -c` typed into the
+// terminal's bash (visibleTerminalLines.ts): no history expansion, and an `exit` ends the command
+// with its code while the terminal, its scrollback and its shell stay. The output still streams
+// into the tool call and is kept for the agent within outputByteLimit (TerminalManager does both,
+// as for the process runner); the exit code comes from onDidEndTerminalShellExecution. Without shell integration
 // (it did not activate in time) commands go to the process runner, and Tandem says so once.
 //
 // Terminals: one per session, reused for its next command; a command that starts while another
@@ -87,6 +89,7 @@ export class VisibleTerminals extends Disposable implements ProcessPort {
 
   private async start(cmd: TerminalCommand, opts: SpawnOptions): Promise<void> {
     const key = terminalKey(opts);
+    const shellPath = process.platform === 'win32' ? undefined : shellFor().file;
     let term = this.pool.acquire(key);
     const reused = !!term;
     if (!term) {
@@ -96,7 +99,7 @@ export class VisibleTerminals extends Disposable implements ProcessPort {
         cwd: opts.cwd,
         env: opts.env && Object.keys(opts.env).length ? { ...opts.env } : undefined,
         // The shell the process runner uses: agents write bash. Windows: the user's default shell.
-        shellPath: process.platform === 'win32' ? undefined : shellFor().file,
+        shellPath,
         iconPath: new vscode.ThemeIcon('hubot'),
         isTransient: true,
       });
@@ -120,7 +123,7 @@ export class VisibleTerminals extends Disposable implements ProcessPort {
     }
     let execution: vscode.TerminalShellExecution;
     try {
-      execution = shell.executeCommand(commandLineIn(opts, reused));
+      execution = shell.executeCommand(commandLineIn(opts, reused, process.platform, shellPath));
     } catch (err) {
       this.pool.release(t);
       throw err;

@@ -89,8 +89,7 @@ export class TurnAttention extends Disposable {
     if (!notifyNow(this.view)) return;
     // The agent whose turn ended: with agents side by side it need not be the one shown.
     const agent = e.client.agent.info?.title ?? e.client.agent.name ?? 'The agent';
-    const title = e.client.sessions().find((s) => s.sessionId === e.sessionId)?.title;
-    const where = title ? ` (${title})` : '';
+    const where = ` (${sessionLabel(this.ctl, e)})`;
     const show = 'Show Session';
     const shown =
       e.outcome === 'failed'
@@ -111,4 +110,31 @@ export class TurnAttention extends Disposable {
     this.view.setBadge(n, `${parts.join(', ')} while you were away`, 'turns');
     this.changed.fire(u);
   }
+}
+
+/** Characters of the last prompt quoted to tell sessions with the same title apart. */
+const PROMPT_QUOTE = 40;
+
+/**
+ * How a notification names a session: its title, and when another open session has the same title
+ * (or there is none), the start of its last prompt, so the user knows which one it is.
+ */
+export function sessionLabel(ctl: Pick<Controller, 'agents'>, e: Pick<TurnEnd, 'client' | 'sessionId'>): string {
+  const title = e.client.sessions().find((s) => s.sessionId === e.sessionId)?.title;
+  const same = ctl
+    .agents()
+    .flatMap((a) => a.client.sessions().map((s) => ({ a, s })))
+    .filter(({ a, s }) => s.title === title && !(a.client === e.client && s.sessionId === e.sessionId)).length;
+  if (title && !same) return title;
+  const turns = e.client.getSession(e.sessionId)?.state.turns;
+  const prompt = turns
+    ?.last()
+    ?.items.toArray()
+    .find((i) => i.kind === 'user');
+  const text =
+    prompt && prompt.kind === 'user' ? prompt.blocks.map((b) => (b.type === 'text' ? b.text : '')).join(' ') : '';
+  const quote = text.replace(/\s+/g, ' ').trim();
+  const cut = quote.length > PROMPT_QUOTE ? `${quote.slice(0, PROMPT_QUOTE - 1)}…` : quote;
+  if (!cut) return title ?? 'untitled session';
+  return `${title ?? 'untitled session'}: “${cut}”`;
 }

@@ -7,9 +7,13 @@ import type { ElicitationFeature } from '../../client/elicitation';
 import type { PermissionBroker } from '../../client/permissions/broker';
 import type { IDisposable } from '../../common/disposable';
 import type { Controller } from '../agent/controller';
+import { IdleAgents } from '../agent/idleAgents';
 import type { Ctx } from '../ctx';
 import type { TurnEnds } from '../prompts/turnEnds';
 import type { WorktreeSessions } from '../worktrees/worktreeSessions';
+import { SessionLineCounts } from '../changes/sessionLineCounts';
+import type { ReviewedFiles } from '../changes/reviewedFiles';
+import type { SessionSummaries } from '../changes/sessionSummaries';
 import { SessionsOverview } from './sessionsOverview';
 
 export interface OverviewDeps {
@@ -19,12 +23,17 @@ export interface OverviewDeps {
   elicitation: ElicitationFeature;
   turns: TurnEnds;
   tracker: ChangeTracker;
+  /** Agents' summaries of their sessions: a row's tooltip shows one. */
+  summaries?: Pick<SessionSummaries, 'get' | 'onDidChange'>;
+  /** Files marked reviewed: a row says how many are left. */
+  reviewed?: Pick<ReviewedFiles, 'leftToReview' | 'onDidChange'>;
   /** Worktree sessions: the archived ones are listed too. */
   worktrees?: WorktreeSessions;
 }
 
 export function registerOverview(ctx: Ctx, d: OverviewDeps): SessionsOverview {
   const { ctl, view } = d;
+  const counts = ctx.own(new SessionLineCounts(d.tracker));
   const overview = ctx.own(
     new SessionsOverview({
       ctl,
@@ -38,8 +47,15 @@ export function registerOverview(ctx: Ctx, d: OverviewDeps): SessionsOverview {
       onDidChangeWaiting: (listener) =>
         all([d.broker.onDidChange(listener), d.elicitation.onDidAskForm(listener), ctl.onDidChangeSession(listener)]),
       onDidEndTurn: d.turns.onDidEnd,
-      filesChanged: (id) => new Set(d.tracker.allTurns(id).flatMap((t) => t.files.map((f) => f.path))).size,
-      onDidChangeFiles: d.tracker.onDidChange,
+      summary: (id) => d.summaries?.get(id)?.text,
+      changeCounts: (id) => ({ ...counts.counts(id), toReview: d.reviewed?.leftToReview(id) }),
+      onDidChangeFiles: (listener) =>
+        all([
+          d.tracker.onDidChange(listener),
+          counts.onDidChange(listener),
+          ...(d.reviewed ? [d.reviewed.onDidChange(listener)] : []),
+          ...(d.summaries ? [d.summaries.onDidChange(listener)] : []),
+        ]),
       inSight: () => view.isVisible && vscode.window.state.focused,
       archived: () =>
         (d.worktrees?.all() ?? [])
@@ -70,6 +86,7 @@ export function registerOverview(ctx: Ctx, d: OverviewDeps): SessionsOverview {
       view.show();
     }),
   );
+  ctx.own(new IdleAgents(ctl, overview, ctx.logger));
   return overview;
 }
 

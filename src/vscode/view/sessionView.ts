@@ -95,8 +95,16 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
     if (this.view) this.view.badge = this.badge;
   }
 
+  private description: string | undefined;
+  /** The line beside the view's title ("3 comments pending"); undefined clears it. */
+  setDescription(text: string | undefined): void {
+    this.description = text;
+    if (this.view) this.view.description = text;
+  }
+
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
+    view.description = this.description;
     this.ready = false;
     const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
     view.webview.options = {

@@ -17,7 +17,17 @@ import type { Controller } from '../agent/controller';
 import type { TurnEnd } from '../prompts/turnEnds';
 import type { SessionState } from '../../session/reducer';
 
-export type OverviewNode = { group: OverviewGroup; sessions: OverviewSession[] } | OverviewSession;
+/** A group, a session, or the row under a session with review comments not sent yet. */
+export type OverviewNode =
+  | { group: OverviewGroup; sessions: OverviewSession[] }
+  | OverviewSession
+  | { feedback: number; session: OverviewSession };
+
+/** Review comments not sent yet, per session (vscode/review/). */
+export interface PendingFeedback {
+  pending(sessionId: string): number;
+  readonly onDidChange: Event<unknown>;
+}
 
 export interface SessionsOverviewDeps {
   ctl: Pick<Controller, 'agents' | 'current' | 'onDidChangeSessions' | 'onDidChangeAgents' | 'onDidReplace'>;
@@ -25,11 +35,13 @@ export interface SessionsOverviewDeps {
   waiting(): ReadonlyArray<{ sessionId?: string; what: string }>;
   readonly onDidChangeWaiting: Event<unknown>;
   readonly onDidEndTurn: Event<TurnEnd>;
-  /** Files the agent changed in a session. */
-  filesChanged(sessionId: string): number;
+  /** Files the agent changed in a session, and their lines once counted. */
+  changeCounts(sessionId: string): { files: number; added?: number; removed?: number; toReview?: number };
   readonly onDidChangeFiles: Event<unknown>;
   /** Whether the user sees the session view now. */
   inSight(): boolean;
+  /** The summary the agent gave of the session's changes (Ask the Agent to Summarize), if any. */
+  summary?(sessionId: string): string | undefined;
   /** Archived worktree sessions (not open), listed last; `onDidChangeArchived` when they change. */
   archived?(): OverviewSession[];
   readonly onDidChangeArchived?: Event<unknown>;
@@ -78,6 +90,14 @@ export class SessionsOverview extends Disposable implements vscode.TreeDataProvi
     this._register({ dispose: () => (clearTimeout(this.timer), clearInterval(tick)) });
   }
 
+  private feedback?: PendingFeedback;
+  /** Lists "N comments pending" under each session with review comments not sent yet. */
+  showFeedback(feedback: PendingFeedback): void {
+    this.feedback = feedback;
+    this._register(feedback.onDidChange(() => this.schedule()));
+    this.schedule();
+  }
+
   /** The shown session is seen (the view became visible, or another session is shown). */
   seen(): void {
     const id = this.d.ctl.current?.session?.sessionId;
@@ -103,7 +123,7 @@ export class SessionsOverview extends Disposable implements vscode.TreeDataProvi
         turns: s.turns,
         waiting: waiting.get(s.sessionId) ?? (a.view.state === 'auth' ? 'a sign-in' : undefined),
         unseen: this.unseen.has(s.sessionId),
-        files: this.d.filesChanged(s.sessionId),
+        ...changes(this.d.changeCounts(s.sessionId)),
       })),
     );
   }
@@ -115,7 +135,10 @@ export class SessionsOverview extends Disposable implements vscode.TreeDataProvi
 
   getChildren(node?: OverviewNode): OverviewNode[] {
     if (!node) return overviewGroups(this.sessions());
-    return 'group' in node ? node.sessions : [];
+    if ('group' in node) return node.sessions;
+    if ('feedback' in node) return [];
+    const feedback = node.archived ? 0 : (this.feedback?.pending(node.sessionId) ?? 0);
+    return feedback ? [{ feedback, session: node }] : [];
   }
 
   getTreeItem(node: OverviewNode): vscode.TreeItem {
@@ -127,11 +150,18 @@ export class SessionsOverview extends Disposable implements vscode.TreeDataProvi
       item.id = `group:${node.group}`;
       return item;
     }
-    const item = new vscode.TreeItem(node.title || 'Untitled session', vscode.TreeItemCollapsibleState.None);
+    if ('feedback' in node) return feedbackItem(node.feedback, node.session);
+    const withFeedback = !node.archived && !!this.feedback?.pending(node.sessionId);
+    const item = new vscode.TreeItem(
+      node.title || 'Untitled session',
+      withFeedback ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+    );
     // By agent too: ACP session ids are unique per agent only, and a tree view rejects a repeated id.
     item.id = `session:${node.agentName}\u0000${node.sessionId}`;
     item.description = describeSession(node);
-    item.tooltip = `${node.title || 'Untitled session'}\n${describeSession(node)}`;
+    const summary = this.d.summary?.(node.sessionId);
+    // The agent's own words, marked as such: it may be wrong about what it did.
+    item.tooltip = `${node.title || 'Untitled session'}\n${describeSession(node)}${summary ? `\n\nSummary, in the agent's words:\n${summary}` : ''}`;
     item.iconPath = new vscode.ThemeIcon(ICON[groupOf(node)]);
     // Worktree sessions get the review, apply, commit and discard actions (package.json menus).
     item.contextValue = node.archived ? 'session.archived' : node.place ? 'session.worktree' : 'session';
@@ -155,6 +185,17 @@ export class SessionsOverview extends Disposable implements vscode.TreeDataProvi
   }
 }
 
+/** "3 comments pending" under a session: a click (or its inline action) sends them. */
+function feedbackItem(count: number, s: OverviewSession): vscode.TreeItem {
+  const item = new vscode.TreeItem(`${count} comment${count === 1 ? '' : 's'} pending`);
+  item.id = `feedback:${s.agentName}\u0000${s.sessionId}`;
+  item.iconPath = new vscode.ThemeIcon('comment-discussion');
+  item.tooltip = "Review comments on the agent's changes, not sent yet: click to send them as one prompt";
+  item.contextValue = 'feedback';
+  item.command = { command: 'tandem.sendFeedback', title: 'Send Feedback', arguments: [s.sessionId] };
+  return item;
+}
+
 /** What a row adds from the session's state: when its running turn started, its usage. */
 function liveFacts(st: SessionState | undefined): Pick<OverviewSession, 'runningSince' | 'usage'> {
   if (!st) return {};
@@ -163,4 +204,16 @@ function liveFacts(st: SessionState | undefined): Pick<OverviewSession, 'running
     ...(since !== undefined ? { runningSince: since } : {}),
     ...(st.meta.usage ? { usage: st.meta.usage } : {}),
   };
+}
+
+function changes(c: {
+  files: number;
+  added?: number;
+  removed?: number;
+  toReview?: number;
+}): Pick<OverviewSession, 'files' | 'lines' | 'toReview'> {
+  const review = c.toReview ? { toReview: c.toReview } : {};
+  return c.added === undefined || c.removed === undefined
+    ? { files: c.files, ...review }
+    : { files: c.files, lines: { added: c.added, removed: c.removed }, ...review };
 }

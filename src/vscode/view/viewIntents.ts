@@ -10,6 +10,7 @@ import type { ChangeAction, QueueOp, ToWebview, WebviewIntent } from '../../shar
 import type { TandemCommands } from '../commands';
 import type { Controller } from '../agent/controller';
 import type { PromptSender } from '../prompts/promptSender';
+import type { EditPrompts } from '../rewind/editPrompts';
 
 /** The intents the view passes on: `ready` the view answers itself. */
 export type ViewIntent = Exclude<WebviewIntent, { type: 'ready' }>;
@@ -23,6 +24,7 @@ const COMMAND_INTENTS = {
   selectAgent: 'tandem.selectAgent',
   showLog: 'tandem.showLog',
   openSession: 'tandem.openSession',
+  summarize: 'tandem.summarizeChanges',
   signIn: 'tandem.signIn',
 } as const satisfies Partial<Record<ViewIntent['type'], keyof TandemCommands>>;
 
@@ -52,6 +54,8 @@ export interface ViewIntentDeps {
     restore: { restoreToPrompt(sessionId: string | undefined, turn: number): Promise<unknown> };
     changes: { act(turn: number, action: ChangeAction, path?: string): Promise<void> };
   };
+  /** Edit and resend of an earlier prompt, and its Redo (vscode/rewind/editPrompts.ts). */
+  edits?: Pick<EditPrompts, 'start' | 'resend' | 'redo'>;
   logger: Logger;
 }
 
@@ -134,6 +138,18 @@ export class ViewIntents extends Disposable {
         return;
       case 'changeAction':
         await this.d.changes?.changes.act(intent.turn, intent.action, intent.path);
+        return;
+      case 'editPrompt':
+        this.d.edits?.start(intent.turn);
+        return;
+      case 'resendPrompt':
+        await this.d.edits?.resend(intent.sessionId, intent.turn, {
+          text: intent.text,
+          attachments: intent.attachments ?? [],
+        });
+        return;
+      case 'redoEdit':
+        await this.d.edits?.redo();
         return;
       default: {
         const unhandled: never = intent;

@@ -1,19 +1,17 @@
 import { forkable } from '../../shared/fork';
 import type { ViewModel } from '../mirror';
 import { useHost } from '../host';
-import { lazyComponent } from '../lazy';
+import { emptySession as EmptySession, lazyComponent, planView } from '../lazy';
 import { memo } from '../memo';
 import { RootsContext } from '../toolTitle';
 import { Composer as ComposerView } from './Composer';
 import { PermissionCards } from './PermissionPrompt';
-import { Plan as PlanView } from './Plan';
-import { EmptySession } from './EmptySession';
 import { IconButton } from './IconButton';
 import { Transcript } from './Transcript';
 
 // Patches re-render App once per frame; the composer and the plan only change with the meta.
 const Composer = memo(ComposerView);
-const Plan = memo(PlanView);
+const Plan = memo(planView);
 
 /** Rare or only-sometimes parts load on first use: forms (with the schema validator), the prompt queue. */
 const LazyElicitations = lazyComponent(() => import('./ElicitationForm').then((m) => m.ElicitationCards));
@@ -148,7 +146,7 @@ function View({ vm }: { vm: ViewModel }) {
       )}
       {/* The host sends the shown session's queue, again with every new snapshot. */}
       {!!vm.queue?.items.length && <LazyQueue queue={vm.queue} working={working} />}
-      {session && <Plan entries={session.meta.plan} working={working} />}
+      {session && session.meta.plan.length > 0 && <Plan entries={session.meta.plan} working={working} />}
       {session && <PermissionCards session={session} />}
       {session && !!session.elicitations?.length && <LazyElicitations session={session} />}
       <Composer
@@ -160,6 +158,7 @@ function View({ vm }: { vm: ViewModel }) {
         currentModeId={session?.meta.currentModeId}
         configOptions={session?.meta.configOptions ?? []}
         caps={agent.promptCapabilities}
+        sessionId={session?.meta.sessionId}
       />
     </div>
   );

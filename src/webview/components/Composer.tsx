@@ -6,11 +6,11 @@ import type { AvailableCommand, SessionConfigOption, SessionMode } from '@agentc
 import { MAX_SEARCH_QUERY, type PromptCaps } from '../../shared/protocol';
 import { useHost } from '../host';
 import { loadDraft, saveDraft, type DraftChip } from '../draft';
-import { AttachmentChips } from './AttachmentChips';
-import { CompletionList, type Popup } from './CompletionList';
+import type { Popup } from './CompletionList';
 import { IconButton } from './IconButton';
 import { Pickers } from './Pickers';
 import { pasteImages } from '../pastedImages';
+import { attachmentChips as AttachmentChips, completionList as CompletionList, promptEdit } from '../lazy';
 
 export interface ComposerProps {
   working: boolean;
@@ -22,6 +22,8 @@ export interface ComposerProps {
   currentModeId?: string;
   configOptions: SessionConfigOption[];
   caps?: PromptCaps;
+  /** The shown session: while one of its prompts is being edited, Send resends it (PromptEdit.tsx). */
+  sessionId?: string;
 }
 
 type Chip = DraftChip;
@@ -39,6 +41,7 @@ export function Composer(p: ComposerProps) {
   const ref = useRef<HTMLTextAreaElement>(null);
   const search = useRef(0);
   const caret = useRef(0);
+  const edit = promptEdit.use();
 
   useEffect(() => {
     for (const c of draft.chips) nextId = Math.max(nextId, c.id + 1);
@@ -143,7 +146,8 @@ export function Composer(p: ComposerProps) {
     // A mention deleted from the text is no longer attached.
     const atts = chips.filter((c) => !c.mention || text.includes(c.mention)).map((c) => c.att);
     if (!text.trim() && !atts.length) return;
-    post(atts.length ? { type: 'prompt', text, attachments: atts } : { type: 'prompt', text });
+    if (!edit?.resend(post, p.sessionId, text, atts))
+      post(atts.length ? { type: 'prompt', text, attachments: atts } : { type: 'prompt', text });
     setText('');
     setChips([]);
     setPopup(undefined);
@@ -198,7 +202,20 @@ export function Composer(p: ComposerProps) {
       }}
     >
       {popup && popup.items.length > 0 && <CompletionList popup={popup} onPick={accept} />}
-      <AttachmentChips chips={chips} onRemove={(id) => setChips(chips.filter((x) => x.id !== id))} />
+      {edit && (
+        <edit.EditBanner
+          sessionId={p.sessionId}
+          text={text}
+          chips={chips}
+          fill={(t, c) => {
+            setText(t);
+            setChips(c.map((x) => ({ ...x, id: nextId++ })));
+          }}
+        />
+      )}
+      {chips.length > 0 && (
+        <AttachmentChips chips={chips} onRemove={(id) => setChips(chips.filter((x) => x.id !== id))} />
+      )}
       <textarea
         ref={ref}
         data-testid="composer-input"

@@ -1,32 +1,37 @@
-// ACP content blocks (messages and tool call content): text as markdown, images, resource
-// links and embedded resources; anything else as formatted JSON, never dropped.
+// ACP content blocks (messages and tool call content): text as markdown (or, for a tool's output,
+// as it is), images, resource links and embedded resources; anything else as formatted JSON, never dropped.
 import type { ContentBlock } from '../../shared/sessionModel';
 import { useHost } from '../host';
 import { decoded, openLocation } from '../links';
 import { Markdown } from './Markdown';
 import { Json } from './Json';
 
-/** Text above this size is shown as plain text (parsing megabytes of markdown would stall). */
+/** Text above this size is shown as plain text (parsing megabytes of markdown would stall), and cut here. */
 const MAX_MARKDOWN_CHARS = 100_000;
 const IMAGE_MIME = /^image\/(png|jpeg|gif|webp|bmp)$/;
 
-/** `stream`: a message (markdown cached per block, any length); else tool output (bounded). */
+/**
+ * `stream`: a message (markdown cached per block, any length); else tool output (bounded).
+ * `literal`: text shown as it is (a command's output, a file's contents: webview/toolOutput.ts).
+ */
 export function ContentBlockView({
   block,
   cacheKey,
   stream,
+  literal,
 }: {
   block: ContentBlock;
   cacheKey: string;
   stream?: boolean;
+  literal?: boolean;
 }) {
   const b = block as ContentBlock & { type: string };
   switch (b.type) {
     case 'text':
-      return !stream && b.text.length > MAX_MARKDOWN_CHARS ? (
-        <pre class="plain-text">
-          {b.text.slice(0, MAX_MARKDOWN_CHARS)}
-          {`\n… ${b.text.length - MAX_MARKDOWN_CHARS} more characters`}
+      return literal || (!stream && b.text.length > MAX_MARKDOWN_CHARS) ? (
+        <pre class="plain-text" data-testid="plain-text">
+          {b.text.length > MAX_MARKDOWN_CHARS ? b.text.slice(0, MAX_MARKDOWN_CHARS) : b.text}
+          {b.text.length > MAX_MARKDOWN_CHARS && `\n… ${b.text.length - MAX_MARKDOWN_CHARS} more characters`}
         </pre>
       ) : (
         <Markdown text={b.text} cacheKey={cacheKey} />

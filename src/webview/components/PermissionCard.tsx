@@ -1,5 +1,6 @@
 // One pending permission prompt (see PermissionPrompt.tsx): what it asks in words (Run `cmd`,
-// Edit `file`, Call `IDE · OpenFile`), the proposed diff (the tool-details chunk's diff view, with
+// Edit `file`, Call `IDE · OpenFile`, Read `/etc/hosts`, outside the workspace — and the link the
+// agent named, when one led there), the proposed diff (the tool-details chunk's diff view, with
 // Open diff) or the full command line, and one button per option the agent offered, with an icon
 // per option kind; Allow (once) is first and the only primary button. Its own chunk, preloaded
 // when the view is idle.
@@ -8,7 +9,14 @@ import type { PermissionOption, PermissionRequestView, ToolCallContent, ToolCall
 import { relativePath, useRoots } from '../toolTitle';
 import { useHost } from '../host';
 import { toolDetails } from '../lazy';
-import { askedCall, commandOf, diffsOf, promptQuestion } from '../permissionQuestion';
+import {
+  askedCall,
+  commandOf,
+  diffsOf,
+  promptQuestion,
+  questionText,
+  type PromptQuestion,
+} from '../permissionQuestion';
 
 const OPTION_ICON: Record<string, string> = {
   allow_once: 'check',
@@ -73,7 +81,7 @@ export function PermissionPrompt({
   }, [active, req.requestId]);
 
   const asked = askedCall(req.toolCall, call);
-  const q = promptQuestion(asked, roots);
+  const q = promptQuestion(asked, roots, req.origin === 'client');
   // What the agent proposes to write: the request's own diffs (open with its requestId), else
   // those of the call's row (claude-code-acp asks with the raw input only).
   const own = diffsOf(req.toolCall).length > 0;
@@ -84,7 +92,7 @@ export function PermissionPrompt({
       ref={root}
       class={`permission${standalone ? ' permission-card' : ''}${active ? ' active' : ''}`}
       role="group"
-      aria-label={`Permission request${total > 1 ? ` ${position} of ${total}` : ''}: ${`${q.verb} ${q.subject}`.trim()}`}
+      aria-label={`Permission request${total > 1 ? ` ${position} of ${total}` : ''}: ${questionText(q)}`}
       data-testid="permission-prompt"
       data-request-id={req.requestId}
       data-tool-call-id={req.toolCallId}
@@ -94,9 +102,7 @@ export function PermissionPrompt({
       <div class="permission-head">
         <i class="codicon codicon-shield" aria-hidden="true" />
         <span class="permission-question" data-testid="permission-question">
-          {q.verb}
-          {q.subject && ' '}
-          {q.subject && <code>{q.subject}</code>}?
+          <Question q={q} />?
         </span>
         {total > 1 && (
           <span class="permission-queue muted" data-testid="permission-queue">
@@ -104,6 +110,11 @@ export function PermissionPrompt({
           </span>
         )}
       </div>
+      {q.via && (
+        <div class="permission-via muted" data-testid="permission-via">
+          through the link <code>{q.via}</code>
+        </div>
+      )}
       {q.command && (
         <pre class="permission-command" data-testid="permission-command">
           {q.command}
@@ -153,6 +164,19 @@ export function PermissionPrompt({
         </div>
       )}
     </div>
+  );
+}
+
+/** The question's words, its paths and names as code: a sentence's `code` spans, or verb, subject and where. */
+function Question({ q }: { q: PromptQuestion }) {
+  if (q.sentence) return <>{q.sentence.split('`').map((part, i) => (i % 2 ? <code key={i}>{part}</code> : part))}</>;
+  return (
+    <>
+      {q.verb}
+      {q.subject && ' '}
+      {q.subject && <code>{q.subject}</code>}
+      {q.where && `, ${q.where}`}
+    </>
   );
 }
 

@@ -104,7 +104,8 @@ export default function QueueList({ queue, working }: { queue: QueueView; workin
                   title={queue.steer ? 'Add this to the running turn' : 'Stop the running turn and send this instead'}
                   onClick={() => op({ op: 'sendNow', id: item.id })}
                 >
-                  Send now
+                  {/* Without steering the running turn is cancelled first: the button says so. */}
+                  {queue.steer ? 'Send now' : 'Cancel and send'}
                 </button>
               )}
             </span>

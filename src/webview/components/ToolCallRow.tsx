@@ -3,7 +3,7 @@
 // JSON), raw input/output as JSON, and how its permission was decided.
 import { memo } from '../memo';
 import type { TerminalView, ToolCallView } from '../../shared/sessionModel';
-import { niceTitle, relativePath, useRoots } from '../toolTitle';
+import { commandFolder, niceTitle, relativePath, useRoots } from '../toolTitle';
 import { useHost } from '../host';
 import { openLocation } from '../links';
 import { treeItem } from '../treeItem';
@@ -64,6 +64,17 @@ export function terminalIds(call: ToolCallView): string[] {
 
 /** The turn ended before this call finished (cancel, failure): no spinner forever. */
 const INTERRUPTED = { icon: 'circle-slash', label: 'Interrupted' };
+/** "Completed" by the agent, but its command never exited (a time-out, a kill): no green check. */
+const UNFINISHED = { icon: 'warning', label: 'Did not finish' };
+
+/** A completed call whose terminal ended without an exit code: released while running, or killed. */
+function unfinished(call: ToolCallView, terminals: Record<string, TerminalView>): boolean {
+  if (call.status !== 'completed') return false;
+  return terminalIds(call).some((id) => {
+    const t = terminals[id];
+    return !!t && (t.signal ? true : t.exited && t.released === true && (t.exitCode ?? null) === null);
+  });
+}
 
 export function hasDetails(call: ToolCallView): boolean {
   return (
@@ -96,13 +107,21 @@ export const ToolCallRow = memo(
     // and no prompt waits on it, the row says so.
     const term = call.agentTerminalId ? terminals[call.agentTerminalId] : undefined;
     const runs = call.status === 'pending' && !!term && !term.exited && !prompts;
-    const status = call.interrupted ? INTERRUPTED : runs ? STATUS.in_progress : (STATUS[call.status] ?? STATUS.pending);
+    const status = call.interrupted
+      ? INTERRUPTED
+      : runs
+        ? STATUS.in_progress
+        : unfinished(call, terminals)
+          ? UNFINISHED
+          : (STATUS[call.status] ?? STATUS.pending);
     const t = niceTitle(call, roots);
     const expandable = hasDetails(call);
     // A call that arrives already finished has no duration worth showing.
     const duration =
       call.endedAt !== undefined && call.endedAt > call.startedAt ? formatDuration(call.endedAt - call.startedAt) : '';
-    const loc = call.locations[0];
+    // A shell call's location is the folder it runs in: named relative to the workspace, not as a file.
+    const folder = commandFolder(call, roots);
+    const loc = folder ? undefined : call.locations[0];
     const locName = loc ? (relativePath(loc.path, roots).split('/').pop() ?? '') : '';
     // The location link is shown unless the title already names that file.
     const showLoc = !!loc && !expanded && !`${t.verb} ${t.subject}`.includes(locName);
@@ -146,6 +165,11 @@ export const ToolCallRow = memo(
             >
               {shortLoc(call.locations[0], roots)}
             </button>
+          )}
+          {folder?.label && !expanded && (
+            <span class="tool-loc tool-folder" title={folder.path} data-testid="tool-folder">
+              in {folder.label}
+            </span>
           )}
           {duration && (
             <span class="tool-duration" data-testid="tool-duration">

@@ -3,9 +3,10 @@
 // when the first tool call is expanded (and is preloaded when the view is idle).
 import { useState } from 'preact/hooks';
 import type { TerminalView, ToolCallContent, ToolCallView } from '../../shared/sessionModel';
-import { relativePath, useRoots } from '../toolTitle';
+import { folderLabel, relativePath, useRoots } from '../toolTitle';
 import { useHost } from '../host';
 import { openLocation } from '../links';
+import { showsLiterally } from '../toolOutput';
 import { ContentBlockView } from './ContentBlocks';
 import { DiffView } from './DiffView';
 import { Json } from './Json';
@@ -25,12 +26,17 @@ export default function ToolDetails({
   const roots = useRoots();
   const [raw, setRaw] = useState<'' | 'input' | 'output'>('');
   const shownTerms = new Set<string>();
+  const tandemMeta = call.meta?.tandem as { rowText?: unknown } | undefined;
+  const rowText = typeof tandemMeta?.rowText === 'string' ? tandemMeta.rowText : undefined;
   const p = call.permission;
+  // A shell call located in the workspace folder itself says nothing by it (the usual case).
+  const locations =
+    call.kind === 'execute' ? call.locations.filter((l) => folderLabel(l.path, roots) !== '') : call.locations;
   return (
     <div class="tool-details" role="group" onClick={(e) => e.stopPropagation()}>
-      {call.locations.length > 0 && (
+      {locations.length > 0 && (
         <div class="tool-locations">
-          {call.locations.map((l, i) => (
+          {locations.map((l, i) => (
             <button
               key={i}
               type="button"
@@ -45,10 +51,17 @@ export default function ToolDetails({
           ))}
         </div>
       )}
-      {call.content.map((c, i) => {
-        if (c.type === 'terminal') shownTerms.add(c.terminalId);
-        return <ContentView key={i} c={c} i={i} call={call} terminals={terminals} />;
-      })}
+      {rowText !== undefined ? (
+        // A Code tool's result as the user reads it (tools/code/codeRows.ts); the JSON is the model's.
+        <div class="tool-content" data-testid="tool-row-text">
+          <pre class="plain-text">{rowText}</pre>
+        </div>
+      ) : (
+        call.content.map((c, i) => {
+          if (c.type === 'terminal') shownTerms.add(c.terminalId);
+          return <ContentView key={i} c={c} i={i} call={call} terminals={terminals} />;
+        })
+      )}
       {call.agentTerminalId && !shownTerms.has(call.agentTerminalId) && (
         <TerminalBox
           terminalId={call.agentTerminalId}
@@ -122,7 +135,11 @@ function ContentView({
     case 'content':
       return (
         <div class="tool-content">
-          <ContentBlockView block={x.content} cacheKey={`tc:${call.toolCallId}:${i}`} />
+          <ContentBlockView
+            block={x.content}
+            cacheKey={`tc:${call.toolCallId}:${i}`}
+            literal={x.content.type === 'text' && showsLiterally(call.kind, x.content.text)}
+          />
         </div>
       );
     case 'diff':

@@ -9,6 +9,7 @@ import { turnCounts } from '../rows';
 import { ContentBlockView } from './ContentBlocks';
 import { formatDuration } from './ToolCallRow';
 import { treeItem } from '../treeItem';
+import { promptEdit } from '../lazy';
 
 export const TurnHeader = memo(
   function TurnHeader({
@@ -34,6 +35,7 @@ export const TurnHeader = memo(
   }) {
     const first = turn.items[0];
     const user = first?.kind === 'user' ? first : undefined;
+    const edit = promptEdit.use();
     const c = turnCounts(turn, calls);
     const duration = turn.endedAt !== undefined ? formatDuration(turn.endedAt - turn.startedAt) : '';
     const text = user
@@ -44,10 +46,10 @@ export const TurnHeader = memo(
       : '';
     return (
       <div
-        class={`turn-head${collapsed ? ' collapsed' : ''}`}
+        class={`turn-head${collapsed ? ' collapsed' : ''}${turn.rewound ? ' rewound' : ''}`}
         {...treeItem(1, focused, onFocus)}
         aria-expanded={!collapsed}
-        aria-label={`Turn ${turn.index + 1}${text ? `: ${text.slice(0, 80)}` : ''}, ${c.tools} tool calls${running ? ', running' : ''}`}
+        aria-label={`Turn ${turn.index + 1}${text ? `: ${text.slice(0, 80)}` : ''}, ${c.tools} tool calls${running ? ', running' : ''}${turn.rewound ? ', rewound' : ''}`}
         data-testid="turn"
         data-turn={turn.index}
         data-collapsed={collapsed ? 'true' : 'false'}
@@ -60,6 +62,7 @@ export const TurnHeader = memo(
             <span class="turn-prompt-line sr-only">{text}</span>
           )}
           <span class="spacer" />
+          {edit && user && <edit.PromptActions turn={turn} />}
           <span class="turn-stats muted">
             {running && <i class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" />}
             {c.tools > 0 && ` ${c.tools} tool call${c.tools === 1 ? '' : 's'}`}

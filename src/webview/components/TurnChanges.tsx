@@ -45,6 +45,8 @@ export function TurnChanges({ turn, tools, fork }: { turn: number; tools: boolea
   if (!files.length) return <div class="turn-changes-head restore-only">{restore}</div>;
   const act = (action: ChangeAction, path?: string) => host.post({ type: 'changeAction', turn, action, path });
   const pending = files.some((f) => f.state === 'pending');
+  // Undone files need no review; the rest count until marked.
+  const toReview = files.filter((f) => f.state !== 'reverted' && !f.reviewed).length;
   return (
     <div class="turn-changes" data-testid="turn-changes">
       <div class="turn-changes-head">
@@ -52,8 +54,18 @@ export function TurnChanges({ turn, tools, fork }: { turn: number; tools: boolea
         <span>
           {files.length} file{files.length === 1 ? '' : 's'} changed
         </span>
+        <span class="muted" data-testid="to-review">
+          {toReview ? ` · ${toReview} to review` : ' · all reviewed'}
+        </span>
         <span class="spacer" />
         {restore}
+        <IconButton
+          icon="sparkle"
+          label="Ask the agent to summarize"
+          title="Ask the agent to summarize its changes (its answer is the session's summary, in its words)"
+          data-testid="summarize"
+          onClick={() => host.post({ type: 'summarize' })}
+        />
         <IconButton
           icon="diff-multiple"
           label="Review"
@@ -101,7 +113,22 @@ export function TurnChanges({ turn, tools, fork }: { turn: number; tools: boolea
             </span>
           )}
           {f.state !== 'pending' && <span class="muted"> · {f.state === 'kept' ? 'kept' : 'undone'}</span>}
+          {f.symbols && (
+            <span class="muted changed-symbols" data-testid="changed-symbols" title={f.symbols}>
+              {' '}
+              · {f.symbols}
+            </span>
+          )}
           <span class="spacer" />
+          <IconButton
+            icon={f.reviewed ? 'pass-filled' : 'circle-large-outline'}
+            label={f.reviewed ? `Mark ${f.label} as not reviewed` : `Mark ${f.label} as reviewed`}
+            title={f.reviewed ? 'Reviewed (click to unmark)' : 'Mark as reviewed'}
+            data-testid="mark-reviewed"
+            aria-pressed={!!f.reviewed}
+            disabled={f.state === 'reverted'}
+            onClick={() => act(f.reviewed ? 'unreviewed' : 'reviewed', f.path)}
+          />
           <IconButton
             icon="check"
             label={`Keep ${f.label}`}

@@ -258,3 +258,42 @@ test('session/list, then session/load replays history into the view', async () =
   );
   await c.shutdown();
 });
+
+test('a title the agent gives only in session/list names the open session after its turn, and a reopened one at once', async () => {
+  // opencode and Kilo: no session_info_update; session/list has the title once the first turn made one.
+  const { c } = client({
+    initialize: { agentCapabilities: { loadSession: true, sessionCapabilities: { list: {} } } },
+    newSession: { sessionId: 'ses-new' },
+    handlers: {
+      'session/list': {
+        result: {
+          sessions: [
+            { sessionId: 'ses-new', cwd: dir, title: 'Count the tests' },
+            { sessionId: 'ses-old', cwd: dir, title: 'Earlier work' },
+            { sessionId: 'not-open', cwd: dir, title: 'Someone else' },
+          ],
+        },
+      },
+      'session/load': { result: {} },
+    },
+  });
+  try {
+    await c.start();
+    assert.equal(c.sessions()[0].title, undefined);
+    await c.prompt('how many tests are there?');
+    await until(() => c.sessions()[0].title === 'Count the tests', 5000, 'the listed title');
+    await c.loadSession('ses-old');
+    await until(
+      () => c.getSession('ses-old')?.state.meta.title === 'Earlier work',
+      5000,
+      "the reopened session's title",
+    );
+    assert.deepEqual(
+      c.sessions().map((s) => s.sessionId),
+      ['ses-new', 'ses-old'],
+      'a listed session that is not open is not opened',
+    );
+  } finally {
+    await c.shutdown();
+  }
+});

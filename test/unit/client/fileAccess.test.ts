@@ -29,3 +29,25 @@ test('"Allow for this session" for a file outside the workspace lasts for that s
   assert.equal(permission.asked.length, 2, 'another session of the same connection asks');
   assert.equal(permission.asked[1].sessionId, 's2');
 });
+
+test('the question about a file outside says which inside it is outside of: the workspace, or the session’s worktree', async () => {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-access-')));
+  const ws = join(root, 'ws');
+  mkdirSync(ws);
+  const outside = join(root, 'notes.txt');
+  writeFileSync(outside, 'x');
+  const permission = new FakePermission('allow_once');
+  const place = { cwd: join(root, 'wt'), label: 'tandem/fix' };
+  const access = new FileAccess({ fs: nodeFs, workspace: fakeWorkspace(ws), permission }, ws, (sid) =>
+    sid === 'wt' ? place : undefined,
+  );
+  await access.check('s1', outside, outside, 'read');
+  await access.check('wt', outside, outside, 'write');
+  assert.deepEqual(
+    permission.asked.map((a) => a.toolCall.rawInput),
+    [
+      { path: outside, resolvedPath: outside, access: 'read', outside: 'workspace' },
+      { path: outside, resolvedPath: outside, access: 'write', outside: 'worktree' },
+    ],
+  );
+});

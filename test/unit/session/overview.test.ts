@@ -45,6 +45,10 @@ test('the description names the agent, what it waits for, turns and changed file
   );
   assert.equal(describeSession(row({ sessionId: 'b', turns: 1, files: 1 })), 'Claude · 1 turn · 1 file changed');
   assert.equal(describeSession(row({ sessionId: 'c', turns: 0 })), 'Claude · 0 turns');
+  assert.equal(
+    describeSession(row({ sessionId: 'd', turns: 2, files: 2, lines: { added: 12, removed: 3 } })),
+    'Claude · 2 turns · 2 files +12 −3',
+  );
 });
 
 test('a session in a worktree of its own is described with its branch', () => {

@@ -551,3 +551,103 @@ test("a background subagent's call that comes after its turn ended goes into tha
     ['own'],
   );
 });
+
+test("a permission request's details reach the row it asks about; the agent's later update still wins", () => {
+  const options = [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' as const }];
+  const {
+    snap,
+    patches,
+    state: stateAfter,
+  } = run([
+    { type: 'promptStarted', at: 0, prompt: [{ type: 'text', text: 'clean up' }] },
+    // Qwen Code: the row says only "Shell"; the request names the command and where it runs.
+    up({ sessionUpdate: 'tool_call', toolCallId: 'q1', title: 'Shell', kind: 'execute', status: 'in_progress' }),
+    {
+      type: 'permissionRequested',
+      at: 1,
+      request: {
+        requestId: 'p1',
+        toolCallId: 'q1',
+        at: 1,
+        options,
+        toolCall: {
+          toolCallId: 'q1',
+          title: 'Shell: rm -rf build',
+          status: 'pending',
+          rawInput: { command: 'rm -rf build' },
+          locations: [{ path: '/w/build' }],
+        },
+      },
+    },
+  ]);
+  const row = snap.toolCalls.q1;
+  assert.equal(row.title, 'Shell: rm -rf build');
+  assert.deepEqual(row.rawInput, { command: 'rm -rf build' });
+  assert.deepEqual(row.locations, [{ path: '/w/build' }]);
+  assert.equal(row.kind, 'execute');
+  assert.equal(row.status, 'in_progress', "the request's status does not move the row back");
+  assert.ok(patches.some((p) => p.op === 'tool' && p.call.title === 'Shell: rm -rf build'));
+  // The agent's own update after the request wins over what the request said.
+  const after = run(
+    [up({ sessionUpdate: 'tool_call_update', toolCallId: 'q1', title: 'Removed build', status: 'completed' })],
+    stateAfter,
+  ).snap.toolCalls.q1;
+  assert.equal(after.title, 'Removed build');
+  assert.deepEqual(after.rawInput, { command: 'rm -rf build' });
+});
+
+test("a request for a call with no row yet still makes its row once answered; Tandem's own question never retitles a row", () => {
+  const options = [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' as const }];
+  const { snap } = run([
+    { type: 'promptStarted', at: 0, prompt: [{ type: 'text', text: 'go' }] },
+    {
+      type: 'permissionRequested',
+      at: 1,
+      request: {
+        requestId: 'p1',
+        toolCallId: 'g1',
+        at: 1,
+        options,
+        toolCall: { toolCallId: 'g1', title: 'echo hi', kind: 'execute', rawInput: { command: 'echo hi' } },
+      },
+    },
+    {
+      type: 'permissionResolved',
+      at: 2,
+      requestId: 'p1',
+      decision: { outcome: 'selected', optionId: 'allow', optionKind: 'allow_once', by: 'user', at: 2 },
+    },
+    up({ sessionUpdate: 'tool_call', toolCallId: 'r1', title: 'Read a.ts', kind: 'read' }),
+    {
+      type: 'permissionRequested',
+      at: 3,
+      request: {
+        requestId: 'p2',
+        toolCallId: 'r1',
+        at: 3,
+        options,
+        origin: 'client',
+        toolCall: { toolCallId: 'r1', title: 'Read a file outside the workspace' },
+      },
+    },
+  ]);
+  assert.equal(snap.toolCalls.g1.title, 'echo hi');
+  assert.deepEqual(snap.toolCalls.g1.rawInput, { command: 'echo hi' });
+  assert.equal(snap.toolCalls.g1.status, 'in_progress');
+  assert.equal(snap.toolCalls.r1.title, 'Read a.ts');
+});
+
+test("the session's title is the agent's, from session_info_update or session/list, whichever came last", () => {
+  const { snap, patches } = run([
+    up({ sessionUpdate: 'session_info_update', title: 'Fix the login' }),
+    { type: 'titleListed', at: 2, title: 'Fix the login form' },
+    { type: 'titleListed', at: 3, title: 'Fix the login form' },
+  ]);
+  assert.equal(snap.meta.title, 'Fix the login form');
+  assert.equal(
+    patches.filter((p) => p.op === 'meta' && 'title' in p.meta).length,
+    2,
+    'the same listed title again changes nothing',
+  );
+  assert.equal(run([{ type: 'titleListed', at: 1, title: 'From the list' }]).snap.meta.title, 'From the list');
+});

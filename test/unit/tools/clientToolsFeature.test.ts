@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { SessionStore } from '../../../src/session/store';
 import { ToolRegistry } from '../../../src/tools/registry';
-import { attachedToolsFeature, ideGroup } from './fixtures';
+import { attachedToolsFeature, ideGroup, tool } from './fixtures';
 
 function setup(permission?: (sid: string, call: ToolCallUpdate, options: PermissionOption[]) => string | undefined) {
   const registry = new ToolRegistry();
@@ -227,6 +227,39 @@ test('a replaced session: calls on its slot get the disconnection fallback', asy
     const r = await client.callTool({ name: 'OpenFile', arguments: { path: 'x' } });
     assert.deepEqual(r.content, [{ type: 'text', text: "Client disconnected. Tool 'OpenFile' unavailable." }]);
     await client.close().catch(() => undefined);
+  } finally {
+    t.dispose();
+  }
+});
+
+test("sessions open side by side keep their own tools; a worktree session's calls are scoped to its folder", async () => {
+  const registry = new ToolRegistry();
+  registry.register({
+    name: 'Where',
+    startCollapsed: false,
+    tools: [tool('WhereAmI', (_a, ctx) => ctx.place?.cwd ?? 'the workspace')],
+  });
+  const t = attachedToolsFeature(registry, { request: async () => ({ outcome: 'cancelled' }) });
+  const http = { mcpCapabilities: { http: true } };
+  try {
+    const home = await t.feature.mcpServers(http, t.ctx);
+    home.opened!('home');
+    t.stores.set('home', new SessionStore('home'));
+    const wt = await t.feature.mcpServers(http, t.ctx, { cwd: '/wt/fix', label: 'tandem/fix' });
+    assert.equal(wt.servers[0].name, 'tandem');
+    wt.opened!('wt');
+    t.stores.set('wt', new SessionStore('wt'));
+    const a = await httpClient(home.servers[0]);
+    const b = await httpClient(wt.servers[0]);
+    const where = async (c: Client) =>
+      ((await c.callTool({ name: 'WhereAmI', arguments: {} })).content as Array<{ text: string }>)[0].text;
+    assert.equal(await where(a), 'the workspace');
+    assert.equal(await where(b), '/wt/fix');
+    // Closing the worktree session releases its slot; the other session's tools stay.
+    t.closed.fire('wt');
+    await assert.rejects(where(b));
+    assert.equal(await where(a), 'the workspace');
+    await Promise.all([a.close(), b.close()].map((p) => p.catch(() => undefined)));
   } finally {
     t.dispose();
   }

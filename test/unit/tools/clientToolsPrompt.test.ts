@@ -19,7 +19,7 @@ interface Prompt {
 
 function setup() {
   const prompts: Prompt[] = [];
-  const { feature, ctx, stores, dispose } = attachedToolsFeature(new ToolRegistry(), {
+  const { feature, ctx, stores, closed, dispose } = attachedToolsFeature(new ToolRegistry(), {
     // Like the broker: a pending prompt whose signal aborts is withdrawn, resolved as cancelled.
     request: (_sid, _call, options, signal) =>
       new Promise((resolve) => {
@@ -38,7 +38,7 @@ function setup() {
     await client.connect(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers } }));
     return client;
   };
-  return { feature, prompts, open, dispose };
+  return { feature, prompts, open, closed, stores, dispose };
 }
 
 test('the client-tool prompt offers Allow and Deny, and no "Always allow" nothing would remember', async () => {
@@ -76,16 +76,21 @@ test("the agent cancelling its MCP call withdraws the call's pending prompt", as
   }
 });
 
-test("a session replaced while its call waits for permission: the call's prompt is withdrawn", async () => {
+test("a session closed while its call waits for permission: the call's prompt is withdrawn, another session's stays", async () => {
   const t = setup();
   try {
     const client = await t.open('a');
-    // The old session's MCP connection closes with its slot: the call gets no answer to await.
-    const call = client.callTool({ name: 'Wipe', arguments: {} }).catch(() => undefined);
-    await until(() => t.prompts.length === 1, 5000, 'the prompt');
     const next = await t.open('b');
-    await until(() => t.prompts[0].signal?.aborted === true, 5000, 'the prompt withdrawn');
-    assert.deepEqual(t.prompts[0].outcome, { outcome: 'cancelled' });
+    // The closed session's MCP connection closes with its slot: the call gets no answer to await.
+    const call = client.callTool({ name: 'Wipe', arguments: {} }).catch(() => undefined);
+    const other = next.callTool({ name: 'Wipe', arguments: {} });
+    await until(() => t.prompts.length === 2, 5000, 'the prompts');
+    t.stores.delete('a');
+    t.closed.fire('a');
+    await until(() => t.prompts.some((p) => p.signal?.aborted === true), 5000, 'the prompt withdrawn');
+    assert.equal(t.prompts.filter((p) => p.outcome?.outcome === 'cancelled').length, 1, 'only the closed one');
+    t.prompts.find((p) => !p.outcome)!.answer({ outcome: 'selected', optionId: 'allow_once' });
+    assert.deepEqual((await other).content, [{ type: 'text', text: 'wiped' }]);
     await Promise.all([client.close().catch(() => undefined), next.close()]);
     await call;
   } finally {

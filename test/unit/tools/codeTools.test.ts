@@ -18,13 +18,14 @@ function setup(port = new FakeCodePort().file('src/shapes.ts', SHAPES), decide: 
   const registry = new ToolRegistry();
   registry.register({ ...codeToolGroup(port), startCollapsed: false });
   const state = new ToolState(registry, () => DEFAULT_TOOLS_CONFIG);
+  /** Each question: the tool's name, and its own words when it asked them itself. */
   const asked: string[] = [];
   const env: InvokeEnv = {
     state,
     config: DEFAULT_TOOLS_CONFIG,
     sessionId: 's1',
     requestPermission: async (c) => {
-      asked.push(c.tool.name);
+      asked.push(c.question ? `${c.tool.name}: ${c.question.text} [${c.question.paths?.join(', ')}]` : c.tool.name);
       return decide;
     },
   };
@@ -255,7 +256,7 @@ test('TypeInfo returns the hover text at the position; CallHierarchy lists calle
   assert.equal(port.lastDirection, 'outgoing');
 });
 
-test('Rename asks permission, applies one edit for the session and lists the files', async () => {
+test('Rename asks once, saying what it renames to what in how many edits and files, then applies one edit', async () => {
   const { port, call, asked } = setup();
   port.answers.rename = {
     files: [
@@ -265,7 +266,9 @@ test('Rename asks permission, applies one edit for the session and lists the fil
     ref: 'edit-1',
   };
   const r = json(await call('Rename', { path: 'src/shapes.ts', line: 1, symbol: 'area', newName: 'surface' }));
-  assert.deepEqual(asked, ['Rename']);
+  assert.deepEqual(asked, [
+    'Rename: Rename `area` to `surface`: 4 edits in 2 files [/ws/project/src/shapes.ts, /ws/project/src/report.ts]',
+  ]);
   assert.deepEqual(port.applied, [{ edit: port.answers.rename, sessionId: 's1' }]);
   assert.deepEqual(r.renamed, { from: 'area', to: 'surface' });
   assert.equal(r.edits, 4);
@@ -281,7 +284,8 @@ test('Rename: denied, refused by the provider, or not applied — nothing change
   denied.port.answers.rename = { files: [{ uri: 'x', edits: 1 }], ref: 1 };
   const d = await denied.call('Rename', { path: 'src/shapes.ts', line: 1, symbol: 'area', newName: 'x' });
   assert.equal(text(d), 'The user denied permission to run Rename.');
-  assert.deepEqual(denied.port.asked, [], 'the provider is not even asked');
+  assert.equal(d.isError, true);
+  assert.deepEqual(denied.port.applied, [], 'the edit was computed to ask about it, never applied');
   const { port, call } = setup();
   port.answers.rename = new Error('You cannot rename this element.');
   const refused = await call('Rename', { path: 'src/shapes.ts', line: 2, symbol: 'return', newName: 'x' });

@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import type { FeatureContext } from '../../../src/client/connection/feature';
 import type { PermissionPort } from '../../../src/client/permissions/permissionPort';
+import { Emitter } from '../../../src/common/event';
 import { MemoryLogger } from '../../../src/common/logger';
 import { SessionStore } from '../../../src/session/store';
 import { ClientToolsFeature } from '../../../src/tools/clientToolsFeature';
@@ -91,11 +92,13 @@ export function attachedToolsFeature(
     tools: [tool('Wipe', () => 'wiped', { requiresPermission: true })],
   });
   const stores = new Map<string, SessionStore>();
+  const closed = new Emitter<string>();
   const ctx = {
     logger: new MemoryLogger(),
     cwd: '/w',
     agentName: 'Fake',
     session: (id: string) => stores.get(id),
+    onDidCloseSession: closed.event,
   } as unknown as FeatureContext;
   const feature = new ClientToolsFeature({
     registry,
@@ -105,5 +108,5 @@ export function attachedToolsFeature(
     ...extra,
   });
   const conn = feature.attach(ctx);
-  return { feature, ctx, stores, dispose: () => conn.dispose() };
+  return { feature, ctx, stores, closed, dispose: () => conn.dispose() };
 }

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryLogger } from '../../../src/common/logger';
 import { Controller } from '../../../src/vscode/agent/controller';
+import { IdleAgents } from '../../../src/vscode/agent/idleAgents';
 import { until } from '../../support/until';
 
 const REPO = join(__dirname, '../../../..');
@@ -193,5 +194,54 @@ test('two agents that name their sessions alike: a tab shows and closes the sess
     );
   } finally {
     await ctl.stop();
+  }
+});
+
+test('an agent unused for tandem.idleAgentMinutes stops; the shown one, a working one and one with an unseen result stay', async () => {
+  const { ctl, root } = setup();
+  const unseen = new Set<string>();
+  let now = Date.now();
+  const attention = {
+    sessions: () => ctl.sessionTabs().map((t) => ({ ...t, agentName: t.agentName!, unseen: unseen.has(t.agentName!) })),
+  };
+  const idle = new IdleAgents(
+    ctl,
+    attention,
+    new MemoryLogger(),
+    () => 1,
+    () => now,
+  );
+  try {
+    await ctl.start('A');
+    await ctl.start('B');
+    assert.deepEqual(await idle.check(), [], 'nothing is idle yet');
+    // A finished a turn the user has not looked at: it waits to be seen, however long.
+    unseen.add('A');
+    now += 61_000;
+    assert.deepEqual(await idle.check(), []);
+    unseen.clear();
+    // A works in the background for a while: working is being used.
+    const a = ctl.agents().find((x) => x.name === 'A')!.client;
+    const turn = a.prompt('slow');
+    await until(() => a.session!.state.meta.status === 'working', 5000, "A's turn runs");
+    now += 61_000;
+    assert.deepEqual(await idle.check(), []);
+    a.cancel('a-1');
+    await turn;
+    now += 30_000;
+    assert.deepEqual(await idle.check(), [], 'half the idle time since A last worked');
+    now += 31_000;
+    assert.deepEqual(await idle.check(), ['A'], 'A, unused for a minute, stops; B is shown');
+    assert.deepEqual(
+      ctl.agents().map((x) => x.name),
+      ['B'],
+    );
+    await until(() => !runs(root, 'A'), 5000, "A's process is gone");
+    now += 10 * 60_000;
+    assert.deepEqual(await idle.check(), [], 'the shown agent never stops');
+  } finally {
+    idle.dispose();
+    await ctl.stop();
+    ctl.dispose();
   }
 });

@@ -153,3 +153,15 @@ after(() => {
   vs.config = {};
   vs.windowFocused = true;
 });
+
+test('sessions that share a title are told apart in the notification by their last prompt', async () => {
+  await withAttention(undefined, async ({ ctl }) => {
+    await ctl.current!.prompt('fix the login page');
+    await ctl.newSession();
+    await ctl.current!.prompt('write the release notes');
+    await until(() => vs.shown.length === 2, 5000, 'two notifications');
+    assert.match(vs.shown[0], /finished \(untitled session: “fix the login page”\)/);
+    assert.match(vs.shown[1], /finished \(untitled session: “write the release notes”\)/);
+  });
+});
+

@@ -85,6 +85,7 @@ test('the getters read every declared setting and nothing else', async () => {
     config.userDefaultAgent();
     config.notifications();
     config.maxAgents();
+    config.idleAgentMinutes();
     config.permissionRules();
     config.followAgent();
     config.followOutsideWorkspace();

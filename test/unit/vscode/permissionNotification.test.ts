@@ -40,10 +40,11 @@ function setup(inSight?: { shownSession: string }) {
   };
   const visibility = new Emitter<boolean>();
   const switched: string[] = [];
+  const badges: number[] = [];
   const view = {
     isVisible: !!inSight,
     onDidChangeVisibility: visibility.event,
-    setBadge() {},
+    setBadge: (n: number) => void badges.push(n),
     show() {},
     ...(inSight && {
       shownSession: () => inSight.shownSession,
@@ -57,7 +58,7 @@ function setup(inSight?: { shownSession: string }) {
   permissions.broker.addScope(scope);
   const ask = (toolCall: ToolCallUpdate, options: PermissionOption[]) =>
     permissions.broker.requestFromAgent(scope, { sessionId: 's1', toolCall, options });
-  return { permissions, shown, ask, switched };
+  return { permissions, shown, ask, switched, badges };
 }
 
 test('the notification says what "Always" remembers, and choosing it there remembers just that', async () => {
@@ -124,3 +125,20 @@ test("a prompt of a session the view does not show (another agent's) is notified
   elsewhere.permissions.answer(elsewhere.permissions.broker.pending()[0].requestId, 'allow');
   assert.equal((await answer).outcome, 'selected');
 });
+
+test('the badge counts only prompts out of sight: none for the shown session in a focused, visible view', async () => {
+  const call = { toolCallId: 'c', title: 'Run tests', kind: 'execute' as const, rawInput: { command: 'npm test' } };
+  const options: PermissionOption[] = [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }];
+  const here = setup({ shownSession: 's1' });
+  void here.ask(call, options);
+  await until(() => here.permissions.broker.pending().length === 1, 5000, 'the prompt');
+  assert.equal(here.badges.at(-1), 0, 'the prompt is on screen: no badge');
+  // The window loses focus: the prompt is out of sight and counts.
+  vs.windowFocused = false;
+  here.permissions.updateBadge();
+  assert.equal(here.badges.at(-1), 1);
+  const elsewhere = setup({ shownSession: 'another' });
+  void elsewhere.ask(call, options);
+  await until(() => elsewhere.badges.at(-1) === 1, 5000, "another session's prompt counts though the view is in sight");
+});
+

@@ -96,9 +96,12 @@ test('a held queue says so and offers Send; Send now shows only while a turn run
   const running = mount(queue(), true);
   assert.equal(running.$('[data-testid="queue-resume"]').length, 0);
   assert.match(running.$('[data-testid="queue-send-now"]')[0].title, /Stop the running turn/);
+  // Without steering the button cancels the turn: its words say so, not only its tooltip.
+  assert.equal(running.$('[data-testid="queue-send-now"]')[0].textContent?.trim(), 'Cancel and send');
   running.unmount();
   const steering = mount(queue({ steer: true }), true);
   assert.match(steering.$('[data-testid="queue-send-now"]')[0].title, /Add this to the running turn/);
+  assert.equal(steering.$('[data-testid="queue-send-now"]')[0].textContent?.trim(), 'Send now');
   steering.unmount();
 });
 
