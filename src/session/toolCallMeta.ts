@@ -1,10 +1,11 @@
 // What agents put in a tool call's `_meta` that the store reads: agent-side terminal streaming
-// (claude-agent-acp, codex-acp: `terminal_info`, `terminal_output`, `terminal_exit`) and the
+// (claude-agent-acp, codex-acp: `terminal_info`, `terminal_output` or `terminal_output_delta`,
+// `terminal_exit`) and the
 // Agent call a subagent's call belongs to (claude-agent-acp: `claudeCode.parentToolUseId`).
 
 type Meta = Record<string, unknown>;
 
-const TERMINAL_META: readonly string[] = ['terminal_info', 'terminal_output', 'terminal_exit'];
+const TERMINAL_META: readonly string[] = ['terminal_info', 'terminal_output', 'terminal_output_delta', 'terminal_exit'];
 
 export function hasTerminalMeta(meta: Meta): boolean {
   return TERMINAL_META.some((k) => k in meta);

@@ -160,8 +160,11 @@ function agentTerminal(state: SessionState, meta: Record<string, unknown>, u: To
     const command = typeof input?.command === 'string' ? input.command : undefined;
     step(setTerminal(state, { terminalId: id, exited: false, ...(command ? { command } : {}) }));
   }
-  const out = meta.terminal_output as { data?: unknown } | undefined;
-  if (out && typeof out.data === 'string') step(appendTerminalOutput(state, id, out.data));
+  // Zed's terminal_output and JetBrains' terminal_output_delta: both chunks to append.
+  for (const key of ['terminal_output', 'terminal_output_delta']) {
+    const out = meta[key] as { data?: unknown } | undefined;
+    if (out && typeof out.data === 'string') step(appendTerminalOutput(state, id, out.data));
+  }
   const exit = meta.terminal_exit as { exit_code?: unknown; signal?: unknown } | undefined;
   if (exit) {
     step(

@@ -54,6 +54,8 @@ export interface SessionTab {
   agentName?: string;
   /** The session works in a git worktree of its own: its branch (`tandem/fix-login`). */
   place?: string;
+  /** Forked from another session: that session's name then. */
+  forkOf?: string;
   title?: string;
   status: string;
   turns: number;

@@ -39,7 +39,7 @@ export default {
           selects
             .map((s) => {
               const ctx = document.createElement('canvas').getContext('2d');
-              ctx.font = getComputedStyle(s).font;
+              ctx.font = s.ownerDocument.defaultView.getComputedStyle(s).font;
               const text = s.options[s.selectedIndex]?.text ?? '';
               const width = ctx.measureText(text).width;
               const shown = Math.floor((text.length * Math.max(0, s.clientWidth - 24)) / Math.max(1, width));

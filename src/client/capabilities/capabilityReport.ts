@@ -180,8 +180,12 @@ function advertisedSection(advertised: Obj | undefined, wire: WireSnapshot): str
     const method = ENABLES[path];
     const k = method
       ? (wire.agentRequests.find((t) => t.name === method)?.count ?? 0)
-      : path === '_meta.terminal_output'
-        ? wire.meta.filter((m) => /^terminal_(info|output|exit)/.test(m.path)).reduce((sum, m) => sum + m.count, 0)
+      : path.startsWith('_meta.terminal_output')
+        ? wire.meta
+            .filter((m) =>
+              (path.endsWith('_delta') ? /^terminal_output_delta/ : /^terminal_(info|output|exit)/).test(m.path),
+            )
+            .reduce((sum, m) => sum + m.count, 0)
         : 0;
     return k ? `yes (${k})` : 'not yet';
   };

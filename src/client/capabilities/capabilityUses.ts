@@ -166,6 +166,8 @@ export const ADVERTISED_USES: Readonly<Record<string, string>> = {
   'elicitation.url': 'Ask you to open a URL (elicitation/create), told when it is done (elicitation/complete).',
   '_meta.terminal_output':
     'Stream the output of commands it runs itself in tool-call `_meta` (terminal_info, terminal_output, terminal_exit): Tandem shows it as a terminal.',
+  '_meta.terminal_output_delta':
+    'The same output as `terminal_output_delta` chunks (JetBrains’ form; some agents stream live only with it): appended to that terminal.',
 };
 
 /** What Tandem does when the agent calls each client method. */

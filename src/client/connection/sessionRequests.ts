@@ -85,6 +85,7 @@ export class SessionRequests {
     const held = this.d.set.held(res.sessionId);
     const copy = agentReplayed(held) ? undefined : forkedState(source.state, res.sessionId, at?.turn);
     this.d.set.setPlace(res.sessionId, place);
+    this.d.set.markFork(res.sessionId, source.state.meta.title || 'an untitled session');
     return this.d.set.adopt(res.sessionId, res, this.d.set.create(res.sessionId, copy));
   }
 

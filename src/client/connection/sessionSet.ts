@@ -19,6 +19,8 @@ export interface SessionSummary {
   turns: number;
   /** The session works in a folder of its own (sessionPlace.ts): its label (a worktree's branch). */
   place?: string;
+  /** The session was forked from another: how that one was named when it was forked. */
+  forkOf?: string;
 }
 
 export class SessionSet extends Disposable {
@@ -27,6 +29,8 @@ export class SessionSet extends Disposable {
   private readonly early: SessionNotification[] = [];
   /** Sessions that work in a folder of their own instead of the workspace. */
   private readonly places = new Map<string, SessionPlace>();
+  /** Forked sessions: the name of the session each was forked from. */
+  private readonly forks = new Map<string, string>();
 
   private readonly sessionChanged = this._register(new Emitter<SessionChange>());
   /** Patches of any open session (each names its session). */
@@ -62,14 +66,21 @@ export class SessionSet extends Disposable {
     return this.all().map((st) => {
       const m = st.state.meta;
       const place = this.places.get(st.sessionId)?.label;
+      const forkOf = this.forks.get(st.sessionId);
       return {
         sessionId: st.sessionId,
         title: m.title,
         status: m.status,
         turns: st.state.turns.length,
         ...(place ? { place } : {}),
+        ...(forkOf !== undefined ? { forkOf } : {}),
       };
     });
+  }
+
+  /** `sessionId` was forked from a session named `from` (its title, or "an untitled session"). */
+  markFork(sessionId: string, from: string): void {
+    this.forks.set(sessionId, from);
   }
 
   placeOf(sessionId: string): SessionPlace | undefined {
@@ -149,6 +160,7 @@ export class SessionSet extends Disposable {
     if (!store) return;
     this.stores.delete(sessionId);
     this.places.delete(sessionId);
+    this.forks.delete(sessionId);
     this.sessionClosed.fire(sessionId);
     store.dispose();
     if (this.activeId === sessionId) {

@@ -40,8 +40,10 @@ export class TerminalsFeature implements ClientFeature {
 
   capabilities(caps: ClientCapabilities): void {
     caps.terminal = true;
-    // Agent-side terminals (claude-agent-acp, codex-acp) stream their output in tool-call _meta.
-    caps._meta = { ...(caps._meta ?? {}), terminal_output: true };
+    // Agent-side terminals (claude-agent-acp, codex-acp) stream their output in tool-call _meta:
+    // Zed's `terminal_output` and JetBrains' `terminal_output_delta` (some agents stream live only
+    // with the latter); both are chunks Tandem appends.
+    caps._meta = { ...(caps._meta ?? {}), terminal_output: true, terminal_output_delta: true };
   }
 
   attach(ctx: FeatureContext): IDisposable {

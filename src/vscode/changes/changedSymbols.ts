@@ -14,12 +14,12 @@ import { editorUri } from '../editor/workspacePorts';
 /** Remembered answers (path + both contents): enough for a session's changes lists. */
 const MAX_REMEMBERED = 200;
 
-/** A language extension that had no symbols yet is asked again once, this much later. */
-const RETRY_MS = 2000;
+/** A language extension that had no symbols yet (still starting) is asked again after these waits. */
+const RETRY_MS = [2000, 5000, 15_000];
 
 export class ChangedSymbols extends Disposable {
   private readonly known = new Map<string, string | undefined>();
-  private readonly retried = new Set<string>();
+  private readonly retried = new Map<string, number>();
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   private readonly learned = this._register(new Emitter<void>());
   /** Symbols became known for a change that had none when asked (the language extension started). */
@@ -46,9 +46,9 @@ export class ChangedSymbols extends Disposable {
     const diff = lineDiff(a, b);
     if (diff.tooLarge || !diff.hunks.length) return this.remember(key, undefined);
     const symbols = await documentSymbols(editorUri(path));
-    // No symbols may mean the language extension has not started yet: ask again, once, a bit later.
+    // No symbols may mean the language extension has not started yet: ask again a few times, later.
     if (!symbols.length) {
-      if (!this.retried.has(key)) this.retry(key, path);
+      this.retry(key, path);
       return undefined;
     }
     const touched = touchedSymbols(symbols, diff.hunks);
@@ -56,11 +56,14 @@ export class ChangedSymbols extends Disposable {
   }
 
   private retry(key: string, path: string): void {
-    this.retried.add(key);
+    const n = this.retried.get(key) ?? 0;
+    if (n >= RETRY_MS.length || this.timers.size >= MAX_REMEMBERED) return;
+    this.retried.set(key, n + 1);
+    if (this.retried.size > MAX_REMEMBERED) this.retried.delete(this.retried.keys().next().value!);
     const t = setTimeout(() => {
       this.timers.delete(t);
-      void documentSymbols(editorUri(path)).then((s) => s.length && this.learned.fire());
-    }, RETRY_MS);
+      void documentSymbols(editorUri(path)).then((s) => (s.length ? this.learned.fire() : this.retry(key, path)));
+    }, RETRY_MS[n]);
     this.timers.add(t);
   }
 

@@ -9,6 +9,7 @@ import { loadDraft, saveDraft, type DraftChip } from '../draft';
 import type { Popup } from './CompletionList';
 import { IconButton } from './IconButton';
 import { Pickers } from './Pickers';
+import { useSendWhenEnabled } from './useSendWhenEnabled';
 import { pasteImages } from '../pastedImages';
 import { attachmentChips as AttachmentChips, completionList as CompletionList, promptEdit } from '../lazy';
 
@@ -140,9 +141,15 @@ export function Composer(p: ComposerProps) {
     }
   };
 
+  // Enter while a new session opens: the prompt is for that session, sent once it is there.
+  const sendWhenOpen = useSendWhenEnabled(p.enabled, () => send(), setNote);
   // While the agent works, a prompt is queued by the host and sent when the turn ends.
   const send = () => {
-    if (!p.enabled) return;
+    if (!p.enabled) {
+      if (p.waiting && (text.trim() || chips.length))
+        sendWhenOpen(`${p.waiting} Your prompt goes out once it is open.`);
+      return;
+    }
     // A mention deleted from the text is no longer attached.
     const atts = chips.filter((c) => !c.mention || text.includes(c.mention)).map((c) => c.att);
     if (!text.trim() && !atts.length) return;

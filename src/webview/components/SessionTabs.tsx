@@ -71,7 +71,7 @@ export function SessionTabs({
                 role="tab"
                 aria-selected={active}
                 class="session-tab-label"
-                title={s.place ? `${labels[i]} — in its worktree on ${s.place}` : labels[i]}
+                title={`${labels[i]}${s.place ? ` — in its worktree on ${s.place}` : ''}${s.forkOf ? ` — forked from ${s.forkOf}` : ''}`}
                 data-testid="session-tab"
                 onClick={() => show(s)}
               >
@@ -82,6 +82,7 @@ export function SessionTabs({
                   <i class="codicon codicon-debug-disconnect" aria-label="disconnected" />
                 )}
                 {s.place && <i class="codicon codicon-git-branch" aria-label="in a worktree" />}
+                {s.forkOf && <i class="codicon codicon-repo-forked" aria-label="forked" data-testid="tab-forked" />}
                 {labels[i]}
               </button>
               <IconButton

@@ -115,8 +115,7 @@ export function TurnChanges({ turn, tools, fork }: { turn: number; tools: boolea
           {f.state !== 'pending' && <span class="muted"> · {f.state === 'kept' ? 'kept' : 'undone'}</span>}
           {f.symbols && (
             <span class="muted changed-symbols" data-testid="changed-symbols" title={f.symbols}>
-              {' '}
-              · {f.symbols}
+              {f.symbols}
             </span>
           )}
           <span class="spacer" />

@@ -116,6 +116,11 @@ test('a fork opens as the active session with the earlier turns, and the source 
         ['fork-1', 2],
       ],
     );
+    // The tab strip marks the fork and names its source, whatever title the agent gives it.
+    assert.deepEqual(
+      c.sessions().map((s) => s.forkOf),
+      [undefined, 'Plan'],
+    );
   } finally {
     await c.shutdown();
   }

@@ -32,7 +32,7 @@ test('capabilities: terminal and _meta.terminal_output', () => {
   const caps: Record<string, unknown> = { terminal: false };
   new TerminalsFeature().capabilities(caps);
   assert.equal(caps.terminal, true);
-  assert.deepEqual(caps._meta, { terminal_output: true });
+  assert.deepEqual(caps._meta, { terminal_output: true, terminal_output_delta: true });
 });
 
 test('OutputBuffer keeps the tail and cuts on a UTF-8 boundary', () => {

@@ -470,6 +470,29 @@ test('agent-side terminal output in _meta (claude-agent-acp) becomes a terminal 
   );
 });
 
+test('terminal_output_delta chunks (the JetBrains form) are appended like terminal_output, and not kept in meta', () => {
+  const { snap } = run([
+    up({
+      sessionUpdate: 'tool_call',
+      toolCallId: 'd1',
+      title: 'Bash',
+      kind: 'execute',
+      status: 'in_progress',
+      rawInput: { command: 'make' },
+      _meta: { terminal_info: { terminal_id: 'T2' } },
+    }),
+    ...['one\n', 'two\n', 'three\n'].map((data) =>
+      up({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'd1',
+        _meta: { terminal_output_delta: { terminal_id: 'T2', data } },
+      }),
+    ),
+  ]);
+  assert.equal(snap.terminals.T2.output, 'one\ntwo\nthree\n');
+  assert.equal(snap.toolCalls.d1.meta, undefined, "the delta is not left in the call's meta");
+});
+
 test('calls unfinished when a turn is cancelled or fails are marked interrupted; a late update wins', () => {
   const { snap } = run([
     { type: 'promptStarted', at: 1, prompt: [{ type: 'text', text: 'go' }] },

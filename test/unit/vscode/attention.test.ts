@@ -164,4 +164,3 @@ test('sessions that share a title are told apart in the notification by their la
     assert.match(vs.shown[1], /finished \(untitled session: “write the release notes”\)/);
   });
 });
-

@@ -141,4 +141,3 @@ test('the badge counts only prompts out of sight: none for the shown session in 
   void elsewhere.ask(call, options);
   await until(() => elsewhere.badges.at(-1) === 1, 5000, "another session's prompt counts though the view is in sight");
 });
-

@@ -29,7 +29,9 @@ function mount(over: Partial<import('../../../src/webview/components/Composer').
     input.selectionStart = input.selectionEnd = text.length;
     input.dispatchEvent(new dom.window.Event('input', { bubbles: true }));
   };
-  return { ...fake, root, type, unmount: () => render(null, root) };
+  const rerender = (more: Partial<import('../../../src/webview/components/Composer').ComposerProps>) =>
+    render(h(HostContext.Provider, { value: fake.host }, h(Composer, { ...props, ...more })), root);
+  return { ...fake, root, type, rerender, unmount: () => render(null, root) };
 }
 
 const hit = (name: string) => ({ path: `/ws/src/${name}`, label: name, description: 'src' });
@@ -93,5 +95,20 @@ test('while a new session opens, typing goes on and nothing is sent until it is 
   assert.deepEqual(intents, [], 'nothing is sent into the session on screen');
   assert.equal(root.querySelector<HTMLButtonElement>('[data-testid="send"]')!.disabled, true);
   assert.equal(input.value, 'for the new session', 'the text stays');
+  unmount();
+});
+
+test('Enter while a new session opens says the prompt waits for it, and sends it once it is open', async () => {
+  const { root, type, intents, rerender, unmount } = mount({ enabled: false, waiting: 'Opening a new session…' });
+  const input = root.querySelector<HTMLTextAreaElement>('[data-testid="composer-input"]')!;
+  type('for the new session');
+  await settle(); // Enter acts on the text the composer last rendered
+  input.dispatchEvent(new dom.window.KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+  await until(() => !!root.querySelector('.composer-note'), 1000, 'the note');
+  assert.match(root.querySelector('.composer-note')!.textContent ?? '', /goes out once it is open/);
+  assert.deepEqual(intents, [], 'not sent into the session on screen');
+  rerender({ enabled: true, waiting: undefined });
+  await until(() => intents.length === 1, 1000, 'sent when the session is there');
+  assert.deepEqual(intents, [{ type: 'prompt', text: 'for the new session' }]);
   unmount();
 });

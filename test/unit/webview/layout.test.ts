@@ -110,6 +110,18 @@ test('the header has no New session or Open session button (the view title bar h
   unmount();
 });
 
+test("a forked session's tab is marked as a fork and names its source", () => {
+  const { SessionTabs } =
+    require('../../../src/webview/components/SessionTabs') as typeof import('../../../src/webview/components/SessionTabs');
+  const sessions: SessionTab[] = [...tabs(['Plan']), { ...tabs(['Plan (fork)'])[0], sessionId: 'f', forkOf: 'Plan' }];
+  const t = mount((h) => h(SessionTabs, { sessions, activeId: 's0' }));
+  const [source, fork] = [...t.root.querySelectorAll<HTMLElement>('[data-testid="session-tab"]')];
+  assert.equal(source.querySelector('[data-testid="tab-forked"]'), null);
+  assert.ok(fork.querySelector('[data-testid="tab-forked"]'), 'the fork has the fork icon');
+  assert.match(fork.title, /forked from Plan/);
+  t.unmount();
+});
+
 test("a worktree session's tab and header name its branch", async () => {
   const { SessionTabs } =
     require('../../../src/webview/components/SessionTabs') as typeof import('../../../src/webview/components/SessionTabs');
