@@ -21,6 +21,9 @@ suite('Show Agent Capabilities', () => {
     mkdirSync(dir, { recursive: true });
     await configureScriptedAgent(extensionPath, 'Caps', {
       name: 'caps',
+      // Its own session ids: the change tracker is extension-wide, and other suites' scripted agents
+      // also open sess-1 (this agent's writes would show among their changes).
+      newSession: { sessionId: 'caps-${n}' },
       initialize: {
         agentCapabilities: {
           loadSession: true,

@@ -4,22 +4,32 @@
 // files; two review comments on them go out with Send Feedback as one prompt, which the model
 // receives whole (files, lines, quoted code); the agent's next edit makes one comment outdated;
 // the comments come back as after a reload; a file marked reviewed loses its mark when the agent
-// changes it again.
+// changes it again. Then, in a git repository, Commit Kept Changes of two of the three files the
+// agent wrote makes a commit of exactly those two.
 //
 // Compat layer only (TANDEM_COMPAT=1, `node test/compat/run.mjs`): it needs the installed agent.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { fakeAnthropic, type FakeServer, type Step } from '../compat/fakeModels';
 import { AGENT_NODE, CACHE, CLAUDE_AGENT_ACP_101, claudeAgentEnv } from '../compat/agentPaths';
+import { git, initRepo } from '../support/gitRepo';
 import { activateTandem, type TestedTandem, until } from './helpers';
 
 const A_BEFORE = 'export function add(a: number, b: number) {\n  return a + b;\n}\n';
 const A_CHANGED = 'export function add(a: number, b: number) {\n  const sum = a + b;\n  return sum;\n}\n';
 const B_BEFORE = 'def load(path):\n    pass\n';
 const B_CHANGED = 'def load(path):\n    return None\n';
+
+/** claude-agent-acp 0.101.0 against `model`, with a home of its own. */
+const agentEntry = (model: FakeServer) => ({
+  name: 'Claude Agent',
+  command: AGENT_NODE,
+  args: [CLAUDE_AGENT_ACP_101],
+  env: claudeAgentEnv(model, realpathSync(mkdtempSync(join(tmpdir(), 'tandem-compat-home-')))),
+});
 
 if (process.env.TANDEM_COMPAT === '1') {
   suite('compat: the review loop with claude-agent-acp', function () {
@@ -71,18 +81,9 @@ if (process.env.TANDEM_COMPAT === '1') {
         { text: 'FEEDBACK-DONE' },
       ];
       model = await fakeAnthropic(steps);
-      await vscode.workspace.getConfiguration('tandem').update(
-        'agents',
-        [
-          {
-            name: 'Claude Agent',
-            command: AGENT_NODE,
-            args: [CLAUDE_AGENT_ACP_101],
-            env: claudeAgentEnv(model, realpathSync(mkdtempSync(join(tmpdir(), 'tandem-compat-home-')))),
-          },
-        ],
-        vscode.ConfigurationTarget.Global,
-      );
+      await vscode.workspace
+        .getConfiguration('tandem')
+        .update('agents', [agentEntry(model)], vscode.ConfigurationTarget.Global);
       const ctl = api.controller;
       await ctl.start('Claude Agent');
       assert.equal(ctl.agent.state, 'ready', ctl.agent.message);
@@ -132,6 +133,59 @@ if (process.env.TANDEM_COMPAT === '1') {
       assert.equal(feedback.store.get(two.id)?.status, 'sent');
       feedback.store.remove(one.id);
       feedback.store.remove(two.id);
+    });
+    test('Commit Kept Changes of two files out of three the agent wrote: the commit holds exactly those', async function () {
+      if (!existsSync(CLAUDE_AGENT_ACP_101) || !AGENT_NODE) this.skip();
+      const ws = realpathSync(vscode.workspace.workspaceFolders![0].uri.fsPath);
+      const names = ['rl-a.txt', 'rl-b.txt', 'rl-c.txt'];
+      for (const n of names) writeFileSync(join(ws, n), `${n}\n`);
+      // The shared workspace is a repository for this test only (removed at its end).
+      initRepo(ws);
+      try {
+        await api.controller.stop();
+        await model?.close();
+        model = await fakeAnthropic([
+          ...names.map((n): Step => ({
+            tool: 'Write',
+            input: { file_path: join(ws, n), content: `${n} by the agent\n` },
+          })),
+          { text: 'WROTE-THREE' },
+        ]);
+        await vscode.workspace
+          .getConfiguration('tandem')
+          .update('agents', [agentEntry(model)], vscode.ConfigurationTarget.Global);
+        const ctl = api.controller;
+        await ctl.start('Claude Agent');
+        await ctl.current!.prompt('Write the three files');
+        const sid = ctl.current!.session!.sessionId;
+        await until(
+          () => api.changes.tracker.allTurns(sid).flatMap((t) => t.files).length === 3,
+          20_000,
+          "the agent's three changes known to Tandem",
+        );
+        const turn = ctl.current!.session!.state.turns.length - 1;
+        await api.changes.changes.act(turn, 'keep', join(ws, 'rl-a.txt'));
+        await api.changes.changes.act(turn, 'keep', join(ws, 'rl-b.txt'));
+        const r = await vscode.commands.executeCommand<{ sha: string } | undefined>('tandem.commitKeptChanges', {
+          sessionId: sid,
+          files: [join(ws, 'rl-a.txt'), join(ws, 'rl-b.txt')],
+          message: 'Keep a and b',
+        });
+        assert.ok(r, 'committed');
+        assert.deepEqual(git(ws, 'show', '--name-only', '--format=', 'HEAD').split('\n').filter(Boolean), [
+          'rl-a.txt',
+          'rl-b.txt',
+        ]);
+        assert.deepEqual(
+          git(ws, 'diff', '--name-only').split('\n').filter(Boolean),
+          ['rl-c.txt'],
+          'the third stays modified',
+        );
+      } finally {
+        await api.controller.stop();
+        rmSync(join(ws, '.git'), { recursive: true, force: true });
+        for (const n of names) rmSync(join(ws, n), { force: true });
+      }
     });
   });
 }

@@ -170,10 +170,13 @@ export class FeedbackReview extends Disposable {
   }
 }
 
-/** The file's lines now: the editor's buffer when it is open, else the disk; null when it is gone. */
+/**
+ * The file's lines now: the editor's buffer when it has unsaved edits, else the disk (an agent that
+ * writes files itself changes the disk before VS Code reloads a clean buffer); null when gone.
+ */
 async function readLines(path: string): Promise<string[] | null> {
   const open = findDocument(path);
-  if (open) return documentLines(open);
+  if (open?.isDirty) return documentLines(open);
   try {
     return splitLines(new TextDecoder().decode(await vscode.workspace.fs.readFile(editorUri(path))));
   } catch {
