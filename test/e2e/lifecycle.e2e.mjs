@@ -79,18 +79,18 @@ export default {
         await input.fill('typed while opening');
         await input.press('Enter');
         log(`screenshot: ${await screenshot('e2e-lifecycle-new-session-opening')}`);
-        // The new session is there: the text waited in the composer, nothing went to the old session.
+        // Enter while it opens: the composer says the prompt waits for the new session.
+        await view.locator('.composer-note', { hasText: 'goes out once it is open' }).waitFor({ timeout: 5_000 });
+        // The new session is there: the prompt went to it, nothing to the old session.
         await view.locator('[data-testid="starting"]').waitFor({ state: 'detached', timeout: 10_000 });
-        if ((await input.inputValue()) !== 'typed while opening')
-          throw new Error(`composer after the opening: ${JSON.stringify(await input.inputValue())}`);
         const tabs = view.locator('[data-testid="session-tab"]');
         // The tab strip is a lazy chunk: wait for the second tab before counting.
         await tabs.nth(1).waitFor({ timeout: 10_000 });
         if ((await tabs.count()) !== 2) throw new Error(`tabs: ${await tabs.count()}`);
-        const shown = await view.locator('[data-testid="message-user"]').count();
-        if (shown !== 0) throw new Error(`the new session shows ${shown} prompts`);
-        await view.locator('[data-testid="send"]:not([disabled])').click();
         await agentReply(view, 'NEW-SESSION-REPLY');
+        const prompts = await view.locator('[data-testid="message-user"]').allInnerTexts();
+        if (JSON.stringify(prompts) !== JSON.stringify(['typed while opening']))
+          throw new Error(`the new session shows prompts ${JSON.stringify(prompts)}`);
         // The old session's turn goes on in its tab; the notification leads back to it.
         const item = await notification(page, 'is still working in its own tab');
         log(`screenshot: ${await screenshot('e2e-lifecycle-new-session-opened')}`);

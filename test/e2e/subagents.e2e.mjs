@@ -55,7 +55,8 @@ export default {
         if (await row(view, 'r3').count()) throw new Error('the late subagent call shows in the current turn');
         const first = view.locator('[data-testid="turn"][data-turn="0"]');
         if ((await first.getAttribute('data-collapsed')) !== 'true') throw new Error('the first turn should be folded');
-        await first.locator('.turn-line').click();
+        // The line's start (its chevron): the prompt's Edit and resend button sits further along it.
+        await first.locator('.turn-line').click({ position: { x: 6, y: 6 } });
         await row(view, 'r3').waitFor({ timeout: 10_000 });
         const got = (await rows(view)).map(([id, level]) => `${id}:${level}`).join(' ');
         if (got !== 'a:2 r1:3 g1:3 r3:3 b:2 own:2') throw new Error(`rows after unfolding: ${got}`);

@@ -90,12 +90,13 @@ export default {
         await runCommand(page, 'Tandem: Apply Worktree to My Workspace…');
         await answer(page, 'Merge', { pick: 'Merge' });
         await page
-          .locator('.tab', { hasText: /Merging: tandem-demo\.md|tandem-demo\.md/ })
+          // The merge editor's own tab: the worktree's tandem-demo.md may be open in a tab already.
+          .locator('.tab', { hasText: 'Merging: tandem-demo.md' })
           .first()
           .waitFor({ timeout: 30_000 });
-        const merged = readFileSync(join(workspace, 'tandem-demo.md'), 'utf8');
-        if (!/<<<<<<<[\s\S]*My own notes[\s\S]*=======[\s\S]*Tandem demo was here[\s\S]*>>>>>>>/.test(merged))
-          throw new Error(`no conflict in the merged file: ${merged}`);
+        // A merge is in progress (git's record, not the file's markers: with auto save on, VS Code
+        // may save the merge editor's unresolved result over the file as soon as it opens).
+        if (!existsSync(join(workspace, '.git', 'MERGE_HEAD'))) throw new Error('no merge in progress after the apply');
         // The merge editor fills its panes a moment after the tab appears: both sides shown.
         for (const side of ['My own notes', 'Tandem demo'])
           await page.locator('.monaco-editor .view-lines', { hasText: side }).first().waitFor({ timeout: 20_000 });
