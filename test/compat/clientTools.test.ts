@@ -333,12 +333,15 @@ test(
       );
       const rows = toolRows(t.c);
       console.log('[compat] codex tool rows:', JSON.stringify(rows));
-      // Codex reports both calls itself ({server, tool, arguments}): each shows once, marked with its group.
+      // Codex reports both calls itself ({server, tool, arguments}): each shows once, marked with its
+      // group and titled in Tandem's words; its approval requests (ids of their own) show as answered rows.
       assert.deepEqual(
         rows.map((r) => [r.title, r.status, r.group]),
         [
-          ['Tool: tandem/IDE', 'completed', 'IDE'],
-          ['Tool: tandem/IDE', 'completed', 'IDE'],
+          ['IDE · OpenFile src/a.ts:3', 'completed', 'IDE'],
+          ['Approve MCP tool call', 'completed', undefined],
+          ['Approve MCP tool call', 'completed', undefined],
+          ['IDE · expand group', 'completed', 'IDE'],
         ],
       );
     } finally {
