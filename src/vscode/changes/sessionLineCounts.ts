@@ -26,17 +26,23 @@ export class SessionLineCounts extends Disposable {
   /** Line counts of some session changed. */
   readonly onDidChange = this.changed.event;
   private timer?: ReturnType<typeof setTimeout>;
+  /** Sessions to count again at the next pass ('all': every one, as at start). */
+  private dirty: Set<string> | 'all' = 'all';
   private counting = Promise.resolve();
 
   constructor(private readonly tracker: Pick<ChangeTracker, 'allTurns' | 'onDidChange'>) {
     super();
-    const later = () => {
+    const later = (sessionId?: string) => {
+      // Only the sessions the agent changed are read again (a flood of writes in one session
+      // re-reads that session's files, not every session's); a save may touch any of them.
+      if (sessionId === undefined || this.dirty === 'all') this.dirty = 'all';
+      else this.dirty.add(sessionId);
       clearTimeout(this.timer);
       this.timer = setTimeout(() => void this.recount(), SETTLE_MS);
     };
-    this._register(tracker.onDidChange(later));
+    this._register(tracker.onDidChange((e) => later(e.sessionId)));
     // A file saved in the editor (a hunk undone by hand) changes the counts too.
-    this._register(vscode.workspace.onDidSaveTextDocument(later));
+    this._register(vscode.workspace.onDidSaveTextDocument(() => later()));
     this._register(toDisposable(() => clearTimeout(this.timer)));
     later();
   }
@@ -60,9 +66,12 @@ export class SessionLineCounts extends Disposable {
     // One count at a time: a slow disk never interleaves two passes' results.
     this.counting = this.counting.then(async () => {
       const sessions = new Set(this.tracker.allTurns().map((t) => t.sessionId));
+      const dirty = this.dirty;
+      this.dirty = new Set();
       let moved = false;
       for (const id of this.known.keys()) if (!sessions.has(id)) moved = this.known.delete(id) || moved;
       for (const id of sessions) {
+        if (dirty !== 'all' && !dirty.has(id) && this.known.has(id)) continue;
         const lines = await this.linesOf(id);
         const old = this.known.get(id);
         if (old?.added === lines.added && old.removed === lines.removed) continue;
