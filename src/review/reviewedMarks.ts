@@ -41,14 +41,18 @@ export class ReviewedMarks {
   /**
    * The agent's changes in `sessionId` settled: each marked file whose bytes differ from the
    * marked ones was changed again and needs review again. Returns the paths that lost their mark.
+   * `hashNow` is undefined for a path it did not read: one marked while the others were being
+   * read was marked as it is now, so it keeps its mark.
    */
-  afterAgentChange(sessionId: string, hashNow: (path: string) => string): string[] {
+  afterAgentChange(sessionId: string, hashNow: (path: string) => string | undefined): string[] {
     const cleared: string[] = [];
-    for (const m of this.of(sessionId))
-      if (hashNow(m.path) !== m.hash) {
+    for (const m of this.of(sessionId)) {
+      const now = hashNow(m.path);
+      if (now !== undefined && now !== m.hash) {
         this.marks.delete(key(sessionId, m.path));
         cleared.push(m.path);
       }
+    }
     return cleared;
   }
 

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { Controller } from '../../src/vscode/agent/controller';
 import type { CommitKeptResult } from '../../src/vscode/commit/registerCommitKept';
 import { git, initRepo } from '../support/gitRepo';
-import { activateTandem, configureScriptedAgent, runAccepting, type TestedTandem } from './helpers';
+import { activateTandem, removeGitRepo, configureScriptedAgent, runAccepting, type TestedTandem } from './helpers';
 
 const TEN = Array.from({ length: 10 }, (_, i) => `line ${i + 1}\n`).join('');
 const TWO_HUNKS = TEN.replace('line 2\n', 'line two\n').replace('line 9\n', 'line nine\n');
@@ -75,10 +75,10 @@ suite('commit kept changes', () => {
     this.timeout(30_000);
     await ctl?.stop();
     for (const r of (api?.worktrees.all() ?? []).filter((x) => x.agentName === 'CommitKept')) {
-      rmSync(r.worktree.path, { recursive: true, force: true });
+      await removeGitRepo(r.worktree.path, r.worktree.path);
       await api.worktrees.remove(r.sessionId);
     }
-    rmSync(join(ws, '.git'), { recursive: true, force: true });
+    await removeGitRepo(ws);
     for (const f of FILES) rmSync(at(f), { force: true });
   });
 

@@ -23,7 +23,7 @@ import {
 } from '../compat/agentPaths';
 import { abandonApply } from '../../src/vscode/worktrees/worktreeApply';
 import { git, initRepo } from '../support/gitRepo';
-import { activateTandem, type TestedTandem, until } from './helpers';
+import { activateTandem, removeGitRepo, type TestedTandem, until } from './helpers';
 
 const home = () => realpathSync(mkdtempSync(join(tmpdir(), 'tandem-compat-home-')));
 
@@ -48,10 +48,10 @@ if (process.env.TANDEM_COMPAT === '1') {
       while (models.length) await models.pop()!.close();
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       for (const r of api?.worktrees.all() ?? []) {
-        rmSync(r.worktree.path, { recursive: true, force: true });
+        await removeGitRepo(r.worktree.path, r.worktree.path);
         await api.worktrees.remove(r.sessionId);
       }
-      rmSync(join(ws, '.git'), { recursive: true, force: true });
+      await removeGitRepo(ws);
       rmSync(join(ws, 'shared.txt'), { force: true });
       await vscode.workspace.getConfiguration('tandem').update('agents', undefined, vscode.ConfigurationTarget.Global);
     });

@@ -1,11 +1,23 @@
 // Shared by the integration tests that run inside the real VS Code.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TandemApi, TandemTestApi } from '../../src/api';
+import { closeGitRepositories } from '../../src/vscode/commit/gitExtension';
 import { until } from '../support/until';
 export { until };
+
+/**
+ * Removes a git repository a test made (the workspace's `.git`, a worktree folder) after closing
+ * it in VS Code's git extension, as Tandem does before it removes a worktree: left open on a
+ * folder that is gone, the extension's next `git check-ignore` there dies with an uncaught EPIPE,
+ * which mocha pins on whichever test runs at that moment.
+ */
+export async function removeGitRepo(root: string, path = join(root, '.git')): Promise<void> {
+  await closeGitRepositories(root);
+  rmSync(path, { recursive: true, force: true });
+}
 
 export const TANDEM_ID = 'tandem-dev.tandem';
 

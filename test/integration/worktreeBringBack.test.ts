@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import { abortApply, createWorktree, type ApplyResult, type WorktreeSession } from '../../src/worktrees/worktrees';
 import { abandonApply } from '../../src/vscode/worktrees/worktreeApply';
 import { worktreeDocUri } from '../../src/vscode/worktrees/worktreeReview';
-import { activateTandem, type TestedTandem, until } from './helpers';
+import { activateTandem, removeGitRepo, type TestedTandem, until } from './helpers';
 
 const ID = 'wt-test-1';
 
@@ -79,7 +79,7 @@ suite('worktree sessions: review, apply, commit, discard', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     if (api.worktrees.get(ID)) await api.worktrees.remove(ID);
     if (api.worktrees.get('wt-test-missing')) await api.worktrees.remove('wt-test-missing');
-    rmSync(root, { recursive: true, force: true });
+    await removeGitRepo(root, root);
   });
 
   test('Review opens the multi-file diff of the worktree against its base, the base side served by git', async () => {

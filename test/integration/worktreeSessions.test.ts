@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { git, initRepo } from '../support/gitRepo';
-import { activateTandem, runAccepting, type TestedTandem, until } from './helpers';
+import { activateTandem, removeGitRepo, runAccepting, type TestedTandem, until } from './helpers';
 
 suite('worktree sessions', () => {
   let api: TestedTandem;
@@ -84,10 +84,10 @@ suite('worktree sessions', () => {
     this.timeout(30_000);
     await api?.controller.stop();
     for (const r of (api?.worktrees.all() ?? []).filter((x) => x.agentName === 'WtA')) {
-      rmSync(r.worktree.path, { recursive: true, force: true });
+      await removeGitRepo(r.worktree.path, r.worktree.path);
       await api.worktrees.remove(r.sessionId);
     }
-    rmSync(join(ws, '.git'), { recursive: true, force: true });
+    await removeGitRepo(ws);
     rmSync(join(ws, 'user-owned.txt'), { force: true });
   });
 

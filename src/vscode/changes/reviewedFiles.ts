@@ -109,7 +109,7 @@ export class ReviewedFiles extends Disposable {
     const marks = this.marks.of(sessionId);
     if (!marks.length) return;
     const now = new Map(await Promise.all(marks.map(async (m) => [m.path, await hashOf(m.path)] as const)));
-    if (this.marks.afterAgentChange(sessionId, (p) => now.get(p) ?? '').length) await this.save();
+    if (this.marks.afterAgentChange(sessionId, (p) => now.get(p)).length) await this.save();
   }
 
   private async userSaved(doc: vscode.TextDocument): Promise<void> {

@@ -7,6 +7,7 @@
 // staging some hunks of a file, reading blobs exactly, saving and restoring the index — is plain
 // git in commitIndex.ts. The types here are the parts of the extension's git.d.ts this file calls.
 import * as vscode from 'vscode';
+import { isWithin } from '../../client/files/realPath';
 
 export interface GitRepository {
   readonly rootUri: vscode.Uri;
@@ -24,6 +25,7 @@ interface GitApi {
   readonly onDidChangeState: vscode.Event<unknown>;
   getRepository(uri: vscode.Uri): GitRepository | null;
   openRepository?(root: vscode.Uri): Promise<GitRepository | null>;
+  readonly repositories: readonly GitRepository[];
 }
 
 interface GitExtension {
@@ -61,4 +63,18 @@ function initialized(api: GitApi): Promise<void> {
       resolve();
     }
   });
+}
+
+/**
+ * Closes the extension's repositories at or below `folder` before Tandem removes it (a worktree it
+ * discards or archives). Left open, the extension keeps a repository whose folder is gone in Source
+ * Control and runs git there on every file event, which fails (`git check-ignore` even with an
+ * uncaught EPIPE in the extension host). Nothing to do when the extension never opened one there.
+ */
+export async function closeGitRepositories(folder: string): Promise<void> {
+  const ext = vscode.extensions.getExtension<GitExtension>('vscode.git');
+  if (!ext?.isActive || !ext.exports.enabled) return;
+  const api = ext.exports.getAPI(1);
+  for (const repo of api.repositories.filter((r) => isWithin(folder, r.rootUri.fsPath)))
+    await vscode.commands.executeCommand('git.close', repo.rootUri);
 }

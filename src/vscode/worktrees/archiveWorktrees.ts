@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { SessionPlace } from '../../client/connection/sessionPlace';
 import { archive, restore } from '../../worktrees/worktrees';
 import type { Controller } from '../agent/controller';
+import { closeGitRepositories } from '../commit/gitExtension';
 import type { Ctx } from '../ctx';
 import { worktreesDir } from './newWorktreeSession';
 import { reportError, worktreeCommand } from './worktreeTarget';
@@ -43,6 +44,7 @@ export function registerArchive(ctx: Ctx, d: ArchiveDeps): void {
 export async function archiveSession(d: ArchiveDeps, rec: WorktreeSessionRecord): Promise<void> {
   if (rec.archived) return;
   if (d.ctl.clientOf(rec.sessionId)) await d.ctl.closeSession(rec.sessionId, rec.agentName);
+  await closeGitRepositories(rec.worktree.path);
   const archived = await archive(rec.worktree);
   await d.sessions.add({ ...rec, closed: true, archived });
   void vscode.window.showInformationMessage(

@@ -7,6 +7,7 @@ import type { Logger } from '../../common/logger';
 import { commitMessage, proposeCommitMessage, userPrompts } from '../../session/commitMessage';
 import { commitAll, discard, whatDiscardLoses } from '../../worktrees/worktrees';
 import type { Controller } from '../agent/controller';
+import { closeGitRepositories } from '../commit/gitExtension';
 import type { Ctx } from '../ctx';
 import { DISCARD_KEEP_BRANCH, discardQuestion, plural } from './bringBackText';
 import { applyWorktree } from './worktreeApply';
@@ -100,6 +101,7 @@ async function discardWorktree(
     deleteBranch = answer !== DISCARD_KEEP_BRANCH;
   }
   await d.ctl.closeSession(rec.sessionId, rec.agentName);
+  await closeGitRepositories(w.path);
   await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Tandem: discarding ${w.branch}…` },
     () => discard(w, { deleteBranch }),

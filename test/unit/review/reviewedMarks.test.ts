@@ -17,6 +17,18 @@ test('the agent changing a marked file again clears its mark; an unchanged file 
   assert.equal(m.isReviewed('s1', '/w/b.ts'), true);
 });
 
+test('a file marked while the agent change was being checked keeps its mark (it was marked as it is now)', () => {
+  const m = new ReviewedMarks();
+  m.mark('s1', '/w/a.ts', 'h1');
+  // The check read a.ts only; b.ts was marked while it read.
+  m.mark('s1', '/w/b.ts', 'h-b');
+  assert.deepEqual(
+    m.afterAgentChange('s1', (p) => (p === '/w/a.ts' ? 'h2' : undefined)),
+    ['/w/a.ts'],
+  );
+  assert.equal(m.isReviewed('s1', '/w/b.ts'), true);
+});
+
 test("the user's save moves the mark to the new bytes, so the next agent change is judged from there", () => {
   const m = new ReviewedMarks();
   m.mark('s1', '/w/a.ts', 'h1');
