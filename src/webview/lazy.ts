@@ -54,5 +54,8 @@ export const emptySession = lazyComponent(() => import('./components/EmptySessio
 /** The agent's plan, once it has one. */
 export const planView = lazyComponent(() => import('./components/Plan.js').then((m) => m.Plan));
 
+/** The composer's mode, model and option pickers: they appear once the agent's session offers some. */
+export const pickers = lazyComponent(() => import('./components/Pickers.js').then((m) => m.Pickers));
+
 /** Edit and resend: the prompt's button, the composer's banner and what is being edited. */
 export const promptEdit = lazy(() => import('./components/PromptEdit.js'));

@@ -8,10 +8,14 @@ import { useHost } from '../host';
 import { loadDraft, saveDraft, type DraftChip } from '../draft';
 import type { Popup } from './CompletionList';
 import { IconButton } from './IconButton';
-import { Pickers } from './Pickers';
 import { useSendWhenEnabled } from './useSendWhenEnabled';
 import { pasteImages } from '../pastedImages';
-import { attachmentChips as AttachmentChips, completionList as CompletionList, promptEdit } from '../lazy';
+import {
+  attachmentChips as AttachmentChips,
+  completionList as CompletionList,
+  pickers as Pickers,
+  promptEdit,
+} from '../lazy';
 
 export interface ComposerProps {
   working: boolean;

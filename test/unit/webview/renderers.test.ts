@@ -27,6 +27,7 @@ import { PermissionPrompt } from '../../../src/webview/components/PermissionCard
 import { Composer } from '../../../src/webview/components/Composer';
 import { modePickerShown, optionLabel } from '../../../src/webview/components/Pickers';
 import { Mirror } from '../../../src/webview/mirror';
+import { pickers } from '../../../src/webview/lazy';
 import { selectOption } from './configOption';
 import { buildRows, parentRowIndex } from '../../../src/webview/rows';
 import {
@@ -498,7 +499,8 @@ test('mirror: patches apply once per frame, announce completions, keep identitie
   );
 });
 
-test('composer: a config option of category "mode" replaces the mode picker (codex-acp sends both)', () => {
+test('composer: a config option of category "mode" replaces the mode picker (codex-acp sends both)', async () => {
+  await pickers.load();
   const modes = [
     { id: 'read-only', name: 'Read Only' },
     { id: 'auto', name: 'Default' },
@@ -521,7 +523,8 @@ test('composer: a config option of category "mode" replaces the mode picker (cod
   assert.equal(modePickerShown({ modes: [], configOptions: [] }), false);
 });
 
-test("composer: pickers other than mode and model say what they set (claude-agent-acp's Effort, Fast mode)", () => {
+test("composer: pickers other than mode and model say what they set (claude-agent-acp's Effort, Fast mode)", async () => {
+  await pickers.load();
   const select = (id: string, name: string, category: string, current: string) => ({
     id,
     name,
