@@ -19,6 +19,10 @@ let model;
 let home;
 const FIRST = `echo vt-line-1; sleep 1; printf '\\033[1;34mvt-blue\\033[0m\\n'`;
 const SECOND = 'echo vt-second-command';
+// Typed into an interactive bash these went wrong: `!` history expansion ("event not found", the
+// command never finished) and an `exit` that closed the terminal. As `bash -c` runs them: neither.
+const BANG = 'echo "reach!bang" && echo after-bang';
+const EXIT3 = 'echo before-exit; exit 3';
 
 const allowOnce = (view) =>
   view.locator('[data-testid="permission-prompt"] [data-testid="permission-option"][data-kind="allow_once"]').first();
@@ -40,6 +44,9 @@ export default {
       { tool: 'mcp__acp__Bash', input: { command: FIRST, timeout: 30000, description: 'Print in colour' } },
       { tool: 'mcp__acp__Bash', input: { command: SECOND, timeout: 30000, description: 'Print again' } },
       { text: 'VISIBLE-TERMINAL-DONE' },
+      { tool: 'mcp__acp__Bash', input: { command: BANG, timeout: 30000, description: 'Print a bang' } },
+      { tool: 'mcp__acp__Bash', input: { command: EXIT3, timeout: 30000, description: 'Exit with 3' } },
+      { text: 'BASH-C-DONE' },
     ]);
     home = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-e2e-vterm-home-')));
     return {
@@ -123,6 +130,41 @@ export default {
         if (!/vt-second-command/.test(JSON.stringify(model.requests[2])))
           throw new Error('the second command’s output did not reach the model');
         log(`screenshot: ${await screenshot('e2e-visible-terminal-claude')}`);
+      },
+    },
+    {
+      name: 'a visible-terminal command runs as bash -c: `!` is literal, `exit 3` ends the command with 3, the terminal stays',
+      timeoutMs: 120_000,
+      async run({ page, view, screenshot, log }) {
+        await sendPrompt(view, 'Now a bang and an exit', { timeout: 30_000 });
+        for (let i = 0; i < 2; i++) {
+          await allowOnce(view).waitFor({ timeout: 60_000 });
+          await allowOnce(view).click();
+        }
+        await agentReply(view, 'BASH-C-DONE', { timeout: 60_000 });
+        const bang = JSON.stringify(model.requests[4]);
+        if (!/reach!bang\\nafter-bang/.test(bang))
+          throw new Error(`the model did not get "reach!bang": ${bang.slice(-600)}`);
+        const exit = JSON.stringify(model.requests[5]);
+        log(`what the model got for exit 3: ${exit.slice(-300)}`);
+        if (!/before-exit/.test(exit) || !/\b3\b/.test(exit) || /SIGHUP|Interrupted/.test(exit))
+          throw new Error(`the model was not told exit code 3: ${exit.slice(-600)}`);
+        // The exit ended the command, not the terminal: its tab and scrollback are still there.
+        const tabs = page.locator('.terminal-tabs-entry, .single-terminal-tab', { hasText: 'Claude Code (Tandem)' });
+        if ((await tabs.count()) < 1) throw new Error('exit 3 closed the session’s terminal');
+        await until(
+          async () => /reach!bang[\s\S]*after-bang[\s\S]*before-exit/.test(await panelText(page)),
+          20_000,
+          'both outputs in the VS Code terminal',
+          200,
+        );
+        // The row keeps the agent's status (claude-code-acp reports the call completed); its
+        // terminal says how the command ended.
+        const exits = await view.locator('[data-testid="terminal-exit"]').allInnerTexts();
+        log(`terminal exits: ${exits.join(', ')}`);
+        if (exits.at(-1) !== 'exit 3' || exits.at(-2) !== 'exit 0')
+          throw new Error(`the terminals do not read exit 0 then exit 3: ${exits.join(', ')}`);
+        log(`screenshot: ${await screenshot('e2e-visible-terminal-bash-c')}`);
       },
     },
   ],
