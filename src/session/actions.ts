@@ -10,6 +10,7 @@ import type {
   PermissionDecisionView,
   PermissionRequestView,
   TerminalView,
+  TurnUsageView,
 } from '../shared/sessionModel';
 
 /**
@@ -26,7 +27,7 @@ export type SessionAction =
       configOptions?: SessionConfigOption[];
     }
   | { type: 'promptStarted'; at: number; prompt: ContentBlock[] }
-  | { type: 'promptEnded'; at: number; stopReason: StopReason }
+  | { type: 'promptEnded'; at: number; stopReason: StopReason; usage?: TurnUsageView }
   | { type: 'promptFailed'; at: number; error: string }
   | { type: 'disconnected'; at: number; error: string }
   | { type: 'modeChanged'; at: number; currentModeId: string }

@@ -45,6 +45,11 @@ function itemLines(item: ItemView, s: SessionSnapshot): string[] {
       return blocks(item.blocks);
     case 'thought':
       return ['<details><summary>Thinking</summary>', '', ...blocks(item.blocks), '', '</details>'];
+    case 'subagent': {
+      // Quoted, after its Agent call's row: what the subagent said, not the agent's answer.
+      const text = item.role === 'thought' ? ['_Thinking:_', ...blocks(item.blocks)] : blocks(item.blocks);
+      return text.flatMap((t) => t.split('\n')).map((l) => `> ${l}`);
+    }
     case 'compaction':
       return [`_Context compacted (${item.status})${item.summary ? `: ${item.summary}` : ''}_`];
     case 'tool': {

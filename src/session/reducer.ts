@@ -19,6 +19,7 @@ import type { SessionAction } from './actions';
 import { appendTerminalOutput, mergeRequestedCall, setTerminal, upsertToolCall } from './toolCalls';
 import { appendChunk, endTurn, newTurn, pushItem, setMeta, upsertCompaction } from './turns';
 import { rewindTurns, unrewindTurns } from './rewind';
+import { subagentChunk } from './subagentMessages';
 
 export interface TurnState {
   readonly header: Omit<TurnView, 'items'>;
@@ -70,8 +71,10 @@ export function reduce(state: SessionState, action: SessionAction): ReduceResult
       const meta = setMeta(withUser.state, { status: 'working', error: undefined });
       return { state: meta.state, patches: [...r.patches, ...withUser.patches, ...meta.patches] };
     }
-    case 'promptEnded':
-      return endTurn(state, { endedAt: action.at, stopReason: action.stopReason }, { status: 'idle' });
+    case 'promptEnded': {
+      const usage = action.usage ? { usage: action.usage } : {};
+      return endTurn(state, { endedAt: action.at, stopReason: action.stopReason, ...usage }, { status: 'idle' });
+    }
     case 'promptFailed':
       return endTurn(state, { endedAt: action.at, error: action.error }, { status: 'idle' });
     case 'disconnected': {
@@ -176,6 +179,9 @@ export function reduceAll(state: SessionState, actions: readonly SessionAction[]
 }
 
 function applyUpdate(state: SessionState, u: SessionUpdate, at: number): ReduceResult {
+  // A subagent's messages go under its Agent call (subagentMessages.ts), not into the conversation.
+  const sub = subagentChunk(state, u);
+  if (sub) return sub;
   switch (u.sessionUpdate) {
     case 'user_message_chunk':
       return appendChunk(state, 'user', u.content, u.messageId ?? undefined, at);
@@ -202,8 +208,12 @@ function applyUpdate(state: SessionState, u: SessionUpdate, at: number): ReduceR
       if (u.updatedAt !== undefined) m.updatedAt = u.updatedAt ?? undefined;
       return setMeta(state, m);
     }
-    case 'usage_update':
-      return setMeta(state, { usage: { used: u.used, size: u.size, cost: u.cost ?? undefined } });
+    case 'usage_update': {
+      // The cost is the session's total so far, and optional: an update without it (claude-agent-acp
+      // sends several mid-turn) keeps the last one; null clears it.
+      const cost = u.cost === undefined ? state.meta.usage?.cost : u.cost;
+      return setMeta(state, { usage: { used: u.used, size: u.size, ...(cost ? { cost } : {}) } });
+    }
     case 'notice': {
       const notice: NoticeView = {
         severity: u.severity,

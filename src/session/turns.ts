@@ -69,6 +69,9 @@ export function appendChunk(
   messageId: string | undefined,
   at: number,
 ): ReduceResult {
+  // An empty text says nothing: as a message it would be an empty row (Qwen Code sends one with
+  // its usage after each model call).
+  if (block.type === 'text' && !block.text) return { state, patches: [] };
   const patches: Patch[] = [];
   // A user message after the agent has spoken starts a new turn (session/load replays history),
   // except while a prompt runs: then it was steered into that turn.

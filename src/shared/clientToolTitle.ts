@@ -48,21 +48,27 @@ export const BUILT_IN_GROUPS: Readonly<Record<string, readonly string[]>> = {
 
 /**
  * A call of Tandem's MCP server as the agent reports it before Tandem has seen the call (Claude
- * names it `mcp__tandem__<tool>`, and asks permission first in its default mode), in the words
+ * names it `mcp__tandem__<tool>`, and asks permission first in its default mode; codex-acp titles
+ * it `mcp.tandem.<tool>` and wraps the input as `{server: "tandem", tool, arguments}`), in the words
  * Tandem's own row for it will use. Through a group's container the input is `{function,
  * arguments}`, which names both; a shipped group's container is "Code · expand group", a shipped
  * tool is in its group; any other tool called directly does not say its group: "Tandem · OpenFile".
  */
 export function clientCallOfMcpName(name: string, input: unknown): ClientCallFacts | undefined {
-  const m = /^mcp__tandem__(.+)$/.exec(name);
-  if (!m) return undefined;
-  const a = (input && typeof input === 'object' ? input : {}) as Record<string, unknown>;
-  const args = a.arguments && typeof a.arguments === 'object' ? (a.arguments as Record<string, unknown>) : {};
-  if (typeof a.function === 'string') return { group: m[1], tool: a.function, args };
-  if (Object.hasOwn(BUILT_IN_GROUPS, m[1])) return { group: m[1], tool: m[1], kind: 'container', args: {} };
-  const group = Object.keys(BUILT_IN_GROUPS).find((g) => BUILT_IN_GROUPS[g].includes(m[1]));
-  return { group: group ?? 'Tandem', tool: m[1], args: a };
+  const raw = (input && typeof input === 'object' ? input : {}) as Record<string, unknown>;
+  const wrapped = raw.server === 'tandem' && typeof raw.tool === 'string';
+  const tool = wrapped ? (raw.tool as string) : /^mcp__tandem__(.+)$/.exec(name)?.[1];
+  if (!tool) return undefined;
+  const a = wrapped ? objectOr(raw.arguments) : raw;
+  const args = objectOr(a.arguments);
+  if (typeof a.function === 'string') return { group: tool, tool: a.function, args };
+  if (Object.hasOwn(BUILT_IN_GROUPS, tool)) return { group: tool, tool, kind: 'container', args: {} };
+  const group = Object.keys(BUILT_IN_GROUPS).find((g) => BUILT_IN_GROUPS[g].includes(tool));
+  return { group: group ?? 'Tandem', tool, args: a };
 }
+
+const objectOr = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 /**
  * What a call would do, in words, for the tools whose arguments say it (`code` spans in

@@ -45,6 +45,22 @@ export interface AgentView {
   canFork?: boolean;
   /** state 'auth': the sign-in methods the agent offers. */
   authMethods?: { id: string; name: string; description?: string; terminal: boolean }[];
+  /** Who the agent says it works as (`_auth/status_update`), where it says so. */
+  account?: AgentAccountView;
+}
+
+/**
+ * The identity an agent reports it uses (claude-agent-acp's `_auth/status_update`): `kind` "none"
+ * is a known signed-out state; "api_key", "account" (a subscription), "gateway" and "external"
+ * (a cloud's own credentials) are signed in. `label` names it for people.
+ */
+export interface AgentAccountView {
+  kind: string;
+  label: string;
+  detail?: string;
+  email?: string;
+  organization?: string;
+  plan?: string;
 }
 
 /** An open session, as the session switcher lists it. */

@@ -142,6 +142,18 @@ export interface ElicitationRequestView {
 export type ItemView =
   | { kind: 'user' | 'agent' | 'thought'; blocks: ContentBlock[]; messageId?: string }
   | { kind: 'tool'; toolCallId: string }
+  /**
+   * A message of a subagent (claude-agent-acp with `subagent-transcript`: a chunk whose
+   * `_meta.claudeCode.parentToolUseId` names its Agent/Task call): shown under that call, never
+   * taken for the agent's own answer.
+   */
+  | {
+      kind: 'subagent';
+      role: 'user' | 'agent' | 'thought';
+      parentId: string;
+      blocks: ContentBlock[];
+      messageId?: string;
+    }
   | { kind: 'compaction'; compactionId: string; status: string; summary: string; error?: string };
 
 export interface TurnView {
@@ -151,6 +163,8 @@ export interface TurnView {
   stopReason?: StopReason;
   /** A prompt that failed (JSON-RPC error or lost agent). */
   error?: string;
+  /** What the turn spent, where the prompt's answer says (`_meta.quota`). */
+  usage?: TurnUsageView;
   /**
    * Edit and resend rewound the conversation to before an earlier prompt: this turn is no longer
    * in the agent's context (the view folds it; Redo brings it back into view).
@@ -162,6 +176,20 @@ export interface TurnView {
    * the prompt, and the turn's tool calls are not in `toolCalls` until a `fullTurn` patch.
    */
   outline?: TurnOutline;
+}
+
+/**
+ * The tokens one turn spent, from its prompt response's `_meta.quota.token_count` (claude-agent-acp
+ * and codex-acp: per turn, the main agent loop). Never the context's size: that is `usage_update`.
+ */
+export interface TurnUsageView {
+  total: number;
+  input: number;
+  output: number;
+  /** Cache reads (`cachedInputTokens`) and writes, and reasoning, where the agent counts them. */
+  cachedRead?: number;
+  cachedWrite?: number;
+  reasoning?: number;
 }
 
 export interface TurnOutline {

@@ -14,9 +14,28 @@ import { outlineOf } from '../shared/turnOutline';
 
 export type Row =
   | { type: 'turn'; key: string; turn: TurnView; collapsed: boolean }
-  | { type: 'item'; key: string; turn: number; index: number; item: Exclude<ItemView, { kind: 'tool' }> }
-  /** depth: 0 for the turn's own calls, 1 for a subagent's calls under its Agent call, … */
-  | { type: 'tool'; key: string; turn: number; index: number; toolCallId: string; depth: number }
+  /** depth: set on a subagent's message, under its Agent call (1, or more for a subagent's subagent). */
+  | {
+      type: 'item';
+      key: string;
+      turn: number;
+      index: number;
+      item: Exclude<ItemView, { kind: 'tool' }>;
+      depth?: number;
+    }
+  /**
+   * depth: 0 for the turn's own calls, 1 for a subagent's calls under its Agent call, …
+   * subtree: an Agent call's subagent rows (calls and messages, all levels) and whether the user folded them.
+   */
+  | {
+      type: 'tool';
+      key: string;
+      turn: number;
+      index: number;
+      toolCallId: string;
+      depth: number;
+      subtree?: { rows: number; folded: boolean };
+    }
   | { type: 'end'; key: string; turn: TurnView }
   /** An unfolded turn whose content is on its way from the host (it was sent as an outline). */
   | { type: 'loading'; key: string; turn: number }
@@ -55,8 +74,10 @@ interface TurnCache {
   turn: TurnView;
   collapsed: boolean;
   filterKey: string;
+  foldKey: string;
   rows: Row[];
 }
+const NONE: ReadonlySet<string> = new Set();
 const cache = new WeakMap<TurnView, TurnCache>();
 
 export function turnCounts(turn: TurnView, calls: Record<string, ToolCallView>): TurnOutline {
@@ -75,7 +96,10 @@ export function buildRows(
   foldAll: boolean | undefined,
   filter: Filter,
   filterKey: string,
+  /** Agent calls whose subagent rows the user folded. */
+  folded: ReadonlySet<string> = NONE,
 ): Row[] {
+  const foldKey = [...folded].join('\n');
   const rows: Row[] = [];
   const last = s.turns.length - 1;
   const active = filterActive(filter);
@@ -99,7 +123,7 @@ export function buildRows(
     const collapsed = isCollapsed(t, last, fold, foldAll, turn.rewound);
     const c = cache.get(turn);
     // filterKey carries the tools version only while a filter is active (rows then depend on statuses).
-    if (c && c.collapsed === collapsed && c.filterKey === filterKey) {
+    if (c && c.collapsed === collapsed && c.filterKey === filterKey && c.foldKey === foldKey) {
       for (const r of c.rows) rows.push(r);
     } else {
       const own: Row[] = [];
@@ -107,27 +131,41 @@ export function buildRows(
       if (!collapsed && turn.outline) {
         own.push({ type: 'loading', key: `l${t}`, turn: t });
       } else if (!collapsed) {
-        const nest = subagentCalls(turn, s.toolCalls);
+        const nest = subagentRows(turn, s.toolCalls);
         const seen = new Set<string>();
         const pushTool = (id: string, index: number, depth: number) => {
           if (seen.has(id)) return;
           seen.add(id);
-          if (!active || matches(s.toolCalls[id], filter))
-            own.push({ type: 'tool', key: `c${id}`, turn: t, index, toolCallId: id, depth });
-          for (const k of nest.children.get(id) ?? []) pushTool(k.id, k.index, depth + 1);
+          const kids = nest.children.get(id);
+          const row: Row = { type: 'tool', key: `c${id}`, turn: t, index, toolCallId: id, depth };
+          if (kids) row.subtree = { rows: countBelow(id, nest.children), folded: folded.has(id) };
+          if (!active || matches(s.toolCalls[id], filter)) own.push(row);
+          if (!kids || folded.has(id)) return;
+          for (const k of kids)
+            if (k.id !== undefined) pushTool(k.id, k.index, depth + 1);
+            else
+              own.push({
+                type: 'item',
+                key: `i${t}.${k.index}`,
+                turn: t,
+                index: k.index,
+                item: k.item!,
+                depth: depth + 1,
+              });
         };
         turn.items.forEach((item, index) => {
           if (index === 0 && item.kind === 'user') return; // shown in the turn header
           if (item.kind === 'tool') {
             if (!nest.nested.has(item.toolCallId)) pushTool(item.toolCallId, index, 0); // else under its parent
-          } else {
+          } else if (!nest.placed.has(index)) {
+            // (a subagent's message is placed under its Agent call)
             own.push({ type: 'item', key: `i${t}.${index}`, turn: t, index, item });
           }
         });
         if ((turn.stopReason && turn.stopReason !== 'end_turn') || turn.error)
           own.push({ type: 'end', key: `e${t}`, turn });
       }
-      cache.set(turn, { turn, collapsed, filterKey, rows: own });
+      cache.set(turn, { turn, collapsed, filterKey, foldKey, rows: own });
       for (const r of own) rows.push(r);
     }
     for (const x of noticesByTurn.get(t) ?? []) rows.push({ type: 'notice', key: `n${x.n}`, notice: x.notice, n: x.n });
@@ -139,7 +177,7 @@ export function buildRows(
 export function parentRowIndex(rows: readonly Row[], i: number): number {
   const r = rows[i];
   if (!r || r.type === 'turn') return -1;
-  const depth = r.type === 'tool' ? r.depth : 0;
+  const depth = r.type === 'tool' ? r.depth : r.type === 'item' ? (r.depth ?? 0) : 0;
   for (let j = i - 1; j >= 0; j--) {
     const p = rows[j];
     if (depth > 0 ? p.type === 'tool' && p.depth === depth - 1 : p.type === 'turn') return j;
@@ -148,22 +186,49 @@ export function parentRowIndex(rows: readonly Row[], i: number): number {
   return -1;
 }
 
-/** A subagent's calls by the call that started it (both in this turn), in the order they came. */
-function subagentCalls(turn: TurnView, calls: Record<string, ToolCallView>) {
-  const children = new Map<string, { id: string; index: number }[]>();
+type Child = { index: number; id?: string; item?: Extract<ItemView, { kind: 'subagent' }> };
+
+/**
+ * A subagent's calls and messages by the call that started it (both in this turn), in the order
+ * they came. `nested`: the calls shown under another; `placed`: the messages (by index) that are.
+ */
+function subagentRows(turn: TurnView, calls: Record<string, ToolCallView>) {
+  const children = new Map<string, Child[]>();
   const nested = new Set<string>();
+  const placed = new Set<number>();
   const here = new Set<string>();
   for (const item of turn.items) if (item.kind === 'tool') here.add(item.toolCallId);
+  const add = (parent: string, child: Child) => {
+    const list = children.get(parent) ?? [];
+    list.push(child);
+    children.set(parent, list);
+  };
   turn.items.forEach((item, index) => {
+    if (item.kind === 'subagent' && here.has(item.parentId)) {
+      placed.add(index);
+      add(item.parentId, { index, item });
+    }
     if (item.kind !== 'tool') return;
     const parent = calls[item.toolCallId]?.parentId;
     if (!parent || !here.has(parent)) return;
     nested.add(item.toolCallId);
-    const list = children.get(parent) ?? [];
-    list.push({ id: item.toolCallId, index });
-    children.set(parent, list);
+    add(parent, { id: item.toolCallId, index });
   });
-  return { children, nested };
+  return { children, nested, placed };
+}
+
+/** How many rows a call's subtree holds, all levels (what a folded Agent call hides). */
+function countBelow(id: string, children: Map<string, Child[]>, seen = new Set<string>()): number {
+  if (seen.has(id)) return 0;
+  seen.add(id);
+  let n = 0;
+  for (const k of children.get(id) ?? []) n += 1 + (k.id !== undefined ? countBelow(k.id, children, seen) : 0);
+  return n;
+}
+
+/** A thought, the agent's or a subagent's: a folded row. */
+export function isThought(item: ItemView): boolean {
+  return item.kind === 'thought' || (item.kind === 'subagent' && item.role === 'thought');
 }
 
 /** A row's height before it is measured (px). */
@@ -178,7 +243,7 @@ export function estimateRowHeight(r: Row): number {
     case 'loading':
       return 24;
     case 'item': {
-      if (r.item.kind === 'thought' || r.item.kind === 'compaction') return 26;
+      if (isThought(r.item) || r.item.kind === 'compaction') return 26;
       const len = r.item.blocks.reduce((n, b) => n + (b.type === 'text' ? b.text.length : 40), 0);
       // A paragraph is ~19 px a line plus ~8 px of margins (a one-line message measures 26.8).
       return 8 + Math.max(1, Math.ceil(len / 60)) * 19;

@@ -1,5 +1,5 @@
 // Compatibility of client tools: real agents (claude-code-acp 0.16.2, claude-agent-acp 0.100.0,
-// gemini-cli 0.61.0, codex-acp 0.16.0) get Tandem's `tandem` MCP server in session/new through the real AgentClient +
+// gemini-cli 0.61.0, codex-acp 2.6.0) get Tandem's `tandem` MCP server in session/new through the real AgentClient +
 // ClientToolsFeature, expand the collapsed IDE group (container tool) and call OpenFile (a recording fake IDE
 // handler: no VS Code here; the VS Code handler is covered by test/integration/ideTools.test.ts).
 import { test } from 'node:test';
@@ -12,6 +12,7 @@ import { MemoryLogger } from '../../src/common/logger';
 import { ClientToolsFeature } from '../../src/tools/clientToolsFeature';
 import { ToolRegistry } from '../../src/tools/registry';
 import { DEFAULT_TOOLS_CONFIG } from '../../src/tools/types';
+import { clientToolTitleText, type ClientCallFacts } from '../../src/shared/clientToolTitle';
 import { fakeAnthropic, fakeGemini, fakeResponses, type Step } from './fakeModels';
 import {
   AGENT_NODE,
@@ -98,11 +99,20 @@ function logTail(logger: MemoryLogger): string {
     .map((r) => `${r.level}: ${r.message}`)
     .join('\n');
 }
-function toolRows(c: AgentClient): Array<{ title: string; status: string; group?: string }> {
-  const out: Array<{ title: string; status: string; group?: string }> = [];
-  c.session!.state.toolCalls.forEach((t) =>
-    out.push({ title: t.title, status: t.status, group: (t.meta?.tandem as { group?: string } | undefined)?.group }),
-  );
+type ToolRow = { title: string; status: string; group?: string; shown?: string; permission?: string };
+function toolRows(c: AgentClient): ToolRow[] {
+  const out: ToolRow[] = [];
+  c.session!.state.toolCalls.forEach((t) => {
+    const tandem = t.meta?.tandem as ClientCallFacts | undefined;
+    out.push({
+      title: t.title,
+      status: t.status,
+      group: tandem?.group,
+      // What the view titles the row by once Tandem has seen the call.
+      shown: tandem && clientToolTitleText(tandem),
+      permission: t.permission?.optionKind,
+    });
+  });
   return out;
 }
 
@@ -290,7 +300,7 @@ test(
 );
 
 test(
-  "codex-acp 0.16.0: expands the IDE group and calls OpenFile over Tandem's MCP server",
+  "codex-acp 2.6.0: expands the IDE group and calls OpenFile over Tandem's MCP server",
   { skip: !existsSync(CODEX_ACP) && 'codex-acp not installed (run test/compat/run.mjs)', timeout: 120_000 },
   async () => {
     // Codex declares an MCP server's tools as a namespace (`mcp__tandem`) and, like Claude Code, does
@@ -305,7 +315,7 @@ test(
       { text: 'Opened it.' },
     ]);
     const home = codexHome();
-    const t = setup('Codex', process.execPath, codexArgs(model), codexEnv(home));
+    const t = setup('Codex', process.execPath, codexArgs(), codexEnv(home, model));
     try {
       await t.c.start();
       assert.equal(t.c.agent.state, 'ready', `${t.c.agent.message}\n${logTail(t.logger)}`);
@@ -326,22 +336,20 @@ test(
       );
       assert.deepEqual(t.opened, [{ path: 'src/a.ts', line: 3 }], `unknown model paths: ${model.unknown.join(', ')}`);
       assert.match(JSON.stringify(model.requests[2]), /Opened src\/a.ts at line 3\./);
-      // Codex asks before each MCP call: through Tandem's broker.
+      // Codex asks before each MCP call, through Tandem's broker, about the call itself (its id).
       assert.deepEqual(
         t.perms.asked.map((a) => a.title),
-        ['Approve MCP tool call', 'Approve MCP tool call'],
+        ['mcp.tandem.IDE', 'mcp.tandem.IDE'],
       );
       const rows = toolRows(t.c);
       console.log('[compat] codex tool rows:', JSON.stringify(rows));
       // Codex reports both calls itself ({server, tool, arguments}): each shows once, marked with its
-      // group and titled in Tandem's words; its approval requests (ids of their own) show as answered rows.
+      // group and titled in Tandem's words, its approval folded into it (no row of its own).
       assert.deepEqual(
-        rows.map((r) => [r.title, r.status, r.group]),
+        rows.map((r) => [r.shown, r.status, r.permission]),
         [
-          ['IDE · OpenFile src/a.ts:3', 'completed', 'IDE'],
-          ['Approve MCP tool call', 'completed', undefined],
-          ['Approve MCP tool call', 'completed', undefined],
-          ['IDE · expand group', 'completed', 'IDE'],
+          ['IDE · expand group', 'completed', 'allow_once'],
+          ['IDE · OpenFile src/a.ts:3', 'completed', 'allow_once'],
         ],
       );
     } finally {

@@ -1,5 +1,6 @@
-// Compatibility: codex-acp 0.16.0 (OpenAI Codex through Zed's ACP adapter; a native binary from
-// npm) against a fake OpenAI Responses server on 127.0.0.1, through Tandem's real AgentClient.
+// Compatibility: codex-acp 2.6.0 (OpenAI Codex through the ACP adapter that starts Codex's app
+// server, a native binary from npm) against a fake OpenAI Responses server on 127.0.0.1, through
+// Tandem's real AgentClient.
 // Codex runs its commands and patches itself (no fs/*, no terminal/*), streams command output in
 // tool-call _meta and sandboxes with bubblewrap. (Sign-in is not needed with a custom model
 // provider; with OpenAI's it is, and Tandem's env-var sign-in is tested in signInEnv.test.ts.)
@@ -8,7 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Patch } from '../../src/shared/sessionModel';
-import { fakeResponses } from './fakeModels';
+import { fakeResponses, type ResponsesLane } from './fakeModels';
 import { userPermissions } from './userPermissions';
 import {
   CODEX_ACP,
@@ -30,13 +31,13 @@ function needBwrap(): void {
   assert.equal(problem, undefined, problem);
 }
 
-test('codex-acp 0.16.0: run a command with live output, apply a patch', { skip, timeout: 120_000 }, async () => {
+test('codex-acp 2.6.0: run a command with live output, apply a patch', { skip, timeout: 120_000 }, async () => {
   needBwrap();
   const { ws } = workspace();
   const home = codexHome();
   writeFileSync(join(ws, 'hello.txt'), 'hello world\nsecond line\n');
   const model = await fakeResponses([
-    // codex-acp 0.16.0 drops output written before it has announced the command: start quiet.
+    // Codex's app server never sends output written before it reported the command: start quiet.
     { tool: 'exec_command', input: { cmd: 'sleep 0.5; echo live-1; sleep 1.5; echo live-2', yield_time_ms: 10000 } },
     {
       customTool: 'apply_patch',
@@ -45,12 +46,12 @@ test('codex-acp 0.16.0: run a command with live output, apply a patch', { skip, 
     },
     { text: 'All done.' },
   ]);
-  const { c, logger, traffic, tracker } = client('Codex', process.execPath, codexArgs(model), codexEnv(home), ws);
+  const { c, logger, traffic, tracker } = client('Codex', process.execPath, codexArgs(), codexEnv(home, model), ws);
   try {
     await c.start();
     assert.equal(c.agent.state, 'ready', `${c.agent.message}\n${logTail(logger)}`);
-    // "Default": edits in the workspace and commands run without asking.
-    await c.setMode('auto');
+    // "Workspace access": edits in the workspace and commands run without asking.
+    await c.setMode('workspace-write');
     const seen: { liveBeforeExit?: boolean } = {};
     c.onDidChangeSession(({ patches }: { patches: Patch[] }) => {
       for (const p of patches) {
@@ -103,7 +104,7 @@ test('codex-acp 0.16.0: run a command with live output, apply a patch', { skip, 
 });
 
 test(
-  'codex-acp 0.16.0 + Tandem permissions (Read Only mode): a rejected patch leaves the file untouched',
+  'codex-acp 2.6.0 + Tandem permissions (Read Only mode): a rejected patch leaves the file untouched',
   { skip, timeout: 120_000 },
   async () => {
     needBwrap();
@@ -123,8 +124,8 @@ test(
     const { c, logger } = client(
       'Codex',
       process.execPath,
-      codexArgs(model),
-      codexEnv(home),
+      codexArgs(),
+      codexEnv(home, model),
       ws,
       (l) =>
         (perms = userPermissions(ws, l, (kinds) => (kinds.includes('reject_once') ? 'reject_once' : 'reject_always'))),
@@ -152,3 +153,56 @@ test(
     }
   },
 );
+
+test(
+  'codex-acp 2.6.0: a turn that spawns a subagent and waits for it ends normally, the spawn and the wait shown as completed calls',
+  { skip, timeout: 120_000 },
+  async () => {
+    needBwrap();
+    const { ws } = workspace();
+    const home = codexHome();
+    // The child thread's requests (its task in a user message) follow a script of their own.
+    const child: ResponsesLane = {
+      when: /CHILD-TASK/,
+      script: [
+        { tool: 'exec_command', input: { cmd: 'sleep 0.3; echo child-ran', yield_time_ms: 10000 } },
+        { text: 'Child finished.' },
+      ],
+      requests: [],
+    };
+    const model = await fakeResponses(
+      [
+        { tool: 'spawn_agent', namespace: 'multi_agent_v1', input: { message: 'CHILD-TASK: print a line' } },
+        { tool: 'wait_agent', namespace: 'multi_agent_v1', input: (r) => ({ targets: [spawnedAgent(r)] }) },
+        { text: 'Root done.' },
+      ],
+      [child],
+    );
+    const { c, logger } = client('Codex', process.execPath, codexArgs(), codexEnv(home, model), ws);
+    try {
+      await c.start();
+      assert.equal(c.agent.state, 'ready', `${c.agent.message}\n${logTail(logger)}`);
+      const { snap } = await endedTurn(c, logger, 'Spawn a subagent');
+      assert.ok(/child-ran/.test(JSON.stringify(child.requests.at(-1))), 'the child thread ran its command');
+      // Without clientCapabilities.subagents the child thread's own calls stay inside Codex
+      // (docs/ACP-NOTES.md): the parent shows the spawn and the wait, both completed.
+      const calls = Object.values(snap.toolCalls).map((t) => [t.title, t.status]);
+      assert.deepEqual(calls, [
+        ['spawnAgent', 'completed'],
+        ['wait', 'completed'],
+      ]);
+      assert.match(JSON.stringify(snap.turns[0].items), /Root done\./);
+    } finally {
+      await c.shutdown();
+      await model.close();
+      rmSync(home, { recursive: true, force: true });
+    }
+  },
+);
+
+/** The agent id spawn_agent returned (`{"agent_id": …}`), from the request that follows it. */
+function spawnedAgent(request: { input?: unknown[] }): string {
+  const outputs = (request.input ?? []) as { type?: string; output?: unknown }[];
+  const last = outputs.filter((i) => i.type === 'function_call_output').at(-1);
+  return (JSON.parse(String(last?.output ?? '{}')) as { agent_id?: string }).agent_id ?? '';
+}

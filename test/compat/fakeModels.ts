@@ -17,7 +17,7 @@ export interface FakeServer {
   close(): Promise<void>;
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+export function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -26,12 +26,12 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-async function listen(server: Server): Promise<string> {
+export async function listen(server: Server): Promise<string> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-function closer(server: Server): () => Promise<void> {
+export function closer(server: Server): () => Promise<void> {
   return () =>
     new Promise((r) => {
       server.closeAllConnections?.();
@@ -229,13 +229,25 @@ export async function fakeGemini(script: Step[]): Promise<FakeServer> {
 
 // ---- OpenAI Responses (codex-acp) ----------------------------------------------------------
 
+/** Arguments computed from the request, for a call that names what an earlier call returned. */
+type InputOf = (request: { input?: unknown[] }) => Record<string, unknown>;
+
 /** A Responses step: text, a function call, or a freeform custom tool call (Codex's apply_patch). */
 export type ResponsesStep =
-  Step | { customTool: string; input: string } | { tool: string; namespace: string; input: Record<string, unknown> };
+  | Step
+  | { customTool: string; input: string }
+  | { tool: string; namespace: string; input: Record<string, unknown> | InputOf };
+
+/** A Codex child thread (a subagent) inside one fake: requests whose user messages match `when`. */
+export interface ResponsesLane {
+  when: RegExp;
+  script: ResponsesStep[];
+  requests: unknown[];
+}
 
 /** POST /v1/responses (always `stream: true`): the reply is picked by the number of tool outputs
  *  already in the request's input; SSE `event: <type>` + `data: {type, …}`. */
-export async function fakeResponses(script: ResponsesStep[]): Promise<FakeServer> {
+export async function fakeResponses(script: ResponsesStep[], lanes: ResponsesLane[] = []): Promise<FakeServer> {
   const requests: unknown[] = [];
   const unknown: string[] = [];
   let seq = 0;
@@ -249,17 +261,19 @@ export async function fakeResponses(script: ResponsesStep[]): Promise<FakeServer
         .end(JSON.stringify({ error: { message: 'not here', type: 'invalid_request_error' } }));
       return;
     }
-    let json: { input?: { type?: string }[] } = {};
+    let json: { input?: { type?: string; role?: string }[] } = {};
     try {
       json = JSON.parse(body);
     } catch {
       /* keep empty */
     }
-    requests.push(json);
+    const asked = JSON.stringify((json.input ?? []).filter((i) => i.role === 'user'));
+    const lane = lanes.find((l) => l.when.test(asked));
+    (lane?.requests ?? requests).push(json);
     const n = (json.input ?? []).filter(
       (i) => i.type === 'function_call_output' || i.type === 'custom_tool_call_output',
     ).length;
-    const step = script[n] ?? { text: 'Done.' };
+    const step = (lane?.script ?? script)[n] ?? { text: 'Done.' };
     const id = `resp_${++seq}`;
     const ev: { type: string; [k: string]: unknown }[] = [{ type: 'response.created', response: { id } }];
     let item: Record<string, unknown>;
@@ -296,7 +310,7 @@ export async function fakeResponses(script: ResponsesStep[]): Promise<FakeServer
         call_id: `call_${seq}`,
         name: step.tool,
         ...('namespace' in step ? { namespace: step.namespace } : {}),
-        arguments: JSON.stringify(step.input),
+        arguments: JSON.stringify(typeof step.input === 'function' ? step.input(json) : step.input),
         status: 'completed',
       };
       ev.push({ type: 'response.output_item.added', output_index: 0, item });

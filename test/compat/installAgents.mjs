@@ -9,16 +9,26 @@ import { cacheRoot, lock } from '../harness/install.mjs';
 
 export const COMPAT_CACHE = process.env.TANDEM_COMPAT_CACHE || join(cacheRoot(), 'compat');
 
-/** Pinned agents: [cache subdir, npm spec]. */
+/** Pinned agents: [cache subdir, npm spec (several, space-separated, install into one folder)]. */
 export const AGENTS = [
   ['claude-code-acp-0.16.2', '@zed-industries/claude-code-acp@0.16.2'],
   ['gemini-cli-0.61.0', '@google/gemini-cli@0.61.0'],
-  // A launcher script plus a native binary from an optional dependency (~230 MB on linux-x64).
-  ['codex-acp-0.16.0', '@zed-industries/codex-acp@0.16.0'],
+  // codex-acp moved from @zed-industries (last: 0.16.0) to @agentclientprotocol: one JS bundle that
+  // starts Codex's app server, @openai/codex (a native binary from an optional dependency, ~440 MB
+  // on linux-x64), pinned here too: codex-acp asks for ^0.166.0.
+  ['codex-acp-2.6.0', '@agentclientprotocol/codex-acp@2.6.0 @openai/codex@0.166.0'],
   // claude-code-acp's successor; Claude Code itself comes as a native binary (~314 MB). Node ≥ 22.
   ['claude-agent-acp-0.100.0', '@agentclientprotocol/claude-agent-acp@0.100.0'],
   // The first claude-agent-acp with steering (steering.test.ts).
   ['claude-agent-acp-0.101.0', '@agentclientprotocol/claude-agent-acp@0.101.0'],
+  // A native binary from an optional dependency (linux-x64 gets it twice, -baseline too: ~354 MB).
+  // Its launcher is made by a postinstall, so test/compat/chatAgents.ts starts the binary itself.
+  ['opencode-1.18.33', 'opencode-ai@1.18.33'],
+  // JS bundles for Node ≥ 22 (~144 MB with its optional native modules).
+  ['qwen-code-0.24.4', '@qwen-code/qwen-code@0.24.4'],
+  // A native binary from an optional dependency (~227 MB). 7.8.1 (latest on 2026-11-26) publishes
+  // no linux-x64 binary package: 7.7.7 is the last release that installs and runs there.
+  ['kilo-cli-7.7.7', '@kilocode/cli@7.7.7'],
 ];
 
 /**
@@ -39,7 +49,8 @@ export async function installAgents(only) {
       if (!existsSync(join(d, 'package.json'))) writeFileSync(join(d, 'package.json'), '{"private":true}\n');
       console.log(`[compat] installing ${spec} into ${d}`);
       // --ignore-scripts: the agents run as plain JS; native extras (node-pty) are not needed here.
-      const r = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--save-exact', spec], {
+      const specs = spec.split(' ');
+      const r = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--save-exact', ...specs], {
         cwd: d,
         stdio: ['ignore', 'inherit', 'inherit'],
         env: { ...process.env, CI: 'true' },

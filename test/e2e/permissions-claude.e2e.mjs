@@ -1,11 +1,12 @@
 // The rebuilt permission system with real agents from npm, through Tandem's UI in the real VS Code
 // (permissions.e2e.mjs has the scripted versions). claude-code-acp 0.16.2 and claude-agent-acp
 // 0.100.0 talk to one fake Anthropic server (one conversation per first prompt: lanes), codex-acp
-// 0.16.0 to a fake Responses server. Checked: an "Always allow" on `git status -s` never covers a
+// 2.6.0 to a fake Responses server. Checked: an "Always allow" on `git status -s` never covers a
 // line with a substitution (and the rejected line never runs); ExitPlanMode's "Yes, and auto-accept
 // edits" switches the mode and is never remembered; claude-agent-acp's "Yes, allow all edits during
-// this session" lasts for that session only; a command given as an argv array (codex-acp sends
-// them) is shown on the card as the whole line.
+// this session" lasts for that session only; codex-acp's long command line (longer than the
+// question shows) is shown on the card in full. (codex-acp 0.16.0 sent argv arrays, 2.6.0 sends the
+// line as a string: the argv case is in test/unit/webview/permissionPrompt.test.ts.)
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -22,7 +23,7 @@ const require = createRequire(import.meta.url);
 const AGENT_RULES = '.claude/settings.local.json';
 const PWNED_LINE = `git status "'" $(touch PWNED) "'"`;
 /** Longer than the card's question shows (60 characters): the full line goes to its own block. */
-const CODEX_CMD = `git status -s && echo "status checked" > status.log`;
+const CODEX_CMD = `git status -s && echo "the status was checked before the change" > status.log`;
 const bash = (command) => ({ command, timeout: 30000, description: 'Show the status' });
 let anthropic, responses, home, codexHomeDir, ws;
 const lanes = {};
@@ -44,7 +45,7 @@ const read = (name) => readFileSync(file(name), 'utf8');
 
 export default {
   async userSettings({ repo, workspace }) {
-    await installAgents(['claude-code-acp-0.16.2', 'claude-agent-acp-0.100.0', 'codex-acp-0.16.0']);
+    await installAgents(['claude-code-acp-0.16.2', 'claude-agent-acp-0.100.0', 'codex-acp-2.6.0']);
     const { fakeAnthropic, fakeResponses } = require(join(repo, 'out/test/compat/fakeModels.js'));
     const paths = require(join(repo, 'out/test/compat/agentPaths.js'));
     ws = workspace;
@@ -82,7 +83,7 @@ export default {
     };
     lanes.fresh = { when: /Edit three/, script: [edit('three.txt'), { text: 'THREE-DONE' }], requests: [] };
     anthropic = await fakeAnthropic([{ text: 'Nothing to do.' }], Object.values(lanes));
-    // codex-acp in its default Read Only mode asks before a command that wants to leave the sandbox.
+    // codex-acp in Read Only mode (codexEnv starts sessions so) asks before a command that wants to leave the sandbox.
     const escalated = { sandbox_permissions: 'require_escalated', justification: 'Log the status' };
     responses = await fakeResponses([
       { tool: 'exec_command', input: { cmd: CODEX_CMD, yield_time_ms: 10000, ...escalated } },
@@ -96,7 +97,7 @@ export default {
         agent('Claude Code', process.execPath, [paths.CLAUDE_CODE_ACP], paths.claudeCodeEnv(anthropic, home)),
         // claude-agent-acp needs Node ≥ 22: the Node 24 the harness installed.
         agent('Claude Agent', installPaths().node24, [paths.CLAUDE_AGENT_ACP], paths.claudeAgentEnv(anthropic, home)),
-        agent('Codex', process.execPath, paths.codexArgs(responses), paths.codexEnv(codexHomeDir)),
+        agent('Codex', process.execPath, paths.codexArgs(), paths.codexEnv(codexHomeDir, responses)),
       ],
       'tandem.defaultAgent': 'Claude Code',
     };
@@ -255,21 +256,21 @@ export default {
       },
     },
     {
-      name: 'codex-acp: a command sent as an argv array shows on the card as the whole bash line',
+      name: 'codex-acp: a long command line shows on the card in full',
       timeoutMs: 240_000,
       async run({ page, view, screenshot, log }) {
         await selectAgent(page, view, 'Codex');
         await sendPrompt(view, 'Log the status', { timeout: 90_000 });
         const c = card(view);
         await c.waitFor({ timeout: 120_000 });
-        const whole = `/bin/bash -lc '${CODEX_CMD}'`;
+        const whole = CODEX_CMD;
         const question = await text(c.locator('[data-testid="permission-question"]'));
         const command = await text(c.locator('[data-testid="permission-command"]'));
         log(`question: ${question}; command block: ${command}`);
         if (command.trim() !== whole) throw new Error(`command block: ${command}`);
-        if (!question.startsWith('Run /bin/bash -lc ')) throw new Error(`question: ${question}`);
+        if (!question.startsWith('Run git status -s')) throw new Error(`question: ${question}`);
         log(`footnote: ${await text(c.locator('[data-testid="permission-scope"]')).catch(() => '(none)')}`);
-        log(`screenshot: ${await screenshot('e2e-permissions-claude-argv-card')}`);
+        log(`screenshot: ${await screenshot('e2e-permissions-claude-codex-card')}`);
         await c.locator('[data-testid="permission-option"][data-kind="reject_once"]').click();
         await agentIdle(view, { timeout: 60_000 });
         if (existsSync(file('status.log'))) throw new Error('the rejected command ran: status.log exists');

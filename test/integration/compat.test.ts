@@ -1,6 +1,6 @@
 /// <reference types="mocha" />
 // Compatibility through the REAL extension inside a real VS Code: real agents from npm
-// (claude-code-acp 0.16.2, claude-agent-acp 0.100.0, gemini-cli 0.61.0, codex-acp 0.16.0; installed by test/compat/run.mjs into
+// (claude-code-acp 0.16.2, claude-agent-acp 0.100.0, gemini-cli 0.61.0, codex-acp 2.6.0; installed by test/compat/run.mjs into
 // <test cache>/compat) are configured in `tandem.agents` and started by the extension's own
 // Controller, so their fs/terminal requests hit the VS Code ports (WorkspaceEdit, undo), their
 // permission prompts go to the extension's broker (answered here as a user would), and the client
@@ -361,9 +361,9 @@ if (process.env.TANDEM_COMPAT === '1') {
       assert.ok(rows.length >= 2, `client tool calls marked with their group: ${JSON.stringify(toolRows())}`);
     });
 
-    test('codex-acp 0.16.0: runs a command, patches a file (the open editor shows it, Review Changes has it), opens a file through the IDE container', async function () {
+    test('codex-acp 2.6.0: runs a command, patches a file (the open editor shows it, Review Changes has it), opens a file through the IDE container', async function () {
       if (!existsSync(CODEX_ACP)) {
-        console.log(`[compat] skipped: ${NOT_INSTALLED('codex-acp 0.16.0')}`);
+        console.log(`[compat] skipped: ${NOT_INSTALLED('codex-acp 2.6.0')}`);
         this.skip();
       }
       const sandbox = codexSandboxProblem();
@@ -391,7 +391,7 @@ if (process.env.TANDEM_COMPAT === '1') {
       const editor = await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
       const home = codexHome();
       codexHomes.push(home);
-      await startAgent('Codex', codexArgs(m), codexEnv(home));
+      await startAgent('Codex', codexArgs(), codexEnv(home, m));
       await ctl.current!.prompt('Run, patch compat/codex/edit-me.txt, open compat/open-me.ts at line 5');
       assertTurnOk(m);
       assert.equal(readFileSync(file, 'utf8'), 'hello ACP\nsecond line\n');

@@ -39,9 +39,34 @@ export const AGENT_PRESETS: readonly AgentPreset[] = [
   {
     name: 'Codex',
     command: 'codex-acp',
-    description: "OpenAI Codex through Zed's ACP adapter",
-    install: 'npm install -g @zed-industries/codex-acp',
-    npmPackage: '@zed-industries/codex-acp',
+    // The adapter moved: @zed-industries/codex-acp ends at 0.16.0.
+    description: 'OpenAI Codex through its ACP adapter',
+    install: 'npm install -g @agentclientprotocol/codex-acp',
+    npmPackage: '@agentclientprotocol/codex-acp',
+  },
+  {
+    name: 'OpenCode',
+    command: 'opencode',
+    args: ['acp'],
+    description: 'OpenCode in ACP mode',
+    install: 'npm install -g opencode-ai',
+    npmPackage: 'opencode-ai',
+  },
+  {
+    name: 'Qwen Code',
+    command: 'qwen',
+    args: ['--acp'],
+    description: 'Qwen Code in ACP mode',
+    install: 'npm install -g @qwen-code/qwen-code',
+    npmPackage: '@qwen-code/qwen-code',
+  },
+  {
+    name: 'Kilo Code',
+    command: 'kilo',
+    args: ['acp'],
+    description: 'Kilo Code CLI in ACP mode',
+    install: 'npm install -g @kilocode/cli',
+    npmPackage: '@kilocode/cli',
   },
 ];
 

@@ -166,6 +166,8 @@ export const ADVERTISED_USES: Readonly<Record<string, string>> = {
   'elicitation.url': 'Ask you to open a URL (elicitation/create), told when it is done (elicitation/complete).',
   '_meta.terminal_output':
     'Stream the output of commands it runs itself in tool-call `_meta` (terminal_info, terminal_output, terminal_exit): Tandem shows it as a terminal.',
+  '_meta.subagent-transcript':
+    "Send a subagent's messages and thoughts, not only its tool calls: Tandem shows them under the Agent call that started it.",
   '_meta.terminal_output_delta':
     'The same output as `terminal_output_delta` chunks (JetBrains’ form; some agents stream live only with it): appended to that terminal.',
 };

@@ -16,7 +16,7 @@ import { Emitter } from '../../common/event';
 import type { Logger } from '../../common/logger';
 import type { SessionStore } from '../../session/store';
 import type { AgentConfig } from '../agents/agentConfig';
-import { toAuthMethod, type AgentStatus } from './agentStatus';
+import { AUTH_STATUS_UPDATE, accountChange, toAuthMethod, type AgentStatus } from './agentStatus';
 import { isAuthRequired } from './authRequired';
 import { attachFeatures, type ClientFeature, type FeatureContext } from './feature';
 import { PromptTurns } from './promptTurns';
@@ -137,6 +137,7 @@ export class AgentClient extends Disposable {
       const conn = (this.conn = this._register(transport.conn));
       this._register(proc.onDidExit((exit) => this.onExit(exit)));
       this._register(conn.onNotification(CLIENT_METHODS.session_update, (p) => this.set.update(p)));
+      this._register(conn.onNotification(AUTH_STATUS_UPDATE, (p) => this.setStatus(accountChange(p))));
       const ctx: FeatureContext = {
         client: this,
         connection: conn,

@@ -72,6 +72,9 @@ export function attachFeatures(
   register: (d: IDisposable) => void,
 ): ClientCapabilities {
   const caps: ClientCapabilities = { fs: { readTextFile: false, writeTextFile: false }, terminal: false };
+  // claude-agent-acp then sends a subagent's messages too, marked with the Agent call they belong
+  // to: the session store puts them under that call (session/subagentMessages.ts).
+  caps._meta = { 'subagent-transcript': true };
   for (const f of features) {
     f.capabilities(caps);
     register(f.attach(ctx));

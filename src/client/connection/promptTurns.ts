@@ -9,6 +9,7 @@ import type { IDisposable } from '../../common/disposable';
 import type { Logger } from '../../common/logger';
 import type { SessionStore } from '../../session/store';
 import { isAuthRequired } from './authRequired';
+import { turnUsageOf } from './turnUsage';
 
 export interface PromptTurnsDeps {
   agentName: string;
@@ -49,7 +50,7 @@ export class PromptTurns implements IDisposable {
         store.dispatch({ type: 'promptFailed', at: deps.now(), error: message });
         return;
       }
-      store.dispatch({ type: 'promptEnded', at: deps.now(), stopReason: res.stopReason });
+      store.dispatch({ type: 'promptEnded', at: deps.now(), stopReason: res.stopReason, usage: turnUsageOf(res) });
     } catch (err) {
       // A lost agent is reported once, by the client's exit handling, for every session.
       if (conn.isClosed && (await deps.lost())) return;

@@ -46,7 +46,7 @@ class AgentStatusBar extends Disposable {
 
   update(agent: AgentView, working: boolean, waitingForPermission = false, unseen?: Unseen): void {
     // Called on every session change: only touch the item when what it shows changes.
-    const key = `${agent.state}|${working}|${waitingForPermission}|${agent.name}|${agent.info?.title}|${agent.message}|${unseen?.ended}|${unseen?.failed}`;
+    const key = `${agent.state}|${working}|${waitingForPermission}|${agent.name}|${agent.info?.title}|${agent.message}|${unseen?.ended}|${unseen?.failed}|${agent.account?.label}`;
     if (key === this.last) return;
     this.last = key;
     const name = agent.info?.title ?? agent.name ?? 'Tandem';
@@ -77,7 +77,9 @@ class AgentStatusBar extends Disposable {
         ? ` — ${state}`
         : '';
     this.item.text = `${icon} ${name}${agent.state === 'ready' ? mark : ''}`;
-    this.item.tooltip = `Tandem: ${name} — ${state}${agent.message && agent.state !== 'ready' ? `\n${agent.message}` : ''}`;
+    const account =
+      agent.account && `\n${agent.account.kind === 'none' ? 'Not signed in' : `Works as ${agent.account.label}`}`;
+    this.item.tooltip = `Tandem: ${name} — ${state}${agent.message && agent.state !== 'ready' ? `\n${agent.message}` : ''}${account ?? ''}`;
     this.item.backgroundColor =
       agent.state === 'error' || agent.state === 'exited'
         ? new vscode.ThemeColor('statusBarItem.errorBackground')

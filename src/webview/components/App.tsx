@@ -1,4 +1,6 @@
 import { forkable } from '../../shared/fork';
+import type { AgentAccountView } from '../../shared/protocol';
+import type { SessionMeta, TurnUsageView, TurnView } from '../../shared/sessionModel';
 import type { ViewModel } from '../mirror';
 import { useHost } from '../host';
 import { emptySession as EmptySession, lazyComponent, planView } from '../lazy';
@@ -37,6 +39,7 @@ function View({ vm }: { vm: ViewModel }) {
       ? agent.message
       : session?.meta.error;
   const usage = session?.meta.usage;
+  const turnUsage = session ? lastTurnUsage(session.turns) : undefined;
   // A session in a git worktree of its own: its branch, beside its title.
   const place = vm.sessions.find(
     (s) => s.sessionId === session?.meta.sessionId && (!s.agentName || s.agentName === agent.name),
@@ -51,6 +54,7 @@ function View({ vm }: { vm: ViewModel }) {
         <span class="agent-state" data-testid="agent-state">
           {stateText(agent.state, working)}
         </span>
+        {agent.account && <Account account={agent.account} signIn={() => post({ type: 'signIn' })} />}
         <span class="spacer" />
         {/* New session and Open session live in the view's title bar, where VS Code puts a view's actions. */}
         <IconButton
@@ -63,7 +67,7 @@ function View({ vm }: { vm: ViewModel }) {
       {vm.sessions.length > 1 && (
         <SessionTabs sessions={vm.sessions} activeId={session?.meta.sessionId} activeAgent={agent.name} />
       )}
-      {(session?.meta.title || usage || place) && (
+      {(session?.meta.title || usage || turnUsage || place) && (
         <div class="subheader">
           {place && (
             <span class="session-place" data-testid="session-place" title={`Works in its own git worktree on ${place}`}>
@@ -77,7 +81,7 @@ function View({ vm }: { vm: ViewModel }) {
             </span>
           )}
           <span class="spacer" />
-          {usage && <Usage used={usage.used} size={usage.size} cost={usage.cost ?? undefined} />}
+          {(usage || turnUsage) && <Usage context={usage} turn={turnUsage} />}
         </div>
       )}
       {banner && (
@@ -99,7 +103,10 @@ function View({ vm }: { vm: ViewModel }) {
       {agent.state === 'auth' && (
         <div class="banner info" role="alert" data-testid="sign-in">
           <i class="codicon codicon-account" aria-hidden="true" />
-          <p class="banner-text">{agent.message ?? 'The agent needs you to sign in.'}</p>
+          <p class="banner-text">
+            {agent.message ?? 'The agent needs you to sign in.'}
+            {agent.account && agent.account.kind !== 'none' && ` It reports ${accountText(agent.account)}.`}
+          </p>
           <div class="banner-actions">
             {!!agent.authMethods?.length && (
               <button class="button" data-testid="sign-in-button" onClick={() => post({ type: 'signIn' })}>
@@ -164,27 +171,77 @@ function View({ vm }: { vm: ViewModel }) {
   );
 }
 
-function Usage({ used, size, cost }: { used: number; size: number; cost?: { amount: number; currency: string } }) {
-  const pct = size > 0 ? Math.round((used / size) * 100) : 0;
-  const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(n >= 100_000 ? 0 : 1)}k` : String(n));
-  const money = cost
-    ? cost.currency === 'USD'
-      ? `$${cost.amount.toFixed(2)}`
-      : `${cost.amount.toFixed(2)} ${cost.currency}`
-    : '';
+/** Context used of its size and the cost so far (usage_update), and what the last turn spent (its `_meta.quota`). */
+function Usage({ context, turn }: { context?: SessionMeta['usage']; turn?: TurnUsageView }) {
+  const pct = context && context.size > 0 ? Math.round((context.used / context.size) * 100) : 0;
+  const k = (n: number) =>
+    n >= 1_000_000
+      ? `${+(n / 1_000_000).toFixed(1)}M`
+      : n >= 1000
+        ? `${(n / 1000).toFixed(n >= 100_000 ? 0 : 1)}k`
+        : String(n);
+  const cost = context?.cost ?? undefined;
+  const lines = [
+    context && `Context: ${context.used.toLocaleString()} of ${context.size.toLocaleString()} tokens (${pct}%)`,
+    cost && `Cost so far: ${money(cost, 4)}`,
+    turn &&
+      `Last turn: ${turn.total.toLocaleString()} tokens (${turn.input.toLocaleString()} in, ${turn.output.toLocaleString()} out${turn.cachedRead ? `, ${turn.cachedRead.toLocaleString()} from cache` : ''}${turn.cachedWrite ? `, ${turn.cachedWrite.toLocaleString()} cached` : ''})`,
+  ].filter(Boolean);
   return (
-    <span
-      class="usage muted"
-      data-testid="usage"
-      title={`Context: ${used.toLocaleString()} of ${size.toLocaleString()} tokens${money ? ` · cost ${money}` : ''}`}
-    >
-      <span class="usage-bar" aria-hidden="true">
-        <span class={`usage-fill${pct > 85 ? ' high' : ''}`} style={{ width: `${Math.min(100, pct)}%` }} />
-      </span>
-      {k(used)}/{k(size)}
-      {money && <span class="usage-cost"> · {money}</span>}
+    <span class="usage muted" data-testid="usage" title={lines.join('\n')}>
+      {context && (
+        <>
+          <span class="usage-bar" aria-hidden="true">
+            <span class={`usage-fill${pct > 85 ? ' high' : ''}`} style={{ width: `${Math.min(100, pct)}%` }} />
+          </span>
+          <span data-testid="usage-context">
+            {k(context.used)}/{k(context.size)}
+          </span>
+        </>
+      )}
+      {cost && <span class="usage-cost"> · {money(cost, 2)}</span>}
+      {turn && (
+        <span class="usage-turn" data-testid="usage-turn">
+          {context || cost ? ' · ' : ''}
+          {k(turn.total)} tokens last turn
+        </span>
+      )}
     </span>
   );
+}
+
+/** Who the agent works as (`_auth/status_update`); signed out, a button to sign in. */
+function Account({ account, signIn }: { account: AgentAccountView; signIn: () => void }) {
+  if (account.kind === 'none')
+    return (
+      <button class="link-button agent-account signed-out" data-testid="agent-account" onClick={signIn}>
+        <i class="codicon codicon-account" aria-hidden="true" /> {account.label}: sign in…
+      </button>
+    );
+  return (
+    <span class="agent-account muted" data-testid="agent-account" title={`Works as ${accountText(account)}`}>
+      <i class="codicon codicon-account" aria-hidden="true" /> {account.label}
+    </span>
+  );
+}
+
+function accountText(a: AgentAccountView): string {
+  const more = [a.detail ?? a.email, a.organization].filter(Boolean).join(', ');
+  return `${a.label}${more ? ` (${more})` : ''}`;
+}
+
+/** An amount in its unit; a sum too small for `digits` says so instead of showing 0. */
+function money(cost: { amount: number; currency: string }, digits: number): string {
+  const [sign, unit] = cost.currency === 'USD' ? ['$', ''] : ['', ` ${cost.currency}`];
+  const min = 10 ** -digits;
+  if (cost.amount > 0 && cost.amount < min) return `<${sign}${min.toFixed(digits)}${unit}`;
+  return `${sign}${cost.amount.toFixed(digits)}${unit}`;
+}
+
+/** What the last turn that reported it spent. */
+function lastTurnUsage(turns: readonly (TurnView | undefined)[]): TurnUsageView | undefined {
+  for (let i = turns.length - 1; i >= 0; i--) if (turns[i]?.usage) return turns[i]!.usage;
+  return undefined;
 }
 
 function stateText(state: string, working: boolean): string {

@@ -97,10 +97,12 @@ interface Props {
   prompts?: CallPrompts;
   /** 1 and more: a subagent's call, under the Agent call that started it. */
   depth?: number;
+  /** An Agent call with its subagent's rows under it: how many, folded or not, and the fold button's action. */
+  subtree?: { rows: number; folded: boolean; onToggle: (id: string) => void };
 }
 
 export const ToolCallRow = memo(
-  function ToolCallRow({ call, expanded, focused, terminals, onToggle, onFocus, prompts, depth = 0 }: Props) {
+  function ToolCallRow({ call, expanded, focused, terminals, onToggle, onFocus, prompts, depth = 0, subtree }: Props) {
     const host = useHost();
     const roots = useRoots();
     // claude-agent-acp leaves its command "pending" until the result: while its terminal runs
@@ -125,7 +127,8 @@ export const ToolCallRow = memo(
     const locName = loc ? (relativePath(loc.path, roots).split('/').pop() ?? '') : '';
     // The location link is shown unless the title already names that file.
     const showLoc = !!loc && !expanded && !`${t.verb} ${t.subject}`.includes(locName);
-    const label = `${KIND_LABEL[call.kind] ?? 'Tool'}: ${t.verb ? `${t.verb} ${t.subject}` : t.subject}, ${status.label}${duration ? `, ${duration}` : ''}`;
+    const steps = subtree ? `${subtree.rows} subagent step${subtree.rows === 1 ? '' : 's'}` : '';
+    const label = `${KIND_LABEL[call.kind] ?? 'Tool'}: ${t.verb ? `${t.verb} ${t.subject}` : t.subject}, ${status.label}${duration ? `, ${duration}` : ''}${steps ? `, ${steps}${subtree!.folded ? ' folded' : ''}` : ''}`;
     return (
       <div
         class={`tool tool-${call.interrupted ? 'interrupted' : call.status}${expanded ? ' expanded' : ''}${depth ? ` depth-${Math.min(depth, 3)}` : ''}`}
@@ -171,6 +174,23 @@ export const ToolCallRow = memo(
               in {folder.label}
             </span>
           )}
+          {subtree && (
+            <button
+              type="button"
+              class="link-button subtree-toggle"
+              tabIndex={-1}
+              data-testid="subtree-toggle"
+              aria-expanded={!subtree.folded}
+              title={subtree.folded ? `Show the ${steps}` : `Hide the ${steps}`}
+              onClick={(e) => {
+                e.stopPropagation();
+                subtree.onToggle(call.toolCallId);
+              }}
+            >
+              <i class={`codicon codicon-${subtree.folded ? 'unfold' : 'fold'}`} aria-hidden="true" />
+              {subtree.rows}
+            </button>
+          )}
           {duration && (
             <span class="tool-duration" data-testid="tool-duration">
               {duration}
@@ -194,6 +214,8 @@ export const ToolCallRow = memo(
     a.focused === b.focused &&
     a.prompts === b.prompts &&
     a.depth === b.depth &&
+    a.subtree?.rows === b.subtree?.rows &&
+    a.subtree?.folded === b.subtree?.folded &&
     (!a.expanded || a.terminals === b.terminals) &&
     (a.expanded || !a.call.agentTerminalId || a.terminals === b.terminals),
 );

@@ -3,7 +3,8 @@
 // to the parent, Enter/Space toggle, Home/End.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { SessionSnapshot, ToolCallView } from '../../shared/sessionModel';
-import { buildRows, estimateRowHeight, filterActive, parentRowIndex, type Filter, type Row } from '../rows';
+import { buildRows, estimateRowHeight, filterActive, isThought, parentRowIndex, type Filter, type Row } from '../rows';
+import { foldedKey, foldedSet, toggledSubtree } from '../subtrees';
 import { useHost } from '../host';
 import { loadViewMemory, saveViewMemory, type ScrollAnchor } from '../viewMemory';
 import { Toolbar } from './Toolbar';
@@ -52,10 +53,14 @@ export function Transcript({ session, toolsVersion, working, fork }: Props) {
 
   const active = filterActive(filter);
   const filterKey = active ? `${[...filter.kinds].join()}|${[...filter.statuses].join()}|${toolsVersion}` : '';
+  // Agent calls whose subagent rows are folded (their fold is kept with the expand states).
+  const foldKey = foldedKey(expanded);
+  const folded = useMemo(() => foldedSet(foldKey), [foldKey]);
+  const toggleSubtree = useCallback((id: string) => setExpanded((m) => toggledSubtree(m, id)), []);
   const rows = useMemo(
-    () => buildRows(session, fold, foldAll, filter, filterKey),
+    () => buildRows(session, fold, foldAll, filter, filterKey, folded),
     // toolsVersion matters only through filterKey.
-    [session.turns, session.notices, fold, foldAll, filterKey],
+    [session.turns, session.notices, fold, foldAll, filterKey, folded],
   );
 
   const loadErrors = useTurnLoading(session, fold, foldAll);
@@ -129,6 +134,9 @@ export function Transcript({ session, toolsVersion, working, fork }: Props) {
     if (i < 0) i = 0;
     const row = rows[i];
     const collapsible = row && expandState(row);
+    // An Agent call's subagent rows: → unfolds them before its details open, ← folds them after.
+    const sub = row?.type === 'tool' ? row.subtree : undefined;
+    const subToggle = () => row?.type === 'tool' && toggleSubtree(row.toolCallId);
     switch (e.key) {
       case 'ArrowDown':
         moveFocus(i + 1);
@@ -143,11 +151,13 @@ export function Transcript({ session, toolsVersion, working, fork }: Props) {
         moveFocus(rows.length - 1);
         break;
       case 'ArrowRight':
-        if (collapsible === 'collapsed') toggle(row);
+        if (sub?.folded) subToggle();
+        else if (collapsible === 'collapsed') toggle(row);
         else moveFocus(i + 1);
         break;
       case 'ArrowLeft':
         if (collapsible === 'expanded') toggle(row);
+        else if (sub && !sub.folded) subToggle();
         else if (row.type !== 'turn') {
           // To the parent: the Agent call of a subagent's call, else the turn header above.
           const j = parentRowIndex(rows, i);
@@ -157,6 +167,7 @@ export function Transcript({ session, toolsVersion, working, fork }: Props) {
       case 'Enter':
       case ' ':
         if (collapsible) toggle(row);
+        else if (sub) subToggle();
         break;
       default:
         return;
@@ -172,7 +183,7 @@ export function Transcript({ session, toolsVersion, working, fork }: Props) {
       if (!c || !hasDetails(c)) return undefined;
       return isExpanded(c) ? 'expanded' : 'collapsed';
     }
-    if (r.type === 'item' && r.item.kind === 'thought') return expanded.get(r.key) ? 'expanded' : 'collapsed';
+    if (r.type === 'item' && isThought(r.item)) return expanded.get(r.key) ? 'expanded' : 'collapsed';
     return undefined;
   }
 
@@ -224,6 +235,7 @@ export function Transcript({ session, toolsVersion, working, fork }: Props) {
             onFocus={onFocus}
             prompts={prompts.get(call.toolCallId)}
             depth={r.depth}
+            subtree={r.subtree && { ...r.subtree, onToggle: toggleSubtree }}
           />
         );
       }
@@ -236,6 +248,7 @@ export function Transcript({ session, toolsVersion, working, fork }: Props) {
             focused={focused}
             onFocus={onFocus}
             onToggle={() => toggle(r)}
+            depth={r.depth}
             streaming={working && r.turn === last && r.index === session.turns[last].items.length - 1}
           />
         );

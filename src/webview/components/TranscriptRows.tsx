@@ -117,6 +117,7 @@ export const MessageRow = memo(
     streaming,
     onFocus,
     onToggle,
+    depth = 0,
   }: {
     item: Exclude<ItemView, { kind: 'tool' }>;
     rowKey: string;
@@ -125,55 +126,65 @@ export const MessageRow = memo(
     streaming: boolean;
     onFocus: () => void;
     onToggle: () => void;
+    /** A subagent's message: how deep under its Agent call. */
+    depth?: number;
   }) {
-    const common = treeItem(2, focused, onFocus);
-    switch (item.kind) {
-      case 'user':
-      case 'agent':
-        return (
-          <div
-            {...common}
-            class={`msg msg-${item.kind}${streaming ? ' streaming' : ''}`}
-            data-testid={`message-${item.kind}`}
-            aria-label={item.kind === 'agent' ? 'Agent message' : 'Your message'}
-          >
+    if (item.kind === 'compaction')
+      return (
+        <div {...treeItem(2, focused, onFocus)} class="msg msg-compaction" data-testid="compaction">
+          Context compacted ({item.status}){item.summary ? `: ${item.summary}` : ''}
+          {item.error ? ` — ${item.error}` : ''}
+        </div>
+      );
+    // A subagent's message looks like the agent's own or a thought, indented under its Agent call.
+    const sub = item.kind === 'subagent' ? item : undefined;
+    const kind = sub ? sub.role : item.kind;
+    const common = {
+      ...treeItem(2 + depth, focused, onFocus),
+      ...(sub ? { 'data-testid': 'subagent-message', 'data-role': kind, 'data-parent': sub.parentId } : {}),
+    };
+    const nested = sub ? ` msg-subagent depth-${Math.min(Math.max(depth, 1), 3)}` : '';
+    if (kind !== 'thought')
+      return (
+        <div
+          data-testid={`message-${kind}`}
+          {...common}
+          class={`msg msg-${kind}${nested}${streaming ? ' streaming' : ''}`}
+          aria-label={sub ? 'Subagent message' : kind === 'agent' ? 'Agent message' : 'Your message'}
+        >
+          {item.blocks.map((b, i) => (
+            <ContentBlockView key={i} block={b} cacheKey={`${rowKey}:${i}`} stream />
+          ))}
+        </div>
+      );
+    return (
+      <div
+        data-testid="message-thought"
+        {...common}
+        class={`msg msg-thought${nested}`}
+        aria-expanded={open}
+        aria-label={sub ? 'Subagent thinking' : 'Thinking'}
+      >
+        <div class="thought-head" onClick={onToggle}>
+          <i class={`codicon codicon-chevron-${open ? 'down' : 'right'} twisty`} aria-hidden="true" />
+          <i class="codicon codicon-lightbulb" aria-hidden="true" /> {streaming ? 'Thinking…' : 'Thought'}
+        </div>
+        {open && (
+          <div class="thought-body">
             {item.blocks.map((b, i) => (
-              <ContentBlockView key={i} block={b} cacheKey={`${rowKey}:${i}`} stream />
+              <ContentBlockView key={i} block={b} cacheKey={`${rowKey}:${i}`} />
             ))}
           </div>
-        );
-      case 'thought':
-        return (
-          <div
-            {...common}
-            class="msg msg-thought"
-            data-testid="message-thought"
-            aria-expanded={open}
-            aria-label="Thinking"
-          >
-            <div class="thought-head" onClick={onToggle}>
-              <i class={`codicon codicon-chevron-${open ? 'down' : 'right'} twisty`} aria-hidden="true" />
-              <i class="codicon codicon-lightbulb" aria-hidden="true" /> {streaming ? 'Thinking…' : 'Thought'}
-            </div>
-            {open && (
-              <div class="thought-body">
-                {item.blocks.map((b, i) => (
-                  <ContentBlockView key={i} block={b} cacheKey={`${rowKey}:${i}`} />
-                ))}
-              </div>
-            )}
-          </div>
-        );
-      case 'compaction':
-        return (
-          <div {...common} class="msg msg-compaction" data-testid="compaction">
-            Context compacted ({item.status}){item.summary ? `: ${item.summary}` : ''}
-            {item.error ? ` — ${item.error}` : ''}
-          </div>
-        );
-    }
+        )}
+      </div>
+    );
   },
-  (a, b) => a.item === b.item && a.open === b.open && a.focused === b.focused && a.streaming === b.streaming,
+  (a, b) =>
+    a.item === b.item &&
+    a.open === b.open &&
+    a.focused === b.focused &&
+    a.streaming === b.streaming &&
+    a.depth === b.depth,
 );
 
 export function TurnEnd({ turn, focused, onFocus }: { turn: TurnView; focused: boolean; onFocus: () => void }) {

@@ -19,12 +19,14 @@ test('findExecutable looks up PATH, needs the executable bit, takes paths as the
   assert.equal(findExecutable('node'), findExecutable('node', process.env));
 });
 
-test('presets cover Claude Code, Claude Agent, Gemini CLI and Codex, each with install help', () => {
+test('presets cover the agents the compat tests run, each with install help', () => {
   assert.deepEqual(
     AGENT_PRESETS.map((p) => p.name),
-    ['Claude Code', 'Claude Agent', 'Gemini CLI', 'Codex'],
+    ['Claude Code', 'Claude Agent', 'Gemini CLI', 'Codex', 'OpenCode', 'Qwen Code', 'Kilo Code'],
   );
   assert.deepEqual(AGENT_PRESETS.find((p) => p.name === 'Gemini CLI')?.args, ['--acp']);
+  assert.deepEqual(AGENT_PRESETS.find((p) => p.name === 'OpenCode')?.args, ['acp']);
+  assert.equal(AGENT_PRESETS.find((p) => p.name === 'Codex')?.npmPackage, '@agentclientprotocol/codex-acp');
   const help = missingCommandHelp({ name: 'Claude Code', command: 'claude-code-acp' });
   assert.match(help, /npm install -g @zed-industries\/claude-code-acp/);
   assert.match(help, /tried to run: claude-code-acp/);

@@ -674,3 +674,20 @@ test("the session's title is the agent's, from session_info_update or session/li
   );
   assert.equal(run([{ type: 'titleListed', at: 1, title: 'From the list' }]).snap.meta.title, 'From the list');
 });
+
+test('an empty text chunk adds no message row (Qwen Code sends one with its usage after each model call)', () => {
+  const { snap, patches } = run([
+    { type: 'promptStarted', at: 1, prompt: [{ type: 'text', text: 'hi' }] },
+    up({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'ReadFile', kind: 'read', status: 'pending' }),
+    text('agent_message_chunk', ''),
+    text('agent_thought_chunk', ''),
+    up({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' }),
+    text('agent_message_chunk', 'Done.'),
+    text('agent_message_chunk', ''),
+  ]);
+  assert.deepEqual(
+    snap.turns[0].items.map((i) => ('blocks' in i ? [i.kind, i.blocks] : [i.kind])),
+    [['user', [{ type: 'text', text: 'hi' }]], ['tool'], ['agent', [{ type: 'text', text: 'Done.' }]]],
+  );
+  assert.equal(patches.filter((p) => p.op === 'append').length, 0, 'nothing appended to "Done."');
+});

@@ -27,6 +27,26 @@ test("an agent's pending row for the MCP container reads like the finished call"
   assert.equal(clientCallOfMcpName('Bash', { command: 'ls' }), undefined);
 });
 
+test("codex-acp's pending row (`mcp.tandem.IDE`, input `{server, tool, arguments}`) reads like the finished call", () => {
+  // As codex-acp 2.6.0 sends them (tool_call and the request_permission about it).
+  const open = clientCallOfMcpName('mcp.tandem.IDE', {
+    server: 'tandem',
+    tool: 'IDE',
+    arguments: { function: 'OpenFile', arguments: { path: 'src/a.ts', line: 3 } },
+  });
+  assert.equal(open && clientToolTitleText(open), 'IDE · OpenFile src/a.ts:3');
+  const expand = clientCallOfMcpName('mcp.tandem.IDE', { server: 'tandem', tool: 'IDE', arguments: {} });
+  assert.equal(expand && clientToolTitleText(expand), 'IDE · expand group');
+  const direct = clientCallOfMcpName('mcp.tandem.FindReferences', {
+    server: 'tandem',
+    tool: 'FindReferences',
+    arguments: { path: 'src/a.ts', line: 3 },
+  });
+  assert.equal(direct && clientToolTitleText(direct), 'Code · FindReferences src/a.ts:3');
+  const other = { server: 'github', tool: 'IDE', arguments: {} };
+  assert.equal(clientCallOfMcpName('mcp.github.IDE', other), undefined, 'only Tandem’s own server');
+});
+
 test('a client tool call is titled by its group, function and what it is about', () => {
   assert.equal(
     clientToolTitleText({ group: 'IDE', tool: 'OpenFile', args: { path: 'src/a.ts', line: 3 } }),

@@ -117,15 +117,18 @@ test('http agent: entry named tandem with bearer header; calls show in the tool-
     store.state.toolCalls.forEach(() => n++);
     assert.equal(n, 4, 'no synthetic row for the proxied call');
 
-    // codex-acp wraps the input as {server, tool, arguments} and titles it "Tool: tandem/IDE".
+    // codex-acp wraps the input as {server, tool, arguments} and titles it "mcp.tandem.IDE" (2.6.0;
+    // 0.16.0 said "Tool: tandem/IDE").
     store.dispatch({
       type: 'update',
       at: 3,
       update: {
         sessionUpdate: 'tool_call',
         toolCallId: 'call_3',
-        title: 'Tool: tandem/IDE',
+        title: 'mcp.tandem.IDE',
+        kind: 'execute',
         status: 'in_progress',
+        _meta: { is_mcp_tool_call: true },
         rawInput: {
           server: 'tandem',
           tool: 'IDE',
@@ -135,6 +138,7 @@ test('http agent: entry named tandem with bearer header; calls show in the tool-
     });
     await client.callTool({ name: 'IDE', arguments: { function: 'OpenFile', arguments: { path: 'src/b.ts' } } });
     assert.deepEqual(store.state.toolCalls.get('call_3')!.meta, {
+      is_mcp_tool_call: true,
       tandem: { group: 'IDE', tool: 'OpenFile', kind: 'tool', args: { path: 'src/b.ts' }, clientTool: true },
     });
     n = 0;

@@ -128,6 +128,24 @@ test('a client-tool call is asked as "Call IDE · OpenFile", also on the pending
   unmount();
 });
 
+test("codex-acp's approval of an MCP call (asked about the call's own row) is asked as Call IDE · OpenFile", async () => {
+  // codex-acp 2.6.0: the request carries only the call's id and kind; the row has title and input.
+  const req = request({ kind: 'execute', status: 'pending', _meta: undefined });
+  const call = row({
+    title: 'mcp.tandem.IDE',
+    kind: 'execute',
+    rawInput: {
+      server: 'tandem',
+      tool: 'IDE',
+      arguments: { function: 'OpenFile', arguments: { path: `${ROOT}/src/a.ts`, line: 3 } },
+    },
+    meta: { is_mcp_tool_call: true },
+  });
+  const { question, unmount } = await mount(req, call);
+  assert.equal(question(), 'Call IDE · OpenFile src/a.ts:3?');
+  unmount();
+});
+
 test('a command given as an argv array or as a program with args is shown whole, quoted as bash would run it', async () => {
   for (const [rawInput, shown] of [
     [{ command: ['git', 'push', '--force', 'origin', 'main'] }, 'git push --force origin main'],
