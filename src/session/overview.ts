@@ -1,6 +1,7 @@
 // The overview of every open session of every agent (the "Sessions" view), grouped by what it
 // needs from the user: needs you (a permission prompt, a form, a sign-in), running, done but not
 // yet seen, idle. Pure: the vscode side gathers the rows and draws them.
+import { money } from '../shared/money';
 
 export type OverviewGroup = 'needsYou' | 'running' | 'unseen' | 'idle' | 'archived';
 
@@ -78,10 +79,7 @@ export function describeSession(s: OverviewSession, now = Date.now()): string {
     );
   if (s.toReview) parts.push(`${s.toReview} to review`);
   const u = s.usage;
-  if (u?.cost)
-    parts.push(
-      u.cost.currency === 'USD' ? `$${u.cost.amount.toFixed(2)}` : `${u.cost.amount.toFixed(2)} ${u.cost.currency}`,
-    );
+  if (u?.cost) parts.push(money(u.cost));
   else if (u && u.size > 0) parts.push(`${Math.round((u.used / u.size) * 100)}% context`);
   return parts.join(' · ');
 }

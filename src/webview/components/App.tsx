@@ -1,6 +1,5 @@
 import { forkable } from '../../shared/fork';
-import type { AgentAccountView } from '../../shared/protocol';
-import type { SessionMeta, TurnUsageView, TurnView } from '../../shared/sessionModel';
+import type { TurnUsageView, TurnView } from '../../shared/sessionModel';
 import type { ViewModel } from '../mirror';
 import { useHost } from '../host';
 import { emptySession as EmptySession, lazyComponent, planView } from '../lazy';
@@ -10,6 +9,7 @@ import { Composer as ComposerView } from './Composer';
 import { PermissionCards } from './PermissionPrompt';
 import { IconButton } from './IconButton';
 import { Transcript } from './Transcript';
+import { accountText } from '../account';
 
 // Patches re-render App once per frame; the composer and the plan only change with the meta.
 const Composer = memo(ComposerView);
@@ -20,6 +20,9 @@ const LazyElicitations = lazyComponent(() => import('./ElicitationForm').then((m
 const LazyQueue = lazyComponent(() => import('./QueueList').then((m) => m.default));
 /** Tabs show only with two sessions or more (the eager bundle is at its budget); preloaded when idle. */
 export const SessionTabs = lazyComponent(() => import('./SessionTabs.js').then((m) => m.SessionTabs));
+/** The usage meter and the account chip: they show once the agent reports usage or an account. */
+const Usage = lazyComponent(() => import('./HeaderFacts.js').then((m) => m.Usage));
+const Account = lazyComponent(() => import('./HeaderFacts.js').then((m) => m.Account));
 
 /** The view of `vm`; paths and titles in it are relative to its workspace folders. */
 export function App({ vm }: { vm: ViewModel }) {
@@ -169,73 +172,6 @@ function View({ vm }: { vm: ViewModel }) {
       />
     </div>
   );
-}
-
-/** Context used of its size and the cost so far (usage_update), and what the last turn spent (its `_meta.quota`). */
-function Usage({ context, turn }: { context?: SessionMeta['usage']; turn?: TurnUsageView }) {
-  const pct = context && context.size > 0 ? Math.round((context.used / context.size) * 100) : 0;
-  const k = (n: number) =>
-    n >= 1_000_000
-      ? `${+(n / 1_000_000).toFixed(1)}M`
-      : n >= 1000
-        ? `${(n / 1000).toFixed(n >= 100_000 ? 0 : 1)}k`
-        : String(n);
-  const cost = context?.cost ?? undefined;
-  const lines = [
-    context && `Context: ${context.used.toLocaleString()} of ${context.size.toLocaleString()} tokens (${pct}%)`,
-    cost && `Cost so far: ${money(cost, 4)}`,
-    turn &&
-      `Last turn: ${turn.total.toLocaleString()} tokens (${turn.input.toLocaleString()} in, ${turn.output.toLocaleString()} out${turn.cachedRead ? `, ${turn.cachedRead.toLocaleString()} from cache` : ''}${turn.cachedWrite ? `, ${turn.cachedWrite.toLocaleString()} cached` : ''})`,
-  ].filter(Boolean);
-  return (
-    <span class="usage muted" data-testid="usage" title={lines.join('\n')}>
-      {context && (
-        <>
-          <span class="usage-bar" aria-hidden="true">
-            <span class={`usage-fill${pct > 85 ? ' high' : ''}`} style={{ width: `${Math.min(100, pct)}%` }} />
-          </span>
-          <span data-testid="usage-context">
-            {k(context.used)}/{k(context.size)}
-          </span>
-        </>
-      )}
-      {cost && <span class="usage-cost"> · {money(cost, 2)}</span>}
-      {turn && (
-        <span class="usage-turn" data-testid="usage-turn">
-          {context || cost ? ' · ' : ''}
-          {k(turn.total)} tokens last turn
-        </span>
-      )}
-    </span>
-  );
-}
-
-/** Who the agent works as (`_auth/status_update`); signed out, a button to sign in. */
-function Account({ account, signIn }: { account: AgentAccountView; signIn: () => void }) {
-  if (account.kind === 'none')
-    return (
-      <button class="link-button agent-account signed-out" data-testid="agent-account" onClick={signIn}>
-        <i class="codicon codicon-account" aria-hidden="true" /> {account.label}: sign in…
-      </button>
-    );
-  return (
-    <span class="agent-account muted" data-testid="agent-account" title={`Works as ${accountText(account)}`}>
-      <i class="codicon codicon-account" aria-hidden="true" /> {account.label}
-    </span>
-  );
-}
-
-function accountText(a: AgentAccountView): string {
-  const more = [a.detail ?? a.email, a.organization].filter(Boolean).join(', ');
-  return `${a.label}${more ? ` (${more})` : ''}`;
-}
-
-/** An amount in its unit; a sum too small for `digits` says so instead of showing 0. */
-function money(cost: { amount: number; currency: string }, digits: number): string {
-  const [sign, unit] = cost.currency === 'USD' ? ['$', ''] : ['', ` ${cost.currency}`];
-  const min = 10 ** -digits;
-  if (cost.amount > 0 && cost.amount < min) return `<${sign}${min.toFixed(digits)}${unit}`;
-  return `${sign}${cost.amount.toFixed(digits)}${unit}`;
 }
 
 /** What the last turn that reported it spent. */

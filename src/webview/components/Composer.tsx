@@ -9,7 +9,7 @@ import { loadDraft, saveDraft, type DraftChip } from '../draft';
 import type { Popup } from './CompletionList';
 import { IconButton } from './IconButton';
 import { useSendWhenEnabled } from './useSendWhenEnabled';
-import { pasteImages } from '../pastedImages';
+import { pasteImages } from '../pastedFiles';
 import {
   attachmentChips as AttachmentChips,
   completionList as CompletionList,
@@ -262,37 +262,38 @@ export function Composer(p: ComposerProps) {
         </div>
       )}
       <div class="composer-actions">
-        {/* The pickers wrap onto more lines; the buttons keep their place. */}
         <Pickers modes={p.modes} currentModeId={p.currentModeId} configOptions={p.configOptions} enabled={p.enabled} />
-        <IconButton
-          icon="selection"
-          label="Attach the editor selection"
-          title="Attach the editor selection"
-          disabled={!p.enabled}
-          data-testid="attach-selection"
-          onClick={attachSelection}
-        />
-        {p.working && (
+        <div class="composer-buttons">
+          <IconButton
+            icon="selection"
+            label="Attach the editor selection"
+            title="Attach the editor selection"
+            disabled={!p.enabled}
+            data-testid="attach-selection"
+            onClick={attachSelection}
+          />
+          {p.working && (
+            <button
+              type="button"
+              class="button secondary"
+              data-testid="cancel"
+              onClick={() => post({ type: 'cancel' })}
+              aria-label="Cancel the turn (Escape)"
+            >
+              <i class="codicon codicon-debug-stop" aria-hidden="true" /> Cancel
+            </button>
+          )}
+          {/* While the agent works the same button queues the prompt: the host sends it when the turn ends. */}
           <button
-            type="button"
-            class="button secondary"
-            data-testid="cancel"
-            onClick={() => post({ type: 'cancel' })}
-            aria-label="Cancel the turn (Escape)"
+            type="submit"
+            class="button"
+            data-testid={p.working ? 'queue-send' : 'send'}
+            disabled={!p.enabled || (!text.trim() && !chips.length)}
           >
-            <i class="codicon codicon-debug-stop" aria-hidden="true" /> Cancel
+            <i class={`codicon codicon-${p.working ? 'list-ordered' : 'send'}`} aria-hidden="true" />{' '}
+            {p.working ? 'Queue' : 'Send'}
           </button>
-        )}
-        {/* While the agent works the same button queues the prompt: the host sends it when the turn ends. */}
-        <button
-          type="submit"
-          class="button"
-          data-testid={p.working ? 'queue-send' : 'send'}
-          disabled={!p.enabled || (!text.trim() && !chips.length)}
-        >
-          <i class={`codicon codicon-${p.working ? 'list-ordered' : 'send'}`} aria-hidden="true" />{' '}
-          {p.working ? 'Queue' : 'Send'}
-        </button>
+        </div>
       </div>
     </form>
   );

@@ -4,11 +4,13 @@ import type { ContentBlock } from '../../shared/sessionModel';
 import { useHost } from '../host';
 import { decoded, openLocation } from '../links';
 import { Markdown } from './Markdown';
-import { Json } from './Json';
+import { lazyComponent } from '../lazy';
 
 /** Text above this size is shown as plain text (parsing megabytes of markdown would stall), and cut here. */
 const MAX_MARKDOWN_CHARS = 100_000;
 const IMAGE_MIME = /^image\/(png|jpeg|gif|webp|bmp)$/;
+/** Content nobody foresaw is rare: its JSON view loads when one shows. */
+export const Json = lazyComponent(() => import('./Json.js').then((m) => m.Json));
 
 /**
  * `stream`: a message (markdown cached per block, any length); else tool output (bounded).

@@ -1,15 +1,7 @@
 import { useState } from 'preact/hooks';
+import { stringify } from '../stringify';
 
 const MAX_JSON_CHARS = 50_000;
-
-export function stringify(v: unknown): string {
-  try {
-    const s = JSON.stringify(v, null, 2);
-    return s === undefined ? String(v) : s;
-  } catch {
-    return String(v);
-  }
-}
 
 /** Formatted JSON (bounded; "Show all" for more). */
 export function Json({ value, label }: { value: unknown; label?: string }) {

@@ -4,7 +4,7 @@
 // view, again every time the session was opened. Kept tiny: it is in the eager bundle.
 import { Component, type ComponentChildren } from 'preact';
 import { HostContext, type Host } from '../host';
-import { stringify } from './Json';
+import { stringify } from '../stringify';
 
 interface Props {
   /** What the row shows (a tool call, a message, a turn): copied as JSON from the error line. */

@@ -75,4 +75,12 @@ test('a running session says for how long; usage shows as cost, else as context 
     ),
     'Claude · 2 turns · $0.42',
   );
+  assert.equal(
+    describeSession(
+      row({ sessionId: 'd', turns: 1, usage: { used: 1, size: 2, cost: { amount: 0.0004, currency: 'USD' } } }),
+      now,
+    ),
+    'Claude · 1 turn · <$0.01',
+    'a cost under a cent is not shown as nothing',
+  );
 });

@@ -19,7 +19,7 @@ import { Screen } from '../../../src/webview/terminal/screen';
 import { feed } from '../../../src/webview/terminal/TerminalScreen';
 import { niceTitle, titleText } from '../../../src/webview/toolTitle';
 import { markdownBlocks, renderStats } from '../../../src/webview/components/Markdown';
-import { ContentBlockView } from '../../../src/webview/components/ContentBlocks';
+import { ContentBlockView, Json } from '../../../src/webview/components/ContentBlocks';
 import { DiffView } from '../../../src/webview/components/DiffView';
 import { ToolCallRow } from '../../../src/webview/components/ToolCallRow';
 import ToolDetails from '../../../src/webview/components/ToolDetails';
@@ -359,7 +359,8 @@ test('titles: Claude tools read naturally', () => {
   );
 });
 
-test('tool call: unknown content is shown as JSON, not dropped; terminals and diffs render', () => {
+test('tool call: unknown content is shown as JSON, not dropped; terminals and diffs render', async () => {
+  await Json.load();
   const c = call({
     kind: 'execute',
     content: [

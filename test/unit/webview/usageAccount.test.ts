@@ -92,6 +92,8 @@ test('the header names who the agent works as; signed out, it offers the sign-in
     { ...ready, account: { kind: 'api_key', label: 'Anthropic API key', detail: 'env' } },
     null,
   );
+  // The chip comes in a chunk of its own, loaded on first use.
+  await until(() => !!signedIn.root.querySelector('[data-testid="agent-account"]'), 1000, 'the account chip');
   const chip = signedIn.root.querySelector<HTMLElement>('[data-testid="agent-account"]')!;
   assert.equal(chip.textContent!.trim(), 'Anthropic API key');
   assert.equal(chip.title, 'Works as Anthropic API key (env)');
@@ -99,6 +101,7 @@ test('the header names who the agent works as; signed out, it offers the sign-in
   signedIn.unmount();
 
   const out = mountApp({ ...ready, account: { kind: 'none', label: 'Not logged in' } }, null);
+  await until(() => !!out.root.querySelector('[data-testid="agent-account"]'), 1000, 'the sign-in chip');
   const button = out.root.querySelector<HTMLButtonElement>('[data-testid="agent-account"]')!;
   assert.equal(button.textContent!.trim(), 'Not logged in: sign in…');
   button.click();
