@@ -29,24 +29,25 @@ export interface CallObserver {
   finished(callId: string, result: ToolResult): void;
 }
 
+/** A call the user is asked about: `signal` aborts when the call ends (the prompt is withdrawn). */
+export interface PermissionCall {
+  callId: string;
+  group: string;
+  tool: Tool;
+  args: Record<string, unknown>;
+  signal: AbortSignal;
+  /** The handler's own question (ToolCallContext.confirm); without it, the tool's requiresPermission one. */
+  question?: ToolQuestion;
+}
+
 export interface InvokeEnv {
   state: ToolState;
   config: ToolsConfig;
   sessionId?: string;
   /** The session's own folder (a worktree), when it has one: ToolCallContext.place. */
   place?: SessionPlace;
-  /**
-   * Asks the user before a requiresPermission tool runs, or when its handler asks (ToolCallContext.confirm,
-   * with its `question`); the prompt is withdrawn when `signal` aborts (the call ended). Missing: such tools are refused.
-   */
-  requestPermission?(call: {
-    callId: string;
-    group: string;
-    tool: Tool;
-    args: Record<string, unknown>;
-    signal: AbortSignal;
-    question?: ToolQuestion;
-  }): Promise<PermissionDecision>;
+  /** Asks before a requiresPermission tool runs, or when its handler asks. Missing: such tools are refused. */
+  requestPermission?(call: PermissionCall): Promise<PermissionDecision>;
   /** The prompt for questions handlers ask (ToolCallContext.permission). */
   permission?: PermissionPort;
   /** Aborts when the agent cancels the call (MCP notifications/cancelled) or its connection closes. */

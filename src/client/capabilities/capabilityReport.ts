@@ -38,7 +38,9 @@ export function cell(s: string): string {
 /** A name from the agent as inline code. */
 export const code = (s: string): string => `\`${cell(s).replace(/`/g, "'")}\``;
 
-function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
+/** A Markdown table; with no rows, `empty` instead (when given). */
+function table(head: readonly string[], rows: readonly (readonly string[])[], empty?: string): string {
+  if (!rows.length && empty !== undefined) return empty;
   return [
     `| ${head.join(' | ')} |`,
     `| ${head.map(() => '---').join(' | ')} |`,
@@ -222,29 +224,23 @@ function wireSection(wire: WireSnapshot): string[] {
     '',
     '### Notifications it sent',
     '',
-    wire.notifications.length
-      ? table(
-          ['Method', 'Count', 'What Tandem does'],
-          wire.notifications.map((r) => [
-            code(r.name),
-            String(r.count),
-            CLIENT_METHOD_USES[r.name] ?? 'Ignored: not an ACP v1 notification.',
-          ]),
-        )
-      : 'None yet.',
+    table(
+      ['Method', 'Count', 'What Tandem does'],
+      wire.notifications.map((r) => [
+        code(r.name),
+        String(r.count),
+        CLIENT_METHOD_USES[r.name] ?? 'Ignored: not an ACP v1 notification.',
+      ]),
+      'None yet.',
+    ),
     '',
     '### Session updates',
     '',
-    wire.updates.length
-      ? table(
-          ['Kind', 'Count', 'How Tandem shows it'],
-          wire.updates.map((u) => [
-            code(u.name),
-            String(u.count),
-            UPDATE_USES[u.name] ?? 'Dropped: not an ACP v1 kind.',
-          ]),
-        )
-      : 'None yet.',
+    table(
+      ['Kind', 'Count', 'How Tandem shows it'],
+      wire.updates.map((u) => [code(u.name), String(u.count), UPDATE_USES[u.name] ?? 'Dropped: not an ACP v1 kind.']),
+      'None yet.',
+    ),
     '',
     unsent.length ? `Not sent yet: ${unsent.map(code).join(', ')}.` : 'Every kind Tandem knows was sent.',
     '',
@@ -265,24 +261,22 @@ function wireSection(wire: WireSnapshot): string[] {
     '',
     '### `_meta` keys it sent',
     '',
-    wire.meta.length
-      ? table(
-          ['Key', 'Count', 'Where'],
-          [...wire.meta]
-            .sort((a, b) => a.path.localeCompare(b.path))
-            .map((m) => [code(m.path), String(m.count), cell(m.where.join('; '))]),
-        )
-      : 'None yet.',
+    table(
+      ['Key', 'Count', 'Where'],
+      [...wire.meta]
+        .sort((a, b) => a.path.localeCompare(b.path))
+        .map((m) => [code(m.path), String(m.count), cell(m.where.join('; '))]),
+      'None yet.',
+    ),
     ...(wire.metaDropped ? ['', `…and ${wire.metaDropped} more not listed (the list is capped).`] : []),
     '',
     '### Requests Tandem sent',
     '',
-    wire.tandemRequests.length
-      ? table(
-          ['Method', 'Sent', 'Answered with an error'],
-          wire.tandemRequests.map((r) => [code(r.name), String(r.count), String(r.errors ?? 0)]),
-        )
-      : 'None yet.',
+    table(
+      ['Method', 'Sent', 'Answered with an error'],
+      wire.tandemRequests.map((r) => [code(r.name), String(r.count), String(r.errors ?? 0)]),
+      'None yet.',
+    ),
     '',
     answers.length ? `Its session answers carried: ${answers.join(', ')}.` : 'No session answer yet.',
   ];

@@ -28,10 +28,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { IDisposable } from '../../common/disposable';
 import { sendJson } from './httpReplies';
-import { invokeTool, type CallObserver, type PermissionDecision } from '../invoke';
+import { invokeTool, type CallObserver, type PermissionCall, type PermissionDecision } from '../invoke';
 import type { McpToolServerOptions } from './mcpServer';
 import { ToolState } from '../toolState';
-import { MCP_SERVER_NAME, type Tool, type ToolContent, type ToolQuestion, type ToolResult } from '../types';
+import { MCP_SERVER_NAME, type ToolContent, type ToolResult } from '../types';
 
 /** What a slot needs of the server that routes requests to it. */
 export interface SlotOwner {
@@ -42,17 +42,7 @@ export interface SlotOwner {
 
 export interface SlotHooks {
   /** `signal` aborts when the call ends: a prompt still open is withdrawn. */
-  requestPermission?(
-    sessionId: string | undefined,
-    call: {
-      callId: string;
-      group: string;
-      tool: Tool;
-      args: Record<string, unknown>;
-      signal: AbortSignal;
-      question?: ToolQuestion;
-    },
-  ): Promise<PermissionDecision>;
+  requestPermission?(sessionId: string | undefined, call: PermissionCall): Promise<PermissionDecision>;
   /** The prompt for questions a handler asks (a file outside the workspace). */
   permission?(): PermissionPort | undefined;
   observer?(sessionId: string | undefined): CallObserver | undefined;

@@ -54,7 +54,7 @@ export function Transcript({ session, toolsVersion, working, fork }: Props) {
   const active = filterActive(filter);
   const filterKey = active ? `${[...filter.kinds].join()}|${[...filter.statuses].join()}|${toolsVersion}` : '';
   // Agent calls whose subagent rows are folded (their fold is kept with the expand states).
-  const foldKey = foldedKey(expanded);
+  const foldKey = useMemo(() => foldedKey(expanded), [expanded]);
   const folded = useMemo(() => foldedSet(foldKey), [foldKey]);
   const toggleSubtree = useCallback((id: string) => setExpanded((m) => toggledSubtree(m, id)), []);
   const rows = useMemo(
