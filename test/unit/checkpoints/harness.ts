@@ -88,10 +88,12 @@ export async function harness(
       session.dispatch({ type: 'promptStarted', at: Date.now(), prompt: [{ type: 'text', text: 'go' }] });
       store.checkpoint(S, turn());
       // An agent's first change comes at least a file-clock tick after the prompt (see
-      // Timeline.promptAt); the checkpoint's scan is still running then.
+      // Timeline.promptAt); the checkpoint's scan is still running then. The tick is read from
+      // the file clock itself: on a loaded machine it lags Date.now() by more than a tick.
       const at = store.checkpoints(S).at(-1)!.at;
-      while (Date.now() <= at + 5) {
-        /* a few milliseconds */
+      const deadline = Date.now() + 2000;
+      while (store.clock() <= at) {
+        if (Date.now() > deadline) throw new Error('the file clock did not pass the checkpoint in 2 s');
       }
       return turn();
     },
