@@ -1,6 +1,7 @@
 // AcpConnection: JSON-RPC over NDJSON with the agent, every incoming message schema-validated.
 //
-// Pipeline (incoming): NdjsonMessageReader → AcpValidator → router → handlers.
+// Pipeline (incoming): NdjsonMessageReader → translate (the client's, optional) → AcpValidator →
+// router → handlers.
 // - Requests (both directions) and responses go through vscode-jsonrpc's MessageConnection
 //   (ids, cancellation tokens, -32601 for unhandled methods, reply plumbing).
 // - Notifications (session/update is the hot path: thousands per turn) are dispatched by the
@@ -31,11 +32,17 @@ export interface AcpConnectionOptions {
   /** Every JSON-RPC message, for the trace-level traffic view. `in` messages are reported before validation. */
   traffic?: (direction: 'in' | 'out', message: unknown) => void;
   maxLineBytes?: number;
+  /**
+   * Rewrites an incoming message before it is validated (into none, one or several; never
+   * throws), e.g. a draft extension in ACP v1's terms (client/connection/subagentSessions.ts).
+   */
+  translate?: (message: unknown) => readonly unknown[];
 }
 
 export class AcpConnection implements IDisposable {
   private readonly logger: Logger;
   private readonly traffic: AcpConnectionOptions['traffic'];
+  private readonly translate: AcpConnectionOptions['translate'];
   private readonly reader: NdjsonMessageReader;
   private readonly ndjsonWriter: NdjsonMessageWriter;
   private readonly writer: TrackingWriter;
@@ -62,6 +69,7 @@ export class AcpConnection implements IDisposable {
     this.logger = opts.logger;
     this.notificationHandlers = new NotificationHandlers(opts.logger);
     this.traffic = opts.traffic;
+    this.translate = opts.translate;
     this.reader = new NdjsonMessageReader(opts.input, { maxLineBytes: opts.maxLineBytes });
     this.ndjsonWriter = new NdjsonMessageWriter(opts.output);
     this.validator = new AcpValidator(this.logger, (msg) => this.writeReply(msg));
@@ -207,6 +215,10 @@ export class AcpConnection implements IDisposable {
         /* a view must not break the wire */
       }
     }
+    for (const m of this.translate ? this.translate(raw) : [raw]) this.accept(m);
+  }
+
+  private accept(raw: unknown): void {
     const msg = this.validator.inspectIncoming(raw);
     if (msg === undefined) return;
     if (this.inFlight > 0 || this.queueHead < this.queue.length) {

@@ -66,6 +66,12 @@ export function parseFromWebview(msg: unknown): FromWebview | string {
       const requestId = m.requestId ? { requestId: m.requestId } : {};
       return { type: 'openDiff', toolCallId: m.toolCallId, index: m.index as number, ...requestId };
     }
+    case 'stopSubagent': {
+      const bad = extra(['toolCallId']);
+      if (bad) return bad;
+      if (!isId(m.toolCallId, 1024)) return 'stopSubagent.toolCallId must be a non-empty string';
+      return { type: 'stopSubagent', toolCallId: m.toolCallId };
+    }
     case 'setMode': {
       const bad = extra(['modeId']);
       if (bad) return bad;

@@ -239,6 +239,8 @@ export type WebviewIntent =
   | { type: 'resendPrompt'; sessionId: string; turn: number; text: string; attachments?: Attachment[] }
   /** Redo of the shown session's last Edit and resend: the files as before it, the rewound turns back in view. */
   | { type: 'redoEdit' }
+  /** Stop a subagent's work from its row (the shown session's; where the agent lets the client). */
+  | { type: 'stopSubagent'; toolCallId: string }
   /** Diff, keep, undo or review a file the agent changed in a turn of the shown session, or all of them. */
   | { type: 'changeAction'; turn: number; action: ChangeAction; path?: string };
 

@@ -14,6 +14,8 @@ import { CLIENT_METHODS } from '../../src/acp/methods';
 import { MemoryLogger } from '../../src/common/logger';
 import type { PermissionPort } from '../../src/client/permissions/permissionPort';
 import { FakeDocs, FakeEdits, FakePermission, fakeWorkspace, nodeFs } from '../unit/client/fakePorts';
+import { AGENT_NODE, CLAUDE_AGENT_ACP_101, claudeAgentEnv } from './agentPaths';
+import type { FakeServer } from './fakeModels';
 
 export {
   AGENT_NODE,
@@ -95,6 +97,11 @@ export async function startedClient(...args: Parameters<typeof client>) {
     throw err;
   }
   return r;
+}
+
+/** claude-agent-acp 0.101.0 (on the Node it needs) against the fake `model`, started. */
+export function startedClaudeAgent(model: FakeServer, home: string, ws: string) {
+  return startedClient('Claude Agent', AGENT_NODE, [CLAUDE_AGENT_ACP_101], claudeAgentEnv(model, home), ws);
 }
 
 export function methods(traffic: { dir: string; msg: { method?: string } }[]): string[] {

@@ -1,7 +1,7 @@
 // Compatibility: the `_meta` channels of claude-agent-acp 0.101.0 beyond tool calls, against the
-// fake Anthropic server through Tandem's real AgentClient. Tandem advertises
-// `subagent-transcript`: a subagent's own message then arrives too, marked with its Agent call,
-// and shows under that call with the subagent's Read, not in the agent's answer. The prompt's
+// fake Anthropic server through Tandem's real AgentClient. Tandem advertises `subagents` (the
+// draft RFD): a subagent runs as a child session, shown as an Agent row of the turn with its
+// prompt, its Read and its own message under it, not in the agent's answer. The prompt's
 // answer carries what the turn spent (`_meta.quota`), usage_update the context, and
 // `_auth/status_update` who the agent works as (an API key from the environment here).
 import { test } from 'node:test';
@@ -9,9 +9,10 @@ import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ItemView } from '../../src/shared/sessionModel';
+import { stoppableChild, type SubagentMeta } from '../../src/shared/subagentRow';
 import { until } from '../support/until';
 import { fakeAnthropic, type Lane } from './fakeModels';
-import { AGENT_NODE, claudeAgentEnv, endedTurn, logTail, startedClient, workspace } from './agentHarness';
+import { AGENT_NODE, endedTurn, logTail, startedClaudeAgent, workspace } from './agentHarness';
 import { CLAUDE_AGENT_ACP_101 } from './agentPaths';
 
 const skip =
@@ -49,13 +50,7 @@ test(
       ],
       [sub],
     );
-    const { c, logger, traffic } = await startedClient(
-      'Claude Agent',
-      AGENT_NODE,
-      [CLAUDE_AGENT_ACP_101],
-      claudeAgentEnv(model, home),
-      ws,
-    );
+    const { c, logger, traffic } = await startedClaudeAgent(model, home, ws);
     try {
       // Manual mode: the default "auto" mode asks a classifier model the fake does not serve, and
       // denies the Agent call; here the harness answers the permission requests.
@@ -77,6 +72,15 @@ test(
         `the subagent's report, as a subagent item: ${JSON.stringify(items().map((i) => [i.kind, text(i).slice(0, 60)]))}\n${logTail(logger)}`,
       );
       assert.equal(found.parentId, agent.toolCallId, 'under the Agent call');
+      // Tandem advertises clientCapabilities.subagents: the subagent runs as a child session, its
+      // row made from the subagent_update (the Agent call itself is not sent), its prompt under it.
+      assert.match(agent.toolCallId, /^subagent:/);
+      assert.equal(agent.title, 'Find alpha');
+      assert.equal(agent.status, 'completed');
+      assert.ok(
+        items().some((i) => i.kind === 'subagent' && i.role === 'user' && /Find the alpha file/.test(text(i))),
+        "the subagent's prompt is under its row",
+      );
       assert.ok(
         !items().some((i) => i.kind === 'agent' && /SUBAGENT-REPORT/.test(text(i))),
         "the subagent's report is not in the agent's answer",
@@ -104,6 +108,84 @@ test(
 
       // Who the agent works as: the API key of its environment.
       assert.deepEqual(c.agent.account, { kind: 'api_key', label: 'Anthropic API key', detail: 'ANTHROPIC_API_KEY' });
+
+      // After a restart the session reopens with the subagent's row and what was under it: the
+      // agent replays the child session too (its subagent-replay.js).
+      await c.shutdown();
+      const again = await startedClaudeAgent(model, home, ws);
+      try {
+        const replay = (await again.c.loadSession(snap.meta.sessionId)).snapshot();
+        const calls = Object.values(replay.toolCalls);
+        const row = calls.find((t) => t.name === 'Agent');
+        assert.ok(row, `the row again: ${JSON.stringify(calls.map((t) => [t.toolCallId, t.title, t.parentId]))}`);
+        assert.equal(row.title, 'Find alpha');
+        assert.equal(calls.find((t) => t.kind === 'read')?.parentId, row.toolCallId, 'the Read under it again');
+        const replayed = replay.turns.flatMap((t) => t.items);
+        assert.ok(
+          replayed.some(
+            (i) => i.kind === 'subagent' && i.parentId === row.toolCallId && /SUBAGENT-REPORT/.test(text(i)),
+          ),
+          `the report under it again: ${JSON.stringify(replayed.map((i) => [i.kind, text(i).slice(0, 40)]))}`,
+        );
+      } finally {
+        await again.c.shutdown();
+      }
+    } finally {
+      await c.shutdown();
+      await model.close();
+    }
+  },
+);
+
+test(
+  "claude-agent-acp 0.101.0: Stop on a subagent's row ends the subagent's work; the agent's turn goes on",
+  { skip, timeout: 180_000 },
+  async () => {
+    const { ws, home } = workspace();
+    writeFileSync(join(ws, 'a.txt'), 'alpha\n');
+    // The subagent's model holds its second answer back: it is still working when Stop comes.
+    const sub: Lane = {
+      when: /Dig slowly/,
+      requests: [],
+      script: [
+        { tool: 'Read', input: { file_path: join(ws, 'a.txt') } },
+        { text: 'SLOW-REPORT: never wanted.', delayMs: 60_000 },
+      ],
+    };
+    const model = await fakeAnthropic(
+      [
+        { tool: 'Agent', input: { description: 'Dig', prompt: 'Dig slowly', subagent_type: 'general-purpose' } },
+        { text: 'MAIN-ANSWER: went on without it.' },
+      ],
+      [sub],
+    );
+    const { c, logger, traffic } = await startedClaudeAgent(model, home, ws);
+    try {
+      await c.setMode('default');
+      const turn = c.prompt('Use a slow subagent');
+      const row = () => Object.values(c.session!.snapshot().toolCalls).find((t) => t.name === 'Agent');
+      // Working, and the agent lets Tandem stop it: the Read came back and the model holds the rest.
+      await until(
+        () => sub.requests.length >= 2 && stoppableChild(row()) !== undefined,
+        60_000,
+        'the subagent at work',
+        100,
+      ).catch(() => assert.fail(`${JSON.stringify(row())}\n${logTail(logger)}`));
+      const child = stoppableChild(row())!;
+      assert.equal(c.stopSubagent(row()!.toolCallId), true);
+      const cancel = traffic.find((t) => t.dir === 'out' && (t.msg as { method?: string }).method === 'session/cancel');
+      assert.deepEqual((cancel?.msg as { params?: unknown }).params, { sessionId: child }, 'the child only');
+      await turn;
+      const snap = c.session!.snapshot();
+      assert.equal(snap.turns[0].stopReason, 'end_turn', "the agent's turn was not cancelled");
+      const stopped = row()!;
+      assert.equal(stopped.status, 'completed', JSON.stringify(stopped.meta));
+      assert.equal(stoppableChild(stopped), undefined, 'nothing left to stop');
+      assert.deepEqual((stopped.meta?.tandem as { subagent: SubagentMeta }).subagent.state, {
+        state: 'idle',
+        stopReason: 'cancelled',
+      });
+      assert.ok(!JSON.stringify(snap.turns).includes('SLOW-REPORT'), "the subagent's held answer never came");
     } finally {
       await c.shutdown();
       await model.close();

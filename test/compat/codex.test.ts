@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Patch } from '../../src/shared/sessionModel';
+import type { ItemView, Patch } from '../../src/shared/sessionModel';
 import { fakeResponses, type ResponsesLane } from './fakeModels';
 import { userPermissions } from './userPermissions';
 import {
@@ -23,6 +23,8 @@ import {
   workspace,
 } from './agentHarness';
 import { codexSandboxProblem } from './agentPaths';
+
+const text = (i: ItemView) => ('blocks' in i ? i.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : '');
 
 const skip = !existsSync(CODEX_ACP) && 'codex-acp not installed (run test/compat/run.mjs)';
 /** Without a working bubblewrap every Codex command and patch fails inside its sandbox: say so plainly. */
@@ -155,7 +157,7 @@ test(
 );
 
 test(
-  'codex-acp 2.6.0: a turn that spawns a subagent and waits for it ends normally, the spawn and the wait shown as completed calls',
+  'codex-acp 2.6.0: a child thread shows as an Agent row holding its command and answer; the turn ends after the wait',
   { skip, timeout: 120_000 },
   async () => {
     needBwrap();
@@ -184,14 +186,34 @@ test(
       assert.equal(c.agent.state, 'ready', `${c.agent.message}\n${logTail(logger)}`);
       const { snap } = await endedTurn(c, logger, 'Spawn a subagent');
       assert.ok(/child-ran/.test(JSON.stringify(child.requests.at(-1))), 'the child thread ran its command');
-      // Without clientCapabilities.subagents the child thread's own calls stay inside Codex
-      // (docs/ACP-NOTES.md): the parent shows the spawn and the wait, both completed.
-      const calls = Object.values(snap.toolCalls).map((t) => [t.title, t.status]);
-      assert.deepEqual(calls, [
-        ['spawnAgent', 'completed'],
-        ['wait', 'completed'],
-      ]);
-      assert.match(JSON.stringify(snap.turns[0].items), /Root done\./);
+      // Tandem advertises clientCapabilities.subagents: the child thread is a session of its own,
+      // announced with subagent_update, and shows as a row of the turn (subagentSessions.ts).
+      const calls = Object.values(snap.toolCalls);
+      const row = calls.find((t) => t.name === 'Agent');
+      assert.ok(row, JSON.stringify(calls.map((t) => [t.toolCallId, t.title, t.status])));
+      assert.equal(row.title, 'CHILD-TASK: print a line');
+      assert.equal(row.status, 'completed');
+      const command = calls.find((t) => t.kind === 'execute');
+      assert.equal(command?.parentId, row.toolCallId, "the child's command is under its row");
+      assert.equal(snap.terminals[command.agentTerminalId!]?.output, 'child-ran\n');
+      const items = snap.turns[0].items;
+      assert.ok(
+        items.some((i) => i.kind === 'subagent' && i.parentId === row.toolCallId && /Child finished\./.test(text(i))),
+        "the child's answer is under its row",
+      );
+      assert.deepEqual(
+        calls
+          .filter((t) => !t.parentId)
+          .map((t) => `${t.title}: ${t.status}`)
+          .sort(),
+        ['CHILD-TASK: print a line: completed', 'wait: completed'],
+        'no spawnAgent call: the row stands for it',
+      );
+      assert.deepEqual(
+        items.filter((i) => i.kind === 'agent').map(text),
+        ['Root done.'],
+        "the child's answer is not the root's",
+      );
     } finally {
       await c.shutdown();
       await model.close();

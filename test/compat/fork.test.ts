@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { forkSupported } from '../../src/client/connection/fork';
 import { fakeAnthropic } from './fakeModels';
-import { AGENT_NODE, claudeAgentEnv, startedClient, logTail, workspace } from './agentHarness';
+import { AGENT_NODE, startedClaudeAgent, logTail, workspace } from './agentHarness';
 import { CLAUDE_AGENT_ACP_101 } from './agentPaths';
 
 const skip =
@@ -22,13 +22,7 @@ function texts(request: unknown): string {
 test('claude-agent-acp 0.101.0: a fork continues the same conversation', { skip, timeout: 180_000 }, async () => {
   const { ws, home } = workspace();
   const model = await fakeAnthropic([{ text: 'Noted: the word is MANGO.' }, { text: 'It was MANGO.' }]);
-  const { c, logger, traffic } = await startedClient(
-    'Claude Agent',
-    AGENT_NODE,
-    [CLAUDE_AGENT_ACP_101],
-    claudeAgentEnv(model, home),
-    ws,
-  );
+  const { c, logger, traffic } = await startedClaudeAgent(model, home, ws);
   try {
     assert.equal(forkSupported(c.agentCapabilities), true, JSON.stringify(c.agentCapabilities?.sessionCapabilities));
     await c.prompt('Remember the word MANGO.');

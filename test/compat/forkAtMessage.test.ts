@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { rewindCaps } from '../../src/client/connection/rewind';
 import { editWay } from '../../src/session/rewind';
 import { fakeAnthropic } from './fakeModels';
-import { AGENT_NODE, claudeAgentEnv, startedClient, logTail, workspace } from './agentHarness';
+import { AGENT_NODE, startedClaudeAgent, logTail, workspace } from './agentHarness';
 import { CLAUDE_AGENT_ACP_101 } from './agentPaths';
 
 const skip =
@@ -25,13 +25,7 @@ test(
     const { ws, home } = workspace();
     // (The fake answers by the number of replies in the request: the fork's one kept reply gets REPLY-TWO again.)
     const model = await fakeAnthropic([{ text: 'REPLY-ONE' }, { text: 'REPLY-TWO' }, { text: 'REPLY-THREE' }]);
-    const { c, logger } = await startedClient(
-      'Claude Agent',
-      AGENT_NODE,
-      [CLAUDE_AGENT_ACP_101],
-      claudeAgentEnv(model, home),
-      ws,
-    );
+    const { c, logger } = await startedClaudeAgent(model, home, ws);
     try {
       for (const p of ['Prompt alpha-1.', 'Prompt beta-2.', 'Prompt gamma-3.']) await c.prompt(p);
       const source = c.session!;

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { steeringSupported } from '../../src/client/connection/steering';
 import { until } from '../support/until';
 import { fakeAnthropic } from './fakeModels';
-import { AGENT_NODE, claudeAgentEnv, startedClient, logTail, workspace } from './agentHarness';
+import { AGENT_NODE, startedClaudeAgent, logTail, workspace } from './agentHarness';
 import { CLAUDE_AGENT_ACP_101 } from './agentPaths';
 
 const skip =
@@ -22,13 +22,7 @@ test('claude-agent-acp 0.101.0: steering adds a prompt to the running turn', { s
     { text: 'Done, and bananas noted.' },
     { text: 'Still done.' },
   ]);
-  const { c, logger, traffic } = await startedClient(
-    'Claude Agent',
-    AGENT_NODE,
-    [CLAUDE_AGENT_ACP_101],
-    claudeAgentEnv(model, home),
-    ws,
-  );
+  const { c, logger, traffic } = await startedClaudeAgent(model, home, ws);
   try {
     assert.equal(steeringSupported(c.initializeResult), true, JSON.stringify(c.initializeResult?._meta));
     const turn = c.prompt('Run the command');

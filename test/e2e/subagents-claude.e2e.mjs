@@ -1,20 +1,37 @@
 // A real claude-agent-acp 0.101.0 from npm (against the fake Anthropic server) runs a Task whose
-// subagent reads a file and reports, in the real VS Code: with `subagent-transcript` advertised,
-// the subagent's Read and its report show indented under the Agent call (not in the answer), the
-// Agent call folds and unfolds them, and the header's meter and account chip show what the
-// agent's `_meta` channels said (the context, what the turn spent, the API key it works as).
+// subagent reads a file and reports, in the real VS Code: with `subagents` advertised (the draft
+// RFD) the subagent is a child session; its prompt, its Read and its report show indented under
+// its Agent row (not in the answer), the row folds and unfolds them, and the header's meter and
+// account chip show what the agent's `_meta` channels said (the context, what the turn spent, the
+// API key it works as). Then, in a new session, a subagent whose model holds its answer back: its
+// row's Stop ends its work only (session/cancel on the child session).
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installPaths } from '../harness/install.mjs';
-import { agentReply } from '../harness/codeServer.mjs';
+import { agentReply, runCommand } from '../harness/codeServer.mjs';
 import { installAgents } from '../compat/installAgents.mjs';
 import { until } from '../../out/test/support/until.js';
 
 const require = createRequire(import.meta.url);
 let anthropic, home;
 const sub = { when: /Find the alpha file/, script: [], requests: [] };
+// The second test's conversation and its subagent, whose model holds its second answer back.
+const slowMain = { when: /Use a slow subagent/, script: [], requests: [] };
+const slowSub = { when: /Dig slowly/, script: [], requests: [] };
+
+/** Sends `text` in Manual mode: the default "auto" mode asks a classifier model the fake does not serve. */
+async function sendInManualMode(view, text) {
+  // (0.101.0 offers its modes as the config option "mode".)
+  const picker = view.locator('[data-testid="config-mode"]:not([disabled])');
+  await picker.selectOption('default', { timeout: 60_000 });
+  await until(async () => (await picker.inputValue()) === 'default', 10_000, 'Manual mode', 100);
+  const input = view.locator('[data-testid="composer-input"]:not([disabled])');
+  await input.click();
+  await input.fill(text);
+  await input.press('Enter');
+}
 
 const rows = (view) =>
   view
@@ -43,9 +60,18 @@ export default {
       prompt: 'Find the alpha file and report what it says',
       subagent_type: 'general-purpose',
     };
+    writeFileSync(join(workspace, 'b.txt'), 'beta\n');
+    slowMain.script = [
+      { tool: 'Agent', input: { description: 'Dig', prompt: 'Dig slowly through b.txt', subagent_type: 'Explore' } },
+      { text: 'SLOW-MAIN-ANSWER: went on without it.' },
+    ];
+    slowSub.script = [
+      { tool: 'Read', input: { file_path: join(workspace, 'b.txt') } },
+      { text: 'SLOW-REPORT: never wanted.', delayMs: 120_000 },
+    ];
     anthropic = await fakeAnthropic(
       [{ tool: 'Agent', input: task }, { text: 'MAIN-ANSWER: the subagent reported.' }],
-      [sub],
+      [sub, slowMain, slowSub],
     );
     home = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-e2e-sub-home-')));
     return {
@@ -72,15 +98,7 @@ export default {
       async run({ openTandemView, view, screenshot, log }) {
         await openTandemView();
         await view.locator('[data-testid="agent-name"]', { hasText: 'Claude Agent' }).waitFor({ timeout: 90_000 });
-        // Manual mode: the default "auto" mode asks a classifier model the fake does not serve.
-        // (0.101.0 offers its modes as the config option "mode".)
-        const picker = view.locator('[data-testid="config-mode"]:not([disabled])');
-        await picker.selectOption('default', { timeout: 60_000 });
-        await until(async () => (await picker.inputValue()) === 'default', 10_000, 'Manual mode', 100);
-        const input = view.locator('[data-testid="composer-input"]:not([disabled])');
-        await input.click();
-        await input.fill('Use a subagent');
-        await input.press('Enter');
+        await sendInManualMode(view, 'Use a subagent');
         await agentReply(view, 'MAIN-ANSWER', { timeout: 90_000 });
         const report = view.locator('[data-testid="subagent-message"]', { hasText: 'SUBAGENT-REPORT' });
         await report.waitFor({ timeout: 60_000 });
@@ -117,6 +135,32 @@ export default {
         log(`screenshot: ${await screenshot('e2e-subagents-claude-folded')}`);
         await toggle.click();
         await report.waitFor({ timeout: 10_000 });
+      },
+    },
+    {
+      name: "claude-agent-acp 0.101.0: Stop on a working subagent's row ends its work, and the agent answers",
+      timeoutMs: 240_000,
+      async run({ page, view, screenshot, log }) {
+        await runCommand(page, 'Tandem: New Session');
+        await view.locator('[data-testid="tool-call"]').first().waitFor({ state: 'detached', timeout: 30_000 });
+        await sendInManualMode(view, 'Use a slow subagent');
+        // The subagent read b.txt and its model holds the rest back: its row can be stopped.
+        const stop = view.locator('[data-testid="subagent-stop"]');
+        await stop.waitFor({ timeout: 90_000 });
+        await until(() => slowSub.requests.length >= 2, 30_000, "the subagent's second model request", 100);
+        const row = view.locator('[data-testid="tool-call"][data-kind="think"]');
+        if ((await row.getAttribute('data-status')) !== 'in_progress')
+          throw new Error(`the subagent's row: ${await row.getAttribute('data-status')}`);
+        log(`screenshot: ${await screenshot('e2e-subagent-stop-working')}`);
+        await stop.click();
+        await stop.waitFor({ state: 'detached', timeout: 30_000 });
+        await agentReply(view, 'SLOW-MAIN-ANSWER', { timeout: 90_000 });
+        const status = await row.getAttribute('data-status');
+        if (status !== 'completed') throw new Error(`after Stop the row is ${status}`);
+        // The agent's turn ends by itself: the composer sends again.
+        await view.locator('[data-testid="send"]').waitFor({ timeout: 60_000 });
+        if (await view.getByText('SLOW-REPORT').count()) throw new Error("the stopped subagent's answer showed");
+        log(`screenshot: ${await screenshot('e2e-subagent-stop-stopped')}`);
       },
     },
   ],

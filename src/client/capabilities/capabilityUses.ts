@@ -37,7 +37,7 @@ export const INITIALIZE_USES: readonly CapabilityUse[] = [
     uses: 'Reopens a past session with session/load: the agent replays its history into the tab.',
     without: 'session/resume where offered; otherwise a past session cannot be reopened, only started anew.',
     readBy: [
-      [`${CONN}/agentClient.ts`, 'caps?.loadSession'],
+      [`${CONN}/agentClient.ts`, 'agentCapabilities?.loadSession'],
       [`${CONN}/sessionRequests.ts`, 'caps?.loadSession'],
     ],
   },
@@ -45,7 +45,7 @@ export const INITIALIZE_USES: readonly CapabilityUse[] = [
     path: 'agentCapabilities.sessionCapabilities.resume',
     uses: 'Reopens a past session with session/resume (no replay) when session/load is not offered.',
     without: 'Only session/load, if offered, reopens past sessions.',
-    readBy: [[`${CONN}/agentClient.ts`, 'caps?.sessionCapabilities?.resume']],
+    readBy: [[`${CONN}/agentClient.ts`, 'agentCapabilities?.sessionCapabilities?.resume']],
   },
   {
     path: 'agentCapabilities.sessionCapabilities.list',
@@ -168,6 +168,8 @@ export const ADVERTISED_USES: Readonly<Record<string, string>> = {
     'Stream the output of commands it runs itself in tool-call `_meta` (terminal_info, terminal_output, terminal_exit): Tandem shows it as a terminal.',
   '_meta.subagent-transcript':
     "Send a subagent's messages and thoughts, not only its tool calls: Tandem shows them under the Agent call that started it.",
+  subagents:
+    'Run subagents as child sessions (draft RFD): each shows as an Agent row of its session, its calls, messages and permission requests under it.',
   '_meta.terminal_output_delta':
     'The same output as `terminal_output_delta` chunks (JetBrains’ form; some agents stream live only with it): appended to that terminal.',
 };

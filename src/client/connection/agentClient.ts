@@ -42,10 +42,7 @@ export interface AgentClientOptions {
   clientInfo: { name: string; title?: string; version: string };
   maxLineBytes?: number;
   now?: () => number;
-  /**
-   * After session/cancel, how long to wait for the agent's `cancelled` answer before ending the
-   * turn here (a hung agent must not keep the view busy forever). Default 5000 ms.
-   */
+  /** After session/cancel, how long a hung agent may keep the turn before it ends here (5000 ms). */
   cancelTimeoutMs?: number;
 }
 
@@ -135,6 +132,7 @@ export class AgentClient extends Disposable {
       const transport = openTransport(this.opts);
       const proc = (this.proc = this._register(transport.proc));
       const conn = (this.conn = this._register(transport.conn));
+      this._register(this.set.onDidCloseSession((id) => transport.subagents.forget(id)));
       this._register(proc.onDidExit((exit) => this.onExit(exit)));
       this._register(conn.onNotification(CLIENT_METHODS.session_update, (p) => this.set.update(p)));
       this._register(conn.onNotification(AUTH_STATUS_UPDATE, (p) => this.setStatus(accountChange(p))));
@@ -219,8 +217,7 @@ export class AgentClient extends Disposable {
 
   /** session/load replays history into a fresh store; session/resume reopens without replay. */
   canReopen(): boolean {
-    const caps = this.agentCapabilities;
-    return !!caps?.loadSession || !!caps?.sessionCapabilities?.resume;
+    return !!this.agentCapabilities?.loadSession || !!this.agentCapabilities?.sessionCapabilities?.resume;
   }
 
   /** A new session (in `place`, a folder of its own) or a fork of `forkOf`, maybe up to a point (SessionRequests). */
@@ -272,6 +269,9 @@ export class AgentClient extends Disposable {
     this.cancelled.fire(store.sessionId);
   }
 
+  stopSubagent(toolCallId: string): boolean {
+    return this.requests.stopSubagent(this.session, toolCallId);
+  }
   private onExit(exit: AgentExit): void {
     if (this.isDisposed) return;
     this.conn?.close(exit.message);

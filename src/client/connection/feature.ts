@@ -75,6 +75,9 @@ export function attachFeatures(
   // claude-agent-acp then sends a subagent's messages too, marked with the Agent call they belong
   // to: the session store puts them under that call (session/subagentMessages.ts).
   caps._meta = { 'subagent-transcript': true };
+  // codex-acp and claude-agent-acp then run subagents as child sessions (the draft subagents RFD):
+  // the transport shows each inside its root session (subagentSessions.ts).
+  (caps as { subagents?: object }).subagents = {};
   for (const f of features) {
     f.capabilities(caps);
     register(f.attach(ctx));

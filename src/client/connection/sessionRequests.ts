@@ -7,6 +7,7 @@ import { AGENT_METHODS } from '../../acp/methods';
 import type { Logger } from '../../common/logger';
 import { forkedState } from '../../session/fork';
 import type { SessionStore } from '../../session/store';
+import { stoppableChild } from '../../shared/subagentRow';
 import type { ClientFeature, FeatureContext } from './feature';
 import { agentReplayed, forkSupported, sendFork } from './fork';
 import { type ForkPoint, forkPointMeta } from './rewind';
@@ -241,5 +242,16 @@ export class SessionRequests {
         : { sessionId: store.sessionId, configId, value };
     const res = await this.connection().sendRequest(AGENT_METHODS.session_set_config_option, params);
     store.dispatch({ type: 'configOptionsChanged', at: this.d.now(), configOptions: res.configOptions });
+  }
+
+  /**
+   * The Stop of a subagent's row: session/cancel on its child session, which ends the child's
+   * current work only (where the agent allows it: the child's `cancel` capability). False: nothing to stop.
+   */
+  stopSubagent(store: SessionStore | undefined, toolCallId: string): boolean {
+    const child = stoppableChild(store?.state.toolCalls.get(toolCallId));
+    if (!child) return false;
+    this.connection().sendNotification(AGENT_METHODS.session_cancel, { sessionId: child });
+    return true;
   }
 }

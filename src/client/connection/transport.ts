@@ -4,6 +4,7 @@ import { spawnAgent, type AgentExit, type AgentProcess } from '../../acp/agentPr
 import { AcpConnection } from '../../acp/connection';
 import type { Logger } from '../../common/logger';
 import type { AgentConfig } from '../agents/agentConfig';
+import { SubagentSessions } from './subagentSessions';
 
 export interface TransportOptions {
   agent: AgentConfig;
@@ -14,7 +15,14 @@ export interface TransportOptions {
   maxLineBytes?: number;
 }
 
-export function openTransport(opts: TransportOptions): { proc: AgentProcess; conn: AcpConnection } {
+export interface Transport {
+  proc: AgentProcess;
+  conn: AcpConnection;
+  /** The subagents' child sessions the agent announced, shown in their root sessions. */
+  subagents: SubagentSessions;
+}
+
+export function openTransport(opts: TransportOptions): Transport {
   const { agent, logger } = opts;
   const proc = spawnAgent({
     command: agent.command,
@@ -24,14 +32,16 @@ export function openTransport(opts: TransportOptions): { proc: AgentProcess; con
     logger,
     name: agent.name,
   });
+  const subagents = new SubagentSessions(logger);
   const conn = new AcpConnection({
     input: proc.stdout,
     output: proc.stdin,
     logger,
     traffic: opts.traffic,
     maxLineBytes: opts.maxLineBytes,
+    translate: (m) => subagents.translate(m),
   });
-  return { proc, conn };
+  return { proc, conn, subagents };
 }
 
 /**

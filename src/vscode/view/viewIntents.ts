@@ -133,6 +133,10 @@ export class ViewIntents extends Disposable {
         // Its prompts waited for a session that is gone: they must not linger in workspace state.
         ctl.queues.drop(intent.sessionId);
         return;
+      case 'stopSubagent':
+        if (!ctl.current?.stopSubagent(intent.toolCallId))
+          void vscode.window.showInformationMessage('Tandem: that subagent is not working any more.');
+        return;
       case 'restoreTo':
         await this.d.changes?.restore.restoreToPrompt(ctl.current?.session?.sessionId, intent.turn);
         return;

@@ -3,6 +3,8 @@
 // JSON), raw input/output as JSON, and how its permission was decided.
 import { memo } from '../memo';
 import type { TerminalView, ToolCallView } from '../../shared/sessionModel';
+import type { SubagentMeta } from '../../shared/subagentRow';
+import { IconButton } from './IconButton';
 import { commandFolder, niceTitle, relativePath, useRoots } from '../toolTitle';
 import { useHost } from '../host';
 import { openLocation } from '../links';
@@ -190,6 +192,19 @@ export const ToolCallRow = memo(
               <i class={`codicon codicon-${subtree.folded ? 'unfold' : 'fold'}`} aria-hidden="true" />
               {subtree.rows}
             </button>
+          )}
+          {(call.meta?.tandem as { subagent?: SubagentMeta } | undefined)?.subagent?.stoppable && (
+            <IconButton
+              icon="debug-stop"
+              label="Stop this subagent"
+              title="Stop this subagent's work"
+              tabIndex={-1}
+              data-testid="subagent-stop"
+              onClick={(e) => {
+                e.stopPropagation();
+                host.post({ type: 'stopSubagent', toolCallId: call.toolCallId });
+              }}
+            />
           )}
           {duration && (
             <span class="tool-duration" data-testid="tool-duration">

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { MemoryLogger } from '../../../src/common/logger';
 import { AcpError } from '../../../src/acp/errors';
 import { AGENT_METHODS, CLIENT_METHODS } from '../../../src/acp/methods';
+import { SubagentSessions } from '../../../src/client/connection/subagentSessions';
 import {
   AcpValidator,
   AGENT_RESPONSES,
@@ -280,6 +281,8 @@ test('every agent → client message of the recorded real-agent transcripts vali
     const logger = new MemoryLogger();
     const replies: unknown[] = [];
     const v = new AcpValidator(logger, (m) => replies.push(m));
+    // As the transport reads them: a subagent's child session in its root session's terms first.
+    const subagents = new SubagentSessions(logger);
     for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) {
       if (!line.trim()) continue;
       const rec = JSON.parse(line) as { dir: string; msg: Json };
@@ -287,13 +290,15 @@ test('every agent → client message of the recorded real-agent transcripts vali
         v.noteOutgoing(rec.msg as never);
         continue;
       }
-      const out = v.inspectIncoming(rec.msg) as Json | undefined;
-      assert.ok(out, `${f}: dropped ${line.slice(0, 200)}\n${JSON.stringify(logger.records)}`);
-      assert.ok(
-        !(out.error && (out.error as Json).data && ((out.error as Json).data as Json).invalidResponse),
-        `${f}: ${JSON.stringify(out.error)}`,
-      );
-      checked++;
+      for (const msg of subagents.translate(rec.msg)) {
+        const out = v.inspectIncoming(msg) as Json | undefined;
+        assert.ok(out, `${f}: dropped ${line.slice(0, 200)}\n${JSON.stringify(logger.records)}`);
+        assert.ok(
+          !(out.error && (out.error as Json).data && ((out.error as Json).data as Json).invalidResponse),
+          `${f}: ${JSON.stringify(out.error)}`,
+        );
+        checked++;
+      }
     }
     assert.deepEqual(logger.messages('error'), [], f);
     assert.deepEqual(logger.messages('warn'), [], f);

@@ -67,9 +67,9 @@ test('what Tandem advertises by itself is explained in the capability report', (
   const offered = capabilityPaths(caps, '', 2).filter(([, v]) => v !== false);
   assert.deepEqual(
     offered.map(([p]) => p),
-    ['_meta.subagent-transcript'],
+    ['_meta.subagent-transcript', 'subagents'],
   );
-  assert.ok(ADVERTISED_USES['_meta.subagent-transcript']);
+  for (const [p] of offered) assert.ok(ADVERTISED_USES[p], p);
 });
 
 test('the identity _auth/status_update reports reaches the agent status; a later one replaces it', async () => {

@@ -12,6 +12,10 @@ test('parseFromWebview accepts the known intents', () => {
   });
   assert.deepEqual(parseFromWebview({ type: 'cancel' }), { type: 'cancel' });
   assert.deepEqual(parseFromWebview({ type: 'forkSession' }), { type: 'forkSession' });
+  assert.deepEqual(parseFromWebview({ type: 'stopSubagent', toolCallId: 'subagent:c1' }), {
+    type: 'stopSubagent',
+    toolCallId: 'subagent:c1',
+  });
 });
 
 test('parseFromWebview rejects forged or malformed messages with a reason', () => {
@@ -30,6 +34,9 @@ test('parseFromWebview rejects forged or malformed messages with a reason', () =
     { type: 'openLocation', path: '' },
     { type: 'openLocation', path: '/a', line: 0 },
     { type: 'openLocation', path: '/a', line: 1.5 },
+    { type: 'stopSubagent' },
+    { type: 'stopSubagent', toolCallId: '' },
+    { type: 'stopSubagent', toolCallId: 'subagent:c1', sessionId: 'c1' },
   ];
   for (const m of bad) assert.equal(typeof parseFromWebview(m), 'string', JSON.stringify(m)?.slice(0, 80));
 });

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { SessionAction } from '../../../src/session/actions';
+import { canStop } from '../../../src/shared/subagentRow';
 import { installDom, mountTranscript, sessionOf, settle } from './transcriptMount';
 
 const dom = installDom();
@@ -95,5 +96,28 @@ test('← on the Agent call folds its subagent rows (after closing its details),
   assert.deepEqual(rows(root), FOLDED);
   await key('ArrowRight');
   assert.deepEqual(rows(root), NESTED);
+  unmount();
+});
+
+test("a child session's row has Stop while it works and the agent allows it; Stop asks the host", async () => {
+  const row = (state: { state: string; stopReason?: string }, cancel = true): SessionAction =>
+    up({
+      sessionUpdate: 'tool_call',
+      toolCallId: 'subagent:kid',
+      title: 'Digger',
+      name: 'Agent',
+      kind: 'think',
+      status: 'in_progress',
+      _meta: { tandem: { subagent: { sessionId: 'kid', cancel, state, stoppable: canStop(cancel, state.state) } } },
+    } as SessionUpdate);
+  const start: SessionAction = { type: 'promptStarted', at: 1, prompt: [{ type: 'text', text: 'dig' }] };
+  const { root, intents, draw, unmount } = await mountTranscript(sessionOf([start, row({ state: 'running' })]));
+  const stop = () => root.querySelector<HTMLButtonElement>('[data-testid="subagent-stop"]');
+  stop()!.click();
+  assert.deepEqual(intents.at(-1), { type: 'stopSubagent', toolCallId: 'subagent:kid' });
+  await draw(sessionOf([start, row({ state: 'running' }, false)]));
+  assert.equal(stop(), null, 'the agent does not let the client stop it');
+  await draw(sessionOf([start, row({ state: 'idle', stopReason: 'end_turn' })]));
+  assert.equal(stop(), null, 'nothing to stop once it is idle');
   unmount();
 });
