@@ -9,6 +9,7 @@ import {
   type TerminalView,
   type ToolCallView,
 } from '../shared/sessionModel';
+import { stoppedChild } from '../shared/subagentRow';
 import type { SessionAction } from './actions';
 import type { ReduceResult, SessionState } from './reducer';
 import { hasTerminalMeta, parentToolUseIdOf, terminalIdOf, withoutTerminalMeta } from './toolCallMeta';
@@ -124,6 +125,8 @@ export function upsertToolCall(
     patches.push(...r.patches);
   }
   if (prev?.interrupted && u.status != null) delete call.interrupted;
+  // A subagent's child session whose work was stopped: its row ended, but not as a success.
+  if (stoppedChild(call)) call.interrupted = true;
   if ((call.status === 'completed' || call.status === 'failed') && call.endedAt === undefined) call.endedAt = at;
   if (call.status !== 'completed' && call.status !== 'failed' && !call.interrupted) delete call.endedAt;
   state = { ...state, toolCalls: state.toolCalls.set(call.toolCallId, call) };

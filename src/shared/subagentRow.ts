@@ -18,8 +18,14 @@ export interface SubagentMeta {
 export const canStop = (cancel: boolean, state: string | undefined) =>
   cancel && (state === 'running' || state === 'requires_action');
 
+const subagentOf = (call: Pick<ToolCallView, 'meta'> | undefined) =>
+  (call?.meta?.tandem as { subagent?: SubagentMeta } | undefined)?.subagent;
+
+/** Whether the row stands for a child session whose work was stopped (cancelled, not done). */
+export const stoppedChild = (call: Pick<ToolCallView, 'meta'>) => subagentOf(call)?.state?.stopReason === 'cancelled';
+
 /** The child session a row stands for, when its work can be stopped now: the session id, else undefined. */
 export function stoppableChild(call: Pick<ToolCallView, 'meta'> | undefined): string | undefined {
-  const s = (call?.meta?.tandem as { subagent?: SubagentMeta } | undefined)?.subagent;
+  const s = subagentOf(call);
   return s?.stoppable === true ? s.sessionId : undefined;
 }

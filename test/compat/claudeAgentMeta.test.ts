@@ -180,6 +180,7 @@ test(
       assert.equal(snap.turns[0].stopReason, 'end_turn', "the agent's turn was not cancelled");
       const stopped = row()!;
       assert.equal(stopped.status, 'completed', JSON.stringify(stopped.meta));
+      assert.equal(stopped.interrupted, true, 'shown as interrupted, not done');
       assert.equal(stoppableChild(stopped), undefined, 'nothing left to stop');
       assert.deepEqual((stopped.meta?.tandem as { subagent: SubagentMeta }).subagent.state, {
         state: 'idle',

@@ -9,6 +9,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ItemView, Patch } from '../../src/shared/sessionModel';
+import { stoppableChild } from '../../src/shared/subagentRow';
+import { until } from '../support/until';
 import { fakeResponses, type ResponsesLane } from './fakeModels';
 import { userPermissions } from './userPermissions';
 import {
@@ -20,6 +22,7 @@ import {
   codexHome,
   endedTurn,
   logTail,
+  startedClient,
   workspace,
 } from './agentHarness';
 import { codexSandboxProblem } from './agentPaths';
@@ -160,30 +163,11 @@ test(
   'codex-acp 2.6.0: a child thread shows as an Agent row holding its command and answer; the turn ends after the wait',
   { skip, timeout: 120_000 },
   async () => {
-    needBwrap();
-    const { ws } = workspace();
-    const home = codexHome();
-    // The child thread's requests (its task in a user message) follow a script of their own.
-    const child: ResponsesLane = {
-      when: /CHILD-TASK/,
-      script: [
-        { tool: 'exec_command', input: { cmd: 'sleep 0.3; echo child-ran', yield_time_ms: 10000 } },
-        { text: 'Child finished.' },
-      ],
-      requests: [],
-    };
-    const model = await fakeResponses(
-      [
-        { tool: 'spawn_agent', namespace: 'multi_agent_v1', input: { message: 'CHILD-TASK: print a line' } },
-        { tool: 'wait_agent', namespace: 'multi_agent_v1', input: (r) => ({ targets: [spawnedAgent(r)] }) },
-        { text: 'Root done.' },
-      ],
-      [child],
-    );
-    const { c, logger } = client('Codex', process.execPath, codexArgs(), codexEnv(home, model), ws);
+    const { c, logger, child, model, home } = await codexWithChild('CHILD-TASK: print a line', [
+      { tool: 'exec_command', input: { cmd: 'sleep 0.3; echo child-ran', yield_time_ms: 10000 } },
+      { text: 'Child finished.' },
+    ]);
     try {
-      await c.start();
-      assert.equal(c.agent.state, 'ready', `${c.agent.message}\n${logTail(logger)}`);
       const { snap } = await endedTurn(c, logger, 'Spawn a subagent');
       assert.ok(/child-ran/.test(JSON.stringify(child.requests.at(-1))), 'the child thread ran its command');
       // Tandem advertises clientCapabilities.subagents: the child thread is a session of its own,
@@ -221,6 +205,82 @@ test(
     }
   },
 );
+
+test(
+  "codex-acp 2.6.0: Stop on a child thread's row ends the child's work; the root's turn goes on to its end",
+  { skip, timeout: 120_000 },
+  async () => {
+    // The child's model holds its answer back: the child is still at work when Stop comes. (A
+    // stopped child is idle, not finished: codex's wait_agent for it ends at its timeout, 10 s here.)
+    const { c, logger, traffic, child, model, home } = await codexWithChild(
+      'CHILD-TASK: run and wait',
+      [
+        { tool: 'exec_command', input: { cmd: 'echo child-ran', yield_time_ms: 10000 } },
+        { text: 'CHILD-LATE: never wanted.', delayMs: 60_000 },
+      ],
+      10_000,
+    );
+    try {
+      const turn = c.prompt('Spawn a subagent');
+      const row = () => Object.values(c.session!.snapshot().toolCalls).find((t) => t.name === 'Agent');
+      await until(
+        () => child.requests.length >= 2 && stoppableChild(row()) !== undefined,
+        60_000,
+        'the child at work',
+        100,
+      ).catch(() => assert.fail(`${JSON.stringify(row())}\n${logTail(logger)}`));
+      const id = stoppableChild(row())!;
+      assert.equal(c.stopSubagent(row()!.toolCallId), true);
+      const cancel = traffic.find((t) => t.dir === 'out' && (t.msg as { method?: string }).method === 'session/cancel');
+      assert.deepEqual((cancel?.msg as { params?: unknown }).params, { sessionId: id }, 'the child only');
+      await turn;
+      const snap = c.session!.snapshot();
+      assert.equal(snap.turns[0].stopReason, 'end_turn', `the root's turn went on\n${logTail(logger)}`);
+      assert.match(JSON.stringify(snap.turns[0].items), /Root done\./);
+      assert.equal(row()!.interrupted, true, JSON.stringify(row()!.meta));
+      assert.ok(!JSON.stringify(snap.turns).includes('CHILD-LATE'), "the child's held answer never came");
+    } finally {
+      await c.shutdown();
+      await model.close();
+      rmSync(home, { recursive: true, force: true });
+    }
+  },
+);
+
+/**
+ * Codex started against a fake whose root thread spawns a child with `task`, waits for it (at most
+ * `waitMs`, else codex's default of 30 s) and says "Root done."; the child thread's requests (its
+ * task in a user message) follow `script`.
+ */
+async function codexWithChild(task: string, script: ResponsesLane['script'], waitMs?: number) {
+  needBwrap();
+  const { ws } = workspace();
+  const home = codexHome();
+  const child: ResponsesLane = { when: /CHILD-TASK/, script, requests: [] };
+  const model = await fakeResponses(
+    [
+      { tool: 'spawn_agent', namespace: 'multi_agent_v1', input: { message: task } },
+      {
+        tool: 'wait_agent',
+        namespace: 'multi_agent_v1',
+        input: (r) => ({ targets: [spawnedAgent(r)], ...(waitMs ? { timeout_ms: waitMs } : {}) }),
+      },
+      { text: 'Root done.' },
+    ],
+    [child],
+  );
+  try {
+    return {
+      ...(await startedClient('Codex', process.execPath, codexArgs(), codexEnv(home, model), ws)),
+      child,
+      model,
+      home,
+    };
+  } catch (err) {
+    await model.close();
+    throw err;
+  }
+}
 
 /** The agent id spawn_agent returned (`{"agent_id": …}`), from the request that follows it. */
 function spawnedAgent(request: { input?: unknown[] }): string {

@@ -274,6 +274,9 @@ export async function fakeResponses(script: ResponsesStep[], lanes: ResponsesLan
       (i) => i.type === 'function_call_output' || i.type === 'custom_tool_call_output',
     ).length;
     const step = (lane?.script ?? script)[n] ?? { text: 'Done.' };
+    if ('delayMs' in step && step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
+    // The agent went away or gave up meanwhile (a stopped child thread): nobody to answer.
+    if (res.destroyed || req.socket.destroyed) return;
     const id = `resp_${++seq}`;
     const ev: { type: string; [k: string]: unknown }[] = [{ type: 'response.created', response: { id } }];
     let item: Record<string, unknown>;

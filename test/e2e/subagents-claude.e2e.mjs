@@ -155,12 +155,29 @@ export default {
         await stop.click();
         await stop.waitFor({ state: 'detached', timeout: 30_000 });
         await agentReply(view, 'SLOW-MAIN-ANSWER', { timeout: 90_000 });
-        const status = await row.getAttribute('data-status');
-        if (status !== 'completed') throw new Error(`after Stop the row is ${status}`);
+        const label = await row.getAttribute('aria-label');
+        if (!/, Interrupted/.test(label)) throw new Error(`after Stop the row reads: ${label}`);
         // The agent's turn ends by itself: the composer sends again.
         await view.locator('[data-testid="send"]').waitFor({ timeout: 60_000 });
         if (await view.getByText('SLOW-REPORT').count()) throw new Error("the stopped subagent's answer showed");
         log(`screenshot: ${await screenshot('e2e-subagent-stop-stopped')}`);
+      },
+    },
+    {
+      name: 'Show Agent Capabilities: the report of this agent says what it declared and what it sent',
+      timeoutMs: 60_000,
+      async run({ page, screenshot, log }) {
+        await runCommand(page, 'Tandem: Show Agent Capabilities');
+        const preview = page
+          .frameLocator('iframe.webview.ready[src*="extensionId=vscode.markdown-language-features"]')
+          .frameLocator('#active-frame');
+        // What the agent sent on the wire (the subagent channel, its permission requests) and what
+        // Tandem advertised to it (`subagents`).
+        await preview.getByText('subagent_update').first().waitFor({ timeout: 30_000 });
+        const text = await preview.locator('body').innerText();
+        for (const want of ['Claude Agent', 'session/request_permission', 'subagents'])
+          if (!text.includes(want)) throw new Error(`the report lacks ${want}: ${text.slice(0, 400)}`);
+        log(`screenshot: ${await screenshot('e2e-capability-report')}`);
       },
     },
   ],

@@ -99,8 +99,7 @@ export class SubagentSessions {
       child.description = typeof u.description === 'string' && u.description ? u.description : undefined;
     if ('cwd' in u) child.cwd = typeof u.cwd === 'string' && u.cwd ? u.cwd : undefined;
     if ('capabilities' in u) child.cancel = isObj(u.capabilities) && isObj(u.capabilities.cancel);
-    if ('state' in u)
-      child.state = isObj(u.state) && typeof u.state.state === 'string' ? (u.state as Child['state']) : undefined;
+    if ('state' in u) child.state = stateOf(u.state);
     return [as(child.root, rowUpdate(child))];
   }
 
@@ -126,4 +125,10 @@ export class SubagentSessions {
     this.dropped.add(kind);
     this.logger.debug(`A subagent's ${kind} is not shown (its own session's state, not the parent's)`);
   }
+}
+
+/** A state snapshot as far as the row uses it (the rest, such as an error's data, is not kept). */
+function stateOf(v: unknown): Child['state'] {
+  if (!isObj(v) || typeof v.state !== 'string') return undefined;
+  return { state: v.state, ...(typeof v.stopReason === 'string' ? { stopReason: v.stopReason } : {}) };
 }

@@ -161,7 +161,7 @@ test("a child's own child nests under its row; updates patch the row and an erro
     note('root', {
       sessionUpdate: 'subagent_update',
       sessionId: 'kid',
-      state: { state: 'idle', stopReason: 'error' },
+      state: { state: 'idle', stopReason: 'error', error: { code: -32603, message: 'x'.repeat(5000) } },
       capabilities: { cancel: {} },
     }),
   ]);
@@ -171,9 +171,11 @@ test("a child's own child nests under its row; updates patch the row and an erro
   const kid = snap.toolCalls['subagent:kid'];
   assert.equal(kid.title, 'Planner', 'a null title is cleared: the description names it');
   assert.equal(kid.status, 'failed');
+  // The error's text is not kept on the row (the child's own messages say what went wrong).
   assert.deepEqual(kid.meta?.tandem, {
     subagent: { sessionId: 'kid', cancel: true, state: { state: 'idle', stopReason: 'error' }, stoppable: false },
   });
+  assert.equal(kid.interrupted, undefined, 'an error is a failure, not a stop');
   assert.equal(subs.child('grandkid')?.root, 'root');
   assert.deepEqual(
     snap.turns[0].items.filter((i) => i.kind === 'subagent').map((i) => i.kind === 'subagent' && [i.parentId, text(i)]),
@@ -192,4 +194,17 @@ test('messages of sessions no agent announced as children pass unchanged', () =>
   subs.translate(note('s1', { sessionUpdate: 'subagent_update', sessionId: 'kid' }));
   subs.forget('s1');
   assert.equal(subs.child('kid'), undefined, 'a closed session forgets its children');
+});
+
+test('a child whose work was stopped shows as interrupted, not done', () => {
+  const subs = new SubagentSessions(new MemoryLogger());
+  const store = new SessionStore('root');
+  store.dispatch({ type: 'promptStarted', at: 0, prompt: [{ type: 'text', text: 'go' }] });
+  const state = (s: object) => note('root', { sessionUpdate: 'subagent_update', sessionId: 'kid', state: s });
+  feed(subs, store, [state({ state: 'running' })]);
+  assert.equal(store.snapshot().toolCalls['subagent:kid'].interrupted, undefined);
+  feed(subs, store, [state({ state: 'idle', stopReason: 'cancelled' })]);
+  const row = store.snapshot().toolCalls['subagent:kid'];
+  assert.equal(row.status, 'completed');
+  assert.equal(row.interrupted, true);
 });
