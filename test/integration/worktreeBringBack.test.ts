@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import { abortApply, createWorktree, type ApplyResult, type WorktreeSession } from '../../src/worktrees/worktrees';
 import { abandonApply } from '../../src/vscode/worktrees/worktreeApply';
 import { worktreeDocUri } from '../../src/vscode/worktrees/worktreeReview';
+import { gitRepository } from '../../src/vscode/commit/gitExtension';
 import { activateTandem, removeGitRepo, type TestedTandem, until } from './helpers';
 
 const ID = 'wt-test-1';
@@ -180,10 +181,16 @@ suite('worktree sessions: review, apply, commit, discard', () => {
     const again = await vscode.commands.executeCommand<ApplyResult>('tandem.worktree.apply', ID, 'merge');
     assert.deepEqual(again?.conflicts, ['a.txt']);
     await until(() => inputs().some((i) => i?.result?.toString() === target), 10_000, 'the merge editor');
-    // Opening, the merge editor writes its result into the (then unsaved) file: wait for that, as
-    // a user's Abort comes after it.
+    // The user starts resolving in the merge editor: the file's result is unsaved. (The merge
+    // editor writes an initial result of its own some time after it opens; an edit made while
+    // it does is refused as made to an older version, so the user's edit is made again.)
     const unsaved = () => vscode.workspace.textDocuments.some((d) => d.isDirty && d.uri.toString() === target);
-    await until(unsaved, 10_000, 'the merge result to be written');
+    const resolve = async () => {
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(vscode.Uri.parse(target), new vscode.Position(0, 0), 'half resolved\n');
+      return (await vscode.workspace.applyEdit(edit)) && unsaved();
+    };
+    await until(resolve, 10_000, "the user's edit in the merge result", 200);
 
     // Abort: the merge editor's unsaved result is dropped with it, then the merge is undone.
     await abandonApply(repo, [vscode.Uri.file(join(repo, 'a.txt'))]);
@@ -202,9 +209,24 @@ suite('worktree sessions: review, apply, commit, discard', () => {
     await api.worktrees.remove('wt-test-missing');
   });
 
-  test('Discard removes the worktree folder, its branch and the record', async () => {
+  test("Discard removes the worktree folder, its branch and the record, and closes the git extension's repository there", async () => {
     assert.ok(existsSync(wt.path));
+    // The user had the worktree open in Source Control (the commit of kept changes opens it too).
+    // Tandem closes it before it removes the folder: left to itself the extension notices the
+    // removal later, running git in a folder that is gone meanwhile (an EPIPE in the host).
+    await gitRepository(wt.path);
+    const extension = gitApi();
+    assert.ok(
+      extension.repositories.some((r) => r.rootUri.fsPath === wt.path),
+      'open in the git extension',
+    );
+    const closedWhileThere: boolean[] = [];
+    const sub = extension.onDidCloseRepository((r) => {
+      if (r.rootUri.fsPath === wt.path) closedWhileThere.push(existsSync(wt.path));
+    });
     const done = await vscode.commands.executeCommand('tandem.worktree.discard', ID, 'deleteBranch');
+    await until(() => closedWhileThere.length > 0, 10_000, 'the repository closed').finally(() => sub.dispose());
+    assert.deepEqual(closedWhileThere, [true], 'closed while its folder was still there');
     assert.equal(done, true);
     assert.ok(!existsSync(wt.path), 'the folder is gone');
     assert.ok(!branchExists(repo, wt.branch), 'the branch is gone');
@@ -214,3 +236,10 @@ suite('worktree sessions: review, apply, commit, discard', () => {
     assert.equal(await vscode.commands.executeCommand('tandem.worktree.review', ID), undefined);
   });
 });
+
+/** VS Code's git extension's API, as much as the Discard test watches. */
+function gitApi() {
+  type Repo = { rootUri: vscode.Uri };
+  type Api = { repositories: readonly Repo[]; onDidCloseRepository: vscode.Event<Repo> };
+  return vscode.extensions.getExtension<{ getAPI(v: 1): Api }>('vscode.git')!.exports.getAPI(1);
+}
