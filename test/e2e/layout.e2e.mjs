@@ -1,9 +1,10 @@
 // The narrow view's layout in the real VS Code: a scripted agent (test/fixtures/scripts/
 // e2e-layout.json) advertises claude-agent-acp's five config options and titles every session
-// "Fix the build". The composer keeps its pickers on one row; an edit's permission prompt names
-// the file, shows the proposed diff (Open diff opens VS Code's diff editor) and makes Allow the
-// primary button; claude-agent-acp-like rows read workspace-relative with the command as the
-// terminal's title; a long error wraps; many sessions keep the active tab in view.
+// "Fix the build". The composer keeps its pickers on one row, clear of Cancel and Queue while a
+// turn runs; an edit's permission prompt names the file, shows the proposed diff (Open diff opens
+// VS Code's diff editor) and makes Allow the primary button; claude-agent-acp-like rows read
+// workspace-relative with the command as the terminal's title; a long error wraps; many sessions
+// keep the active tab in view.
 import { runCommand, sendPrompt, scriptedAgentSettings } from '../harness/codeServer.mjs';
 // The tests' one polling wait, test/support/until.ts, as the build transpiles it (out/ exists
 // whenever e2e runs: the scripted agent runs from there too).
@@ -55,6 +56,37 @@ export default {
         log(`pickers opened: ${Math.round(open.height)} px high`);
         log(`screenshot: ${await screenshot('e2e-layout-pickers-open')}`);
         await view.locator('[data-testid="more-pickers"]').click();
+      },
+    },
+    {
+      name: 'while a turn runs, Cancel and Queue stay clear of the pickers, which keep their width',
+      timeoutMs: 60_000,
+      async run({ view, screenshot, log }) {
+        await sendPrompt(view, 'hold on');
+        const cancel = view.locator('[data-testid="cancel"]');
+        await cancel.waitFor({ timeout: 20_000 });
+        // All in the page's coordinates, as the user sees them.
+        const buttons = await box(view.locator('.composer-buttons'));
+        const row = await box(view.locator('.pickers'));
+        const pickers = [];
+        for (const p of await view.locator('.pickers select, [data-testid="more-pickers"]').all()) {
+          const b = await box(p);
+          pickers.push({ id: await p.getAttribute('data-testid'), x: b.x, y: b.y, w: b.width, h: b.height });
+        }
+        log(`buttons ${JSON.stringify(buttons)}; pickers ${JSON.stringify(pickers)}`);
+        const under = pickers.filter(
+          (p) =>
+            p.x < buttons.x + buttons.width &&
+            buttons.x < p.x + p.w &&
+            p.y < buttons.y + buttons.height &&
+            buttons.y < p.y + p.h,
+        );
+        if (under.length) throw new Error(`under the buttons: ${under.map((p) => p.id)}`);
+        const out = pickers.filter((p) => p.x + p.w > row.x + row.width + 1);
+        if (out.length) throw new Error(`past the pickers' row: ${out.map((p) => p.id)}`);
+        log(`screenshot: ${await screenshot('e2e-layout-running')}`);
+        await cancel.click();
+        await cancel.waitFor({ state: 'detached', timeout: 20_000 });
       },
     },
     {
