@@ -5,10 +5,11 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { toSnapshot } from '../../../src/session/snapshot';
-import { createSessionState, reduce, reduceAll, type SessionState } from '../../../src/session/reducer';
+import { createSessionState, reduce, reduceAll } from '../../../src/session/reducer';
 import type { SessionAction } from '../../../src/session/actions';
 import { applyPatches, coalescePatches } from '../../../src/shared/patches';
-import { TERMINAL_VIEW_MAX_CHARS, type Patch } from '../../../src/shared/sessionModel';
+import { reduceChecked } from './reduceChecked';
+import { TERMINAL_VIEW_MAX_CHARS } from '../../../src/shared/sessionModel';
 
 const up = (update: SessionUpdate, at = 1): SessionAction => ({ type: 'update', update, at });
 const text = (
@@ -17,19 +18,7 @@ const text = (
   messageId?: string,
 ) => up({ sessionUpdate, content: { type: 'text', text: t }, ...(messageId ? { messageId } : {}) } as SessionUpdate);
 
-/** Applies actions one by one, checking the patch mirror matches the state after each step. */
-function run(actions: SessionAction[], s: SessionState = createSessionState('s1')) {
-  const mirror = toSnapshot(s);
-  const all: Patch[] = [];
-  for (const a of actions) {
-    const r = reduce(s, a);
-    s = r.state;
-    all.push(...r.patches);
-    applyPatches(mirror, r.patches);
-    assert.deepEqual(mirror, toSnapshot(s), `mirror diverged after ${JSON.stringify(a).slice(0, 120)}`);
-  }
-  return { state: s, snap: toSnapshot(s), patches: all };
-}
+const run = reduceChecked;
 
 test('streamed text merges into one message, patches are appends', () => {
   const { snap, patches } = run([

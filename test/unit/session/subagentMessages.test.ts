@@ -5,12 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { SessionAction } from '../../../src/session/actions';
-import { createSessionState, reduce, type SessionState } from '../../../src/session/reducer';
 import { lastAgentMessageId } from '../../../src/session/rewind';
-import { toSnapshot } from '../../../src/session/snapshot';
 import { sessionToMarkdown } from '../../../src/session/exportMarkdown';
-import { applyPatches } from '../../../src/shared/patches';
 import type { ItemView } from '../../../src/shared/sessionModel';
+import { reduceChecked } from './reduceChecked';
 
 const up = (update: SessionUpdate, at = 1): SessionAction => ({ type: 'update', update, at });
 const prompt = (text: string, at = 1): SessionAction => ({
@@ -41,17 +39,7 @@ const chunk = (
     ...(parent ? { _meta: { claudeCode: { parentToolUseId: parent } } } : {}),
   } as SessionUpdate);
 
-/** Applies actions one by one, checking the view's patched copy matches the state after each. */
-function run(actions: SessionAction[], s: SessionState = createSessionState('s1')) {
-  const mirror = toSnapshot(s);
-  for (const a of actions) {
-    const r = reduce(s, a);
-    s = r.state;
-    applyPatches(mirror, r.patches);
-    assert.deepEqual(mirror, toSnapshot(s), `mirror diverged after ${JSON.stringify(a).slice(0, 120)}`);
-  }
-  return { state: s, snap: toSnapshot(s) };
-}
+const run = reduceChecked;
 
 const shape = (items: ItemView[]) =>
   items.map((i) =>

@@ -5,9 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { SessionAction } from '../../../src/session/actions';
-import { createSessionState, reduce, type SessionState } from '../../../src/session/reducer';
-import { toSnapshot } from '../../../src/session/snapshot';
-import { applyPatches } from '../../../src/shared/patches';
+import { reduceChecked } from './reduceChecked';
 
 const usage = (used: number, size: number, cost?: { amount: number; currency: string } | null): SessionAction => ({
   type: 'update',
@@ -15,16 +13,7 @@ const usage = (used: number, size: number, cost?: { amount: number; currency: st
   update: { sessionUpdate: 'usage_update', used, size, ...(cost !== undefined ? { cost } : {}) } as SessionUpdate,
 });
 
-function run(actions: SessionAction[], s: SessionState = createSessionState('s1')) {
-  const mirror = toSnapshot(s);
-  for (const a of actions) {
-    const r = reduce(s, a);
-    s = r.state;
-    applyPatches(mirror, r.patches);
-  }
-  assert.deepEqual(mirror, toSnapshot(s), 'the view sees what the host holds');
-  return toSnapshot(s);
-}
+const run = (actions: SessionAction[]) => reduceChecked(actions).snap;
 
 test("an update without a cost keeps the session's cost so far; null clears it", () => {
   // claude-agent-acp: mid-turn updates carry no cost, the one at the turn's result does.
