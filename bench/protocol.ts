@@ -8,6 +8,7 @@
 import { PassThrough } from 'node:stream';
 import { nullLogger } from '../src/common/logger';
 import { AcpConnection } from '../src/acp/connection';
+import { SubagentSessions } from '../src/client/connection/subagentSessions';
 import { CLIENT_METHODS } from '../src/acp/methods';
 import { NdjsonMessageReader } from '../src/acp/ndjson';
 import { AcpValidator, validateSessionNotification } from '../src/acp/validation';
@@ -158,13 +159,17 @@ function readerValidate(parts: Buffer[]): number {
   return performance.now() - t;
 }
 
-/** Ours: AcpConnection on a stream (NDJSON reader → validation → dispatch) → session store reducer. */
+/**
+ * Ours: AcpConnection on a stream (NDJSON reader → the transport's subagent translation →
+ * validation → dispatch) → session store reducer.
+ */
 function ours(parts: Buffer[], withStore: boolean): Promise<{ ms: number; state?: SessionState }> {
   return new Promise((resolve, reject) => {
     const input = new PassThrough({ highWaterMark: CHUNK });
     const output = new PassThrough();
     output.resume();
-    const conn = new AcpConnection({ input, output, logger: nullLogger });
+    const subagents = new SubagentSessions(nullLogger);
+    const conn = new AcpConnection({ input, output, logger: nullLogger, translate: (m) => subagents.translate(m) });
     let state = createSessionState('sess-0001');
     // The store needs a turn for message chunks: start one like a prompt would.
     state = reduce(state, { type: 'promptStarted', at: 0, prompt: [{ type: 'text', text: 'go' }] }).state;
