@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { renderComparison } from '../../src/shared/comparisonHtml';
 import type { ComparisonPanel } from '../../src/vscode/worktrees/comparisonPanel';
 import { git, initRepo } from '../support/gitRepo';
-import { activateTandem, removeGitRepo, type TestedTandem, until } from './helpers';
+import { activateTandem, removeGitRepos, wholeFolder, type TestedTandem, until } from './helpers';
 
 /** A scripted agent whose prompt writes `file` (relative: into its session's folder) and ends with `final`. */
 function agentScript(name: string, file: string, final: string) {
@@ -85,12 +85,10 @@ suite('Ask Several Agents', () => {
     this.timeout(30_000);
     panel?.panel.dispose();
     await api?.controller.stop();
-    for (const r of (api?.worktrees.all() ?? []).filter((x) => x.agentName.startsWith('Ask'))) {
-      await removeGitRepo(r.worktree.path, r.worktree.path);
-      await api.worktrees.remove(r.sessionId);
-    }
+    const worktrees = (api?.worktrees.all() ?? []).filter((x) => x.agentName.startsWith('Ask'));
+    await removeGitRepos(ws, ...worktrees.map((r) => wholeFolder(r.worktree.path)));
+    for (const r of worktrees) await api.worktrees.remove(r.sessionId);
     if (comparisonId) await api.askSeveral.comparisons.remove(comparisonId);
-    await removeGitRepo(ws);
     rmSync(join(ws, 'ask-a.txt'), { force: true });
     if (tasksBefore !== undefined) writeFileSync(tasksJson, tasksBefore);
   });

@@ -10,7 +10,14 @@ import * as vscode from 'vscode';
 import type { Controller } from '../../src/vscode/agent/controller';
 import type { CommitKeptResult } from '../../src/vscode/commit/registerCommitKept';
 import { git, initRepo } from '../support/gitRepo';
-import { activateTandem, removeGitRepo, configureScriptedAgent, runAccepting, type TestedTandem } from './helpers';
+import {
+  activateTandem,
+  removeGitRepos,
+  wholeFolder,
+  configureScriptedAgent,
+  runAccepting,
+  type TestedTandem,
+} from './helpers';
 
 const TEN = Array.from({ length: 10 }, (_, i) => `line ${i + 1}\n`).join('');
 const TWO_HUNKS = TEN.replace('line 2\n', 'line two\n').replace('line 9\n', 'line nine\n');
@@ -74,11 +81,9 @@ suite('commit kept changes', () => {
   suiteTeardown(async function () {
     this.timeout(30_000);
     await ctl?.stop();
-    for (const r of (api?.worktrees.all() ?? []).filter((x) => x.agentName === 'CommitKept')) {
-      await removeGitRepo(r.worktree.path, r.worktree.path);
-      await api.worktrees.remove(r.sessionId);
-    }
-    await removeGitRepo(ws);
+    const worktrees = (api?.worktrees.all() ?? []).filter((x) => x.agentName === 'CommitKept');
+    await removeGitRepos(ws, ...worktrees.map((r) => wholeFolder(r.worktree.path)));
+    for (const r of worktrees) await api.worktrees.remove(r.sessionId);
     for (const f of FILES) rmSync(at(f), { force: true });
   });
 

@@ -16,7 +16,7 @@ import * as vscode from 'vscode';
 import { fakeAnthropic, type FakeServer, type Step } from '../compat/fakeModels';
 import { AGENT_NODE, CACHE, CLAUDE_AGENT_ACP_101, claudeAgentEnv } from '../compat/agentPaths';
 import { git, initRepo } from '../support/gitRepo';
-import { activateTandem, removeGitRepo, type TestedTandem, until } from './helpers';
+import { activateTandem, removeGitRepos, type TestedTandem, until } from './helpers';
 
 const A_BEFORE = 'export function add(a: number, b: number) {\n  return a + b;\n}\n';
 const A_CHANGED = 'export function add(a: number, b: number) {\n  const sum = a + b;\n  return sum;\n}\n';
@@ -183,7 +183,7 @@ if (process.env.TANDEM_COMPAT === '1') {
         );
       } finally {
         await api.controller.stop();
-        await removeGitRepo(ws);
+        await removeGitRepos(ws);
         for (const n of names) rmSync(join(ws, n), { force: true });
       }
     });

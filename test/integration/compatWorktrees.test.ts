@@ -23,7 +23,7 @@ import {
 } from '../compat/agentPaths';
 import { abandonApply } from '../../src/vscode/worktrees/worktreeApply';
 import { git, initRepo } from '../support/gitRepo';
-import { activateTandem, removeGitRepo, type TestedTandem, until } from './helpers';
+import { activateTandem, removeGitRepos, wholeFolder, type TestedTandem, until } from './helpers';
 
 const home = () => realpathSync(mkdtempSync(join(tmpdir(), 'tandem-compat-home-')));
 
@@ -47,11 +47,9 @@ if (process.env.TANDEM_COMPAT === '1') {
       await api?.controller.stop();
       while (models.length) await models.pop()!.close();
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-      for (const r of api?.worktrees.all() ?? []) {
-        await removeGitRepo(r.worktree.path, r.worktree.path);
-        await api.worktrees.remove(r.sessionId);
-      }
-      await removeGitRepo(ws);
+      const worktrees = api?.worktrees.all() ?? [];
+      await removeGitRepos(ws, ...worktrees.map((r) => wholeFolder(r.worktree.path)));
+      for (const r of worktrees) await api.worktrees.remove(r.sessionId);
       rmSync(join(ws, 'shared.txt'), { force: true });
       await vscode.workspace.getConfiguration('tandem').update('agents', undefined, vscode.ConfigurationTarget.Global);
     });

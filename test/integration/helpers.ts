@@ -9,15 +9,20 @@ import { until } from '../support/until';
 export { until };
 
 /**
- * Removes a git repository a test made (the workspace's `.git`, a worktree folder) after closing
- * it in VS Code's git extension, as Tandem does before it removes a worktree: left open on a
- * folder that is gone, the extension's next `git check-ignore` there dies with an uncaught EPIPE,
- * which mocha pins on whichever test runs at that moment.
+ * Removes the git repositories a test made (the workspace's `.git`, worktree folders) after closing
+ * them in VS Code's git extension, all at once, as Tandem does before it removes a worktree (see
+ * closeGitRepositories): a `git check-ignore` the extension still runs in a folder that is gone dies
+ * with an uncaught EPIPE, which mocha pins on whichever test runs at that moment. Each entry is a
+ * repository's top folder and what to delete: its `.git` unless the folder itself is named.
  */
-export async function removeGitRepo(root: string, path = join(root, '.git')): Promise<void> {
-  await closeGitRepositories(root);
-  rmSync(path, { recursive: true, force: true });
+export async function removeGitRepos(...repos: (string | { root: string; path: string })[]): Promise<void> {
+  const all = repos.map((r) => (typeof r === 'string' ? { root: r, path: join(r, '.git') } : r));
+  await closeGitRepositories(...all.map((r) => r.root));
+  for (const r of all) rmSync(r.path, { recursive: true, force: true });
 }
+
+/** A worktree's folder, whole, for removeGitRepos. */
+export const wholeFolder = (root: string) => ({ root, path: root });
 
 export const TANDEM_ID = 'tandem-dev.tandem';
 

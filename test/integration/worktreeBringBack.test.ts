@@ -14,7 +14,7 @@ import { abortApply, createWorktree, type ApplyResult, type WorktreeSession } fr
 import { abandonApply } from '../../src/vscode/worktrees/worktreeApply';
 import { worktreeDocUri } from '../../src/vscode/worktrees/worktreeReview';
 import { gitRepository } from '../../src/vscode/commit/gitExtension';
-import { activateTandem, removeGitRepo, type TestedTandem, until } from './helpers';
+import { activateTandem, removeGitRepos, wholeFolder, type TestedTandem, until } from './helpers';
 
 const ID = 'wt-test-1';
 
@@ -80,7 +80,7 @@ suite('worktree sessions: review, apply, commit, discard', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     if (api.worktrees.get(ID)) await api.worktrees.remove(ID);
     if (api.worktrees.get('wt-test-missing')) await api.worktrees.remove('wt-test-missing');
-    await removeGitRepo(root, root);
+    await removeGitRepos(wholeFolder(root));
   });
 
   test('Review opens the multi-file diff of the worktree against its base, the base side served by git', async () => {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { git, initRepo } from '../support/gitRepo';
-import { activateTandem, removeGitRepo, runAccepting, type TestedTandem, until } from './helpers';
+import { activateTandem, removeGitRepos, wholeFolder, runAccepting, type TestedTandem, until } from './helpers';
 
 suite('worktree sessions', () => {
   let api: TestedTandem;
@@ -83,11 +83,9 @@ suite('worktree sessions', () => {
   suiteTeardown(async function () {
     this.timeout(30_000);
     await api?.controller.stop();
-    for (const r of (api?.worktrees.all() ?? []).filter((x) => x.agentName === 'WtA')) {
-      await removeGitRepo(r.worktree.path, r.worktree.path);
-      await api.worktrees.remove(r.sessionId);
-    }
-    await removeGitRepo(ws);
+    const worktrees = (api?.worktrees.all() ?? []).filter((x) => x.agentName === 'WtA');
+    await removeGitRepos(ws, ...worktrees.map((r) => wholeFolder(r.worktree.path)));
+    for (const r of worktrees) await api.worktrees.remove(r.sessionId);
     rmSync(join(ws, 'user-owned.txt'), { force: true });
   });
 

@@ -65,16 +65,29 @@ function initialized(api: GitApi): Promise<void> {
   });
 }
 
+/** The git extension's debounce of its `git check-ignore` batches (see closeGitRepositories). */
+const GIT_IGNORE_BATCH_MS = 500;
+
 /**
- * Closes the extension's repositories at or below `folder` before Tandem removes it (a worktree it
- * discards or archives). Left open, the extension keeps a repository whose folder is gone in Source
- * Control and runs git there on every file event, which fails (`git check-ignore` even with an
- * uncaught EPIPE in the extension host). Nothing to do when the extension never opened one there.
+ * Closes the extension's repositories at or below each folder before Tandem removes it (a worktree
+ * it discards or archives). Left open, the extension keeps a repository whose folder is gone in
+ * Source Control and runs git there on every file event, which fails. Nothing to do when the
+ * extension never opened one there.
+ *
+ * Closing is not quite enough: the extension checks which files are ignored in batches, 500 ms
+ * after the last file-decoration request (its GitIgnoreDecorationProvider, `@debounce(500)`), and a
+ * batch queued before the close still runs for the closed repository. Should its folder be gone by
+ * then, git cannot start there and the extension dies with an uncaught EPIPE. So once something was
+ * closed this waits out that debounce: nothing can join the batch for a closed repository, and the
+ * extension runs in this extension host, so its timer, set before ours, fires first. (While other
+ * repositories stay open, requests for their files can still postpone the batch; close all that
+ * are going away in one call.)
  */
-export async function closeGitRepositories(folder: string): Promise<void> {
+export async function closeGitRepositories(...folders: string[]): Promise<void> {
   const ext = vscode.extensions.getExtension<GitExtension>('vscode.git');
   if (!ext?.isActive || !ext.exports.enabled) return;
   const api = ext.exports.getAPI(1);
-  for (const repo of api.repositories.filter((r) => isWithin(folder, r.rootUri.fsPath)))
-    await vscode.commands.executeCommand('git.close', repo.rootUri);
+  const closing = api.repositories.filter((r) => folders.some((f) => isWithin(f, r.rootUri.fsPath)));
+  for (const repo of closing) await vscode.commands.executeCommand('git.close', repo.rootUri);
+  if (closing.length) await new Promise((resolve) => setTimeout(resolve, GIT_IGNORE_BATCH_MS + 50));
 }
