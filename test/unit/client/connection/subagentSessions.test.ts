@@ -208,3 +208,22 @@ test('a child whose work was stopped shows as interrupted, not done', () => {
   assert.equal(row.status, 'completed');
   assert.equal(row.interrupted, true);
 });
+
+test('a message the translation cannot read goes on unchanged (validation judges it) and the failure is logged', () => {
+  const logger = new MemoryLogger();
+  const subs = new SubagentSessions(logger);
+  const unreadable = {
+    jsonrpc: '2.0',
+    method: 'session/update',
+    get params(): unknown {
+      throw new Error('no params here');
+    },
+  };
+  const out = subs.translate(unreadable);
+  assert.equal(out.length, 1);
+  assert.equal(out[0], unreadable);
+  assert.deepEqual(
+    logger.records.filter((r) => r.level === 'error').map((r) => r.message),
+    ["Could not read a subagent's message: no params here"],
+  );
+});
