@@ -1,7 +1,8 @@
 // "Mark as Reviewed" in VS Code (marks: src/review/reviewedMarks.ts): from the changes list, the
 // editor and diff editor title of a changed file, and the palette; kept in the workspace state
 // so marks outlive a reload. After the agent's changes settle, a marked file whose bytes moved
-// loses its mark; the user's own save outside a turn keeps it. The editor title's button follows
+// loses its mark; the user's own save outside a turn keeps it, also one that lands on disk
+// just as a settle comes (the file is still dirty here then). The editor title's button follows
 // the active file (context keys tandem.changedFile / tandem.changedFileReviewed).
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
@@ -42,13 +43,14 @@ export class ReviewedFiles extends Disposable {
         clearTimeout(this.settling.get(sessionId));
         this.settling.set(
           sessionId,
-          setTimeout(() => {
-            this.rechecking = this.rechecking.then(() => this.recheck(sessionId)).finally(() => this.settled.fire());
-          }, SETTLE_MS),
+          setTimeout(
+            () => void this.inOrder(() => this.recheck(sessionId)).finally(() => this.settled.fire()),
+            SETTLE_MS,
+          ),
         );
       }),
     );
-    this._register(vscode.workspace.onDidSaveTextDocument((doc) => void this.userSaved(doc)));
+    this._register(vscode.workspace.onDidSaveTextDocument((doc) => this.userSaved(doc)));
     this._register(vscode.window.onDidChangeActiveTextEditor(() => this.updateContext()));
     this._register(this.onDidChange(() => this.updateContext()));
     this._register(toDisposable(() => this.settling.forEach((t) => clearTimeout(t))));
@@ -106,13 +108,20 @@ export class ReviewedFiles extends Disposable {
 
   private async recheck(sessionId: string): Promise<void> {
     this.settling.delete(sessionId);
-    const marks = this.marks.of(sessionId);
+    // A file with unsaved edits is the user's: its bytes on disk may already be their save, which
+    // this extension host hears of a moment later (userSaved). Judged at a later settle instead.
+    const editing = new Set(
+      vscode.workspace.textDocuments
+        .filter((d) => d.isDirty && d.uri.scheme === 'file')
+        .map((d) => this.d.tracker.canonical(d.uri.fsPath)),
+    );
+    const marks = this.marks.of(sessionId).filter((m) => !editing.has(m.path));
     if (!marks.length) return;
     const now = new Map(await Promise.all(marks.map(async (m) => [m.path, await hashOf(m.path)] as const)));
     if (this.marks.afterAgentChange(sessionId, (p) => now.get(p)).length) await this.save();
   }
 
-  private async userSaved(doc: vscode.TextDocument): Promise<void> {
+  private userSaved(doc: vscode.TextDocument): void {
     if (doc.uri.scheme !== 'file') return;
     const p = this.d.tracker.canonical(doc.uri.fsPath);
     const marked = this.d.tracker
@@ -121,8 +130,20 @@ export class ReviewedFiles extends Disposable {
       .filter((s) => this.marks.isReviewed(s, p));
     // During a turn the save may be the agent's own write through the editor: the settle decides.
     if (!marked.length || marked.some((s) => this.d.working(s))) return;
-    this.marks.afterUserSave(p, await hashOf(p));
-    await this.save();
+    // The bytes as saved, read now; applied in order with the settles, so one that follows this
+    // save (the agent's next turn, started right after it) compares with them, not the old mark.
+    const saved = hashOf(p);
+    void this.inOrder(async () => {
+      this.marks.afterUserSave(p, await saved);
+      await this.save();
+    });
+  }
+
+  /** Runs `step` after the rechecks and saves before it; one that fails does not stop the later ones. */
+  private inOrder(step: () => Promise<void>): Promise<void> {
+    const run = this.rechecking.then(step);
+    this.rechecking = run.catch(() => undefined);
+    return run;
   }
 
   private async save(): Promise<void> {
