@@ -11,8 +11,8 @@ export { until };
 /**
  * Removes the git repositories a test made (the workspace's `.git`, worktree folders) after closing
  * them in VS Code's git extension, all at once, as Tandem does before it removes a worktree (see
- * closeGitRepositories): a `git check-ignore` the extension still runs in a folder that is gone dies
- * with an uncaught EPIPE, which mocha pins on whichever test runs at that moment. Each entry is a
+ * closeGitRepositories): a `git check-ignore` the extension still runs in a folder whose `.git` is
+ * gone dies with an uncaught EPIPE, which mocha pins on whichever test runs at that moment. Each entry is a
  * repository's top folder and what to delete: its `.git` unless the folder itself is named.
  */
 export async function removeGitRepos(...repos: (string | { root: string; path: string })[]): Promise<void> {

@@ -76,12 +76,14 @@ const GIT_IGNORE_BATCH_MS = 500;
  *
  * Closing is not quite enough: the extension checks which files are ignored in batches, 500 ms
  * after the last file-decoration request (its GitIgnoreDecorationProvider, `@debounce(500)`), and a
- * batch queued before the close still runs for the closed repository. Should its folder be gone by
- * then, git cannot start there and the extension dies with an uncaught EPIPE. So once something was
- * closed this waits out that debounce: nothing can join the batch for a closed repository, and the
- * extension runs in this extension host, so its timer, set before ours, fires first. (While other
- * repositories stay open, requests for their files can still postpone the batch; close all that
- * are going away in one call.)
+ * batch queued before the close still runs for the closed repository. Is the repository gone by
+ * then, git fails there: with its folder left (a test's `.git` removed) git exits before the
+ * extension writes to it, and the extension dies with an uncaught EPIPE; with the folder gone, the
+ * extension logs that git could not start. So once something was closed this waits out that
+ * debounce: nothing can join the batch for a closed repository, and the extension runs in this
+ * extension host, so its timer, set before ours, fires first. (While other repositories stay open,
+ * requests for their files can still postpone the batch; close all that are going away in one
+ * call.)
  */
 export async function closeGitRepositories(...folders: string[]): Promise<void> {
   const ext = vscode.extensions.getExtension<GitExtension>('vscode.git');
